@@ -1,0 +1,43 @@
+"""The protocol every tokenization model follows.
+
+A model turns one pre-tokenized piece (a word, or a byte-level chunk such as
+``"Ġhello"``) into tokens whose offsets are character positions *inside that
+piece*; the pipeline maps them back to the original text.
+
+>>> from tokenizer_core.models.word import WordLevel
+>>> m = WordLevel({"[UNK]": 0, "low": 1}, unk_token="[UNK]")
+>>> [t.text for t in m.tokenize("low")], m.token_to_id("low")
+(['low'], 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Protocol, runtime_checkable
+
+from ..types import Token
+
+
+@runtime_checkable
+class Model(Protocol):
+    """What the pipeline needs from a model (WordLevel, Char, Byte, BPE, WordPiece, Unigram)."""
+
+    def tokenize(self, piece: str) -> list[Token]:
+        """Tokens of one piece; offsets are positions within ``piece``."""
+        ...
+
+    def token_to_id(self, token: str) -> Optional[int]: ...
+
+    def id_to_token(self, token_id: int) -> Optional[str]: ...
+
+    def get_vocab(self) -> dict[str, int]: ...
+
+    @property
+    def vocab_size(self) -> int: ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """Own-format JSON, with a ``"type"`` field (see :mod:`tokenizer_core.registry`)."""
+        ...
+
+    def to_hf(self) -> dict[str, Any]:
+        """The ``"model"`` object of a Hugging Face ``tokenizer.json``."""
+        ...
