@@ -1,0 +1,88 @@
+"""Pieces shared by the vocabulary-based models (word, char, byte) and their trainers.
+
+>>> from tokenizer_core.pre_tokenizers import Whitespace
+>>> sorted(count_pieces(["a b a\\n"], normalizer=None, pre_tokenizer=Whitespace()).items())
+[('a', 2), ('b', 1)]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, Optional
+
+from ..errors import TokenizerError
+from ..normalizers import Lowercase, Normalizer
+from ..pre_tokenizers import PreTokenizer
+from ..training import TrainOptions
+from ..types import ProgressCallback, Token, no_progress
+from ..vocabulary import Vocabulary
+
+
+def normalizer_for(options: TrainOptions) -> Optional[Normalizer]:
+    """The normalizer the classic trainers use: lowercase or nothing."""
+    return Lowercase() if options.lowercase else None
+
+
+def count_pieces(
+    lines: Iterable[str],
+    *,
+    normalizer: Optional[Normalizer],
+    pre_tokenizer: Optional[PreTokenizer],
+    progress: ProgressCallback = no_progress,
+) -> Counter[str]:
+    """Count pre-tokenized pieces over ``lines`` (no pre-tokenizer: whole lines)."""
+    counts: Counter[str] = Counter()
+    for n, line in enumerate(lines, 1):
+        if normalizer is not None:
+            line = normalizer.normalize_str(line)
+        counts.update(pre_tokenizer.words(line) if pre_tokenizer is not None else [line])
+        if n % 5000 == 0:
+            progress(n, 0, "counting words")
+    return counts
+
+
+class VocabModel:
+    """A model over a fixed :class:`Vocabulary` (shared by word and character models)."""
+
+    type_name = "VocabModel"
+
+    def __init__(self, vocab: dict[str, int], *, unk_token: Optional[str] = "[UNK]") -> None:
+        if unk_token is not None and unk_token not in vocab:
+            raise TokenizerError(f"unknown-token {unk_token!r} is missing from the vocabulary")
+        ids = sorted(vocab.values())
+        if ids != list(range(len(ids))):
+            raise TokenizerError("vocabulary ids must be 0..N-1 without gaps or repeats")
+        self._vocab = dict(vocab)
+        self._inv = {i: t for t, i in vocab.items()}
+        self.unk_token = unk_token
+
+    @classmethod
+    def from_vocabulary(cls, vocab: Vocabulary) -> "VocabModel":
+        return cls(vocab.get_vocab(), unk_token=vocab.unk_token)
+
+    def _unk(self, text: str, start: int, end: int) -> Token:
+        if self.unk_token is None:
+            raise TokenizerError(f"{text!r} is not in the vocabulary and the model has no unknown token")
+        return Token(self._vocab[self.unk_token], self.unk_token, (start, end))
+
+    def token_to_id(self, token: str) -> Optional[int]:
+        return self._vocab.get(token)
+
+    def id_to_token(self, token_id: int) -> Optional[str]:
+        return self._inv.get(token_id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self._vocab)
+
+    def to_dict(self) -> dict[str, Any]:
+        tokens = [self._inv[i] for i in range(len(self._inv))]
+        return {"type": self.type_name, "tokens": tokens, "unk_token": self.unk_token}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "VocabModel":
+        return cls({t: i for i, t in enumerate(data["tokens"])}, unk_token=data.get("unk_token"))

@@ -1,0 +1,57 @@
+"""Word-level model: each pre-tokenized piece is one token; unknown words become [UNK].
+
+>>> from tokenizer_core.vocabulary import Vocabulary
+>>> m = WordLevel.from_vocabulary(Vocabulary.build({"low": 5, "lower": 2}))
+>>> [(t.id, t.text) for t in m.tokenize("low") + m.tokenize("lowest")]
+[(4, 'low'), (1, '[UNK]')]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from ..decoders import JoinDecoder
+from ..errors import TokenizerError
+from ..pre_tokenizers import preset
+from ..registry import register
+from ..training import TrainOptions, register_trainer
+from ..types import ProgressCallback, Token, no_progress
+from ..vocabulary import Vocabulary
+from .common import VocabModel, count_pieces, normalizer_for
+
+
+@register("model", "WordLevel")
+class WordLevel(VocabModel):
+    """One token per piece; out-of-vocabulary pieces map to the unknown token."""
+
+    type_name = "WordLevel"
+
+    def tokenize(self, piece: str) -> list[Token]:
+        tid = self._vocab.get(piece)
+        if tid is not None:
+            return [Token(tid, piece, (0, len(piece)))]
+        return [self._unk(piece, 0, len(piece))]
+
+    def to_hf(self) -> dict[str, Any]:
+        return {"type": "WordLevel", "vocab": self.get_vocab(), "unk_token": self.unk_token}
+
+
+@register_trainer("word")
+def train_word_level(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress):
+    """Vocabulary of the most frequent words (``vocab_size`` includes special tokens)."""
+    from ..pipeline import Tokenizer
+
+    normalizer = normalizer_for(options)
+    pre = preset(options.pre_tokenizer or "word-split")
+    counts: Counter[str] = count_pieces(lines, normalizer=normalizer, pre_tokenizer=pre, progress=progress)
+    if not counts:
+        raise TokenizerError("the corpus has no words to learn from; give it some text")
+    vocab = Vocabulary.build(counts, special_tokens=options.special_tokens, unk_token=options.unk_token,
+                             min_frequency=options.min_frequency, max_size=options.vocab_size)
+    model = WordLevel.from_vocabulary(vocab)
+    return Tokenizer(model, normalizer=normalizer, pre_tokenizer=pre, decoder=JoinDecoder(" "),
+                     special_tokens=options.special_tokens)
+
+

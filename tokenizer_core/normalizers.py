@@ -1,0 +1,350 @@
+"""Normalizers: Unicode forms, lowercasing, accent stripping, BERT cleaning, sequences.
+
+Each normalizer has a fast ``normalize_str(text) -> str`` (used when counting
+words for training) and ``normalize(text) -> NormalizedString`` that keeps the
+alignment to the original text (used when encoding for display). Behaviour
+matches the same-named normalizers of Hugging Face ``tokenizers``.
+
+>>> Sequence([NFKC(), Lowercase()]).normalize_str("ＡＢＣ ﬁ")
+'abc fi'
+>>> StripAccents().normalize_str(NFD().normalize_str("café"))
+'cafe'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from typing import Any, Optional, Union
+
+from .normalized import NormalizedString
+from .registry import build, register
+
+
+class Normalizer:
+    """Base class: subclasses give ``_units`` (with alignment) and may speed up ``normalize_str``."""
+
+    type_name = "Normalizer"
+
+    def normalize_str(self, text: str) -> str:
+        return "".join(piece for piece, _, _ in self._units(text))
+
+    def normalize(self, text: Union[str, NormalizedString]) -> NormalizedString:
+        ns = NormalizedString.from_str(text) if isinstance(text, str) else text
+        return ns.transform(self._units(ns.text))
+
+    def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type_name}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Normalizer":  # noqa: ARG003
+        return cls()
+
+    def to_hf(self) -> dict[str, Any]:
+        return {"type": self.type_name}
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def _chunks_at_starters(text: str) -> Iterator[tuple[int, int]]:
+    """Spans starting at each character of canonical combining class 0 (a 'starter')."""
+    start = 0
+    for i in range(1, len(text)):
+        if unicodedata.combining(text[i]) == 0:
+            yield start, i
+            start = i
+    if text:
+        yield start, len(text)
+
+
+class _UnicodeForm(Normalizer):
+    form = "NFC"
+
+    def normalize_str(self, text: str) -> str:
+        return unicodedata.normalize(self.form, text)  # type: ignore[arg-type]
+
+    def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
+        form = self.form
+        if unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
+            yield from ((c, i, i + 1) for i, c in enumerate(text))
+            return
+        # Normalise starter-led chunks separately, joining neighbours whose result differs when
+        # normalised together (Hangul jamo and a few scripts compose across starters).
+        cur: Optional[tuple[int, int]] = None
+        for i, j in _chunks_at_starters(text):
+            if cur is None:
+                cur = (i, j)
+                continue
+            a, b = text[cur[0]:cur[1]], text[i:j]
+            together = unicodedata.normalize(form, a + b)  # type: ignore[arg-type]
+            apart = unicodedata.normalize(form, a) + unicodedata.normalize(form, b)  # type: ignore[arg-type]
+            if together == apart:
+                yield apart[: len(apart) - len(unicodedata.normalize(form, b))], cur[0], cur[1]  # type: ignore[arg-type]
+                cur = (i, j)
+            else:
+                cur = (cur[0], j)
+        if cur is not None:
+            yield unicodedata.normalize(form, text[cur[0]:cur[1]]), cur[0], cur[1]  # type: ignore[arg-type]
+
+
+@register("normalizer", "NFC")
+class NFC(_UnicodeForm):
+    """Canonical composition. ``NFC().normalize_str("e\\u0301") == "é"``."""
+
+    type_name = form = "NFC"
+
+
+@register("normalizer", "NFD")
+class NFD(_UnicodeForm):
+    """Canonical decomposition. ``len(NFD().normalize_str("é")) == 2``."""
+
+    type_name = form = "NFD"
+
+
+@register("normalizer", "NFKC")
+class NFKC(_UnicodeForm):
+    """Compatibility composition. ``NFKC().normalize_str("ﬁ") == "fi"``."""
+
+    type_name = form = "NFKC"
+
+
+@register("normalizer", "NFKD")
+class NFKD(_UnicodeForm):
+    """Compatibility decomposition. ``NFKD().normalize_str("ﬁ") == "fi"``."""
+
+    type_name = form = "NFKD"
+
+
+def _lower_char(c: str) -> str:
+    # Character by character, like tokenizers: no context-dependent final sigma.
+    return c.lower()
+
+
+@register("normalizer", "Lowercase")
+class Lowercase(Normalizer):
+    """Lowercase every character on its own. ``Lowercase().normalize_str("ΟΔΟΣ") == "οδοσ"``."""
+
+    type_name = "Lowercase"
+
+    def normalize_str(self, text: str) -> str:
+        if "Σ" in text:  # str.lower() turns a final capital sigma into "ς"; we must not
+            return "".join(map(_lower_char, text))
+        return text.lower()
+
+    def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
+        for i, c in enumerate(text):
+            yield _lower_char(c), i, i + 1
+
+
+@register("normalizer", "StripAccents")
+class StripAccents(Normalizer):
+    """Remove non-spacing marks (category Mn); use after NFD/NFKD to strip accents."""
+
+    type_name = "StripAccents"
+
+    def normalize_str(self, text: str) -> str:
+        if text.isascii():
+            return text
+        return "".join(c for c in text if unicodedata.category(c) != "Mn")
+
+    def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
+        for i, c in enumerate(text):
+            if unicodedata.category(c) != "Mn":
+                yield c, i, i + 1
+
+
+@register("normalizer", "Replace")
+class Replace(Normalizer):
+    """Replace every occurrence of a literal string. ``Replace(" ", "▁").normalize_str("a b") == "a▁b"``."""
+
+    type_name = "Replace"
+
+    def __init__(self, pattern: str, content: str) -> None:
+        if not pattern:
+            from .errors import TokenizerError
+
+            raise TokenizerError("Replace needs a non-empty pattern")
+        self.pattern, self.content = pattern, content
+
+    def normalize_str(self, text: str) -> str:
+        return text.replace(self.pattern, self.content)
+
+    def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
+        i, n, p = 0, len(text), self.pattern
+        while i < n:
+            if text.startswith(p, i):
+                yield self.content, i, i + len(p)
+                i += len(p)
+            else:
+                yield text[i], i, i + 1
+                i += 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "Replace", "pattern": self.pattern, "content": self.content}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Replace":
+        return cls(data["pattern"], data["content"])
+
+    def to_hf(self) -> dict[str, Any]:
+        return {"type": "Replace", "pattern": {"String": self.pattern}, "content": self.content}
+
+
+_CJK_RANGES = (
+    (0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F),
+)
+
+
+def is_cjk(c: str) -> bool:
+    """True for CJK Unified Ideographs (the ranges BERT puts spaces around)."""
+    cp = ord(c)
+    return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
+
+
+def _is_bert_whitespace(c: str) -> bool:
+    return c in "\t\n\r " or unicodedata.category(c) == "Zs"
+
+
+def _is_bert_control(c: str) -> bool:
+    if c in "\t\n\r":
+        return False
+    return unicodedata.category(c) in ("Cc", "Cf", "Cn", "Co")
+
+
+@register("normalizer", "BertNormalizer")
+class BertNormalizer(Normalizer):
+    """BERT's cleaning: drop control characters, map whitespace to spaces, space out CJK
+    characters, optionally strip accents (default: when lowercasing) and lowercase.
+
+    >>> BertNormalizer().normalize_str("Héllo\\tWorld中文")
+    'hello world 中  文 '
+    """
+
+    type_name = "BertNormalizer"
+
+    def __init__(
+        self,
+        *,
+        clean_text: bool = True,
+        handle_chinese_chars: bool = True,
+        strip_accents: Optional[bool] = None,
+        lowercase: bool = True,
+    ) -> None:
+        self.clean_text = clean_text
+        self.handle_chinese_chars = handle_chinese_chars
+        self.strip_accents = strip_accents
+        self.lowercase = lowercase
+
+    def _strip(self) -> bool:
+        return self.lowercase if self.strip_accents is None else self.strip_accents
+
+    def normalize_str(self, text: str) -> str:
+        return self.normalize(text).text
+
+    def normalize(self, text: Union[str, NormalizedString]) -> NormalizedString:
+        ns = NormalizedString.from_str(text) if isinstance(text, str) else text
+        if self.clean_text:
+            ns = ns.transform(self._clean_units(ns.text))
+        if self.handle_chinese_chars:
+            ns = ns.transform(self._cjk_units(ns.text))
+        if self._strip():
+            ns = NFD().normalize(ns)
+            ns = StripAccents().normalize(ns)
+        if self.lowercase:
+            ns = Lowercase().normalize(ns)
+        return ns
+
+    def _units(self, text: str) -> Iterator[tuple[str, int, int]]:  # pragma: no cover - normalize() overrides
+        raise NotImplementedError
+
+    @staticmethod
+    def _clean_units(text: str) -> Iterator[tuple[str, int, int]]:
+        for i, c in enumerate(text):
+            if c == "\x00" or c == "\ufffd" or _is_bert_control(c):
+                continue
+            yield (" " if _is_bert_whitespace(c) else c), i, i + 1
+
+    @staticmethod
+    def _cjk_units(text: str) -> Iterator[tuple[str, int, int]]:
+        for i, c in enumerate(text):
+            if is_cjk(c):
+                yield " ", i, i  # inserted spaces map to an empty span at the character
+                yield c, i, i + 1
+                yield " ", i + 1, i + 1
+            else:
+                yield c, i, i + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": "BertNormalizer",
+            "clean_text": self.clean_text,
+            "handle_chinese_chars": self.handle_chinese_chars,
+            "strip_accents": self.strip_accents,
+            "lowercase": self.lowercase,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "BertNormalizer":
+        return cls(
+            clean_text=data.get("clean_text", True),
+            handle_chinese_chars=data.get("handle_chinese_chars", True),
+            strip_accents=data.get("strip_accents"),
+            lowercase=data.get("lowercase", True),
+        )
+
+    def to_hf(self) -> dict[str, Any]:
+        return self.to_dict()
+
+
+@register("normalizer", "Sequence")
+class Sequence(Normalizer):
+    """Apply normalizers one after another."""
+
+    type_name = "Sequence"
+
+    def __init__(self, normalizers: list[Normalizer]) -> None:
+        self.normalizers = list(normalizers)
+
+    def normalize_str(self, text: str) -> str:
+        for n in self.normalizers:
+            text = n.normalize_str(text)
+        return text
+
+    def normalize(self, text: Union[str, NormalizedString]) -> NormalizedString:
+        ns = NormalizedString.from_str(text) if isinstance(text, str) else text
+        for n in self.normalizers:
+            ns = n.normalize(ns)
+        return ns
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Sequence":
+        return cls([build("normalizer", d) for d in data["normalizers"]])
+
+    def to_hf(self) -> dict[str, Any]:
+        return {"type": "Sequence", "normalizers": [n.to_hf() for n in self.normalizers]}
+
+    def __repr__(self) -> str:
+        return f"Sequence({self.normalizers!r})"
+
+
+#: Names the CLI and the app offer, mapped to factories.
+PRESETS: dict[str, Any] = {
+    "none": lambda: None,
+    "nfc": NFC,
+    "nfkc": NFKC,
+    "lowercase": Lowercase,
+    "nfkc+lowercase": lambda: Sequence([NFKC(), Lowercase()]),
+    "nfd+strip-accents+lowercase": lambda: Sequence([NFD(), StripAccents(), Lowercase()]),
+    "bert": BertNormalizer,
+}
