@@ -143,20 +143,33 @@ class Lowercase(Normalizer):
             yield _lower_char(c), i, i + 1
 
 
+def _is_mark(c: str) -> bool:
+    return unicodedata.category(c)[0] == "M"
+
+
+class _StripNonspacing(Normalizer):
+    """BERT's accent stripping: only non-spacing marks (Mn) go; internal to BertNormalizer."""
+
+    def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
+        for i, c in enumerate(text):
+            if unicodedata.category(c) != "Mn":
+                yield c, i, i + 1
+
+
 @register("normalizer", "StripAccents")
 class StripAccents(Normalizer):
-    """Remove non-spacing marks (category Mn); use after NFD/NFKD to strip accents."""
+    """Remove combining marks (categories Mn, Mc, Me); use after NFD/NFKD to strip accents."""
 
     type_name = "StripAccents"
 
     def normalize_str(self, text: str) -> str:
         if text.isascii():
             return text
-        return "".join(c for c in text if unicodedata.category(c) != "Mn")
+        return "".join(c for c in text if not _is_mark(c))
 
     def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
         for i, c in enumerate(text):
-            if unicodedata.category(c) != "Mn":
+            if not _is_mark(c):
                 yield c, i, i + 1
 
 
@@ -257,7 +270,7 @@ class BertNormalizer(Normalizer):
             ns = ns.transform(self._cjk_units(ns.text))
         if self._strip():
             ns = NFD().normalize(ns)
-            ns = StripAccents().normalize(ns)
+            ns = _StripNonspacing().normalize(ns)
         if self.lowercase:
             ns = Lowercase().normalize(ns)
         return ns

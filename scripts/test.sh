@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install everything the tests need on a fresh machine, then run the whole suite.
+# Browser tests use Debian's Chromium (Playwright cannot download its own browser here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+python -m ruff check .
+python -m pytest "$@"

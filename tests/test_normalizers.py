@@ -1,0 +1,93 @@
+"""Normalizers agree with tokenizers' and keep offsets into the original text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tokenizers import normalizers as hf
+
+from tokenizer_core import normalizers as ours
+from tokenizer_core.registry import build
+
+from ._texts import TRICKY, real_lines
+
+PAIRS = [
+    (ours.NFC(), hf.NFC()),
+    (ours.NFD(), hf.NFD()),
+    (ours.NFKC(), hf.NFKC()),
+    (ours.NFKD(), hf.NFKD()),
+    (ours.Lowercase(), hf.Lowercase()),
+    (ours.Sequence([ours.NFD(), ours.StripAccents()]), hf.Sequence([hf.NFD(), hf.StripAccents()])),
+    (ours.BertNormalizer(), hf.BertNormalizer()),
+    (ours.BertNormalizer(lowercase=False), hf.BertNormalizer(lowercase=False)),
+    (ours.BertNormalizer(strip_accents=False), hf.BertNormalizer(strip_accents=False)),
+    (ours.Replace(" ", "▁"), hf.Replace(" ", "▁")),
+]
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: repr(p[0]))
+def test_same_as_tokenizers_on_real_text(pair):
+    mine, theirs = pair
+    for line in real_lines(800):
+        assert mine.normalize_str(line) == theirs.normalize_str(line), line
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: repr(p[0]))
+def test_aligned_normalize_gives_the_same_text(pair):
+    mine, _ = pair
+    for line in TRICKY:
+        ns = mine.normalize(line)
+        assert ns.text == mine.normalize_str(line)
+        assert len(ns.align) == len(ns.text)
+        for a, b in ns.align:
+            assert 0 <= a <= b <= len(line)
+
+
+@given(st.text(max_size=40))
+def test_alignment_is_monotone_and_in_bounds(text):
+    ns = ours.Sequence([ours.NFKC(), ours.Lowercase()]).normalize(text)
+    assert ns.text == ours.Lowercase().normalize_str(ours.NFKC().normalize_str(text))
+    starts = [a for a, _ in ns.align]
+    assert starts == sorted(starts)
+    assert all(0 <= a <= b <= len(text) for a, b in ns.align)
+
+
+@given(st.text(max_size=40))
+def test_lowercase_matches_tokenizers_on_any_text(text):
+    assert ours.Lowercase().normalize_str(text) == hf.Lowercase().normalize_str(text)
+
+
+@given(st.text(max_size=30))
+def test_nfkc_matches_tokenizers_on_any_text(text):
+    assert ours.NFKC().normalize_str(text) == hf.NFKC().normalize_str(text)
+    assert ours.NFKC().normalize(text).text == hf.NFKC().normalize_str(text)
+
+
+def test_ligature_maps_back_to_its_one_character():
+    ns = ours.NFKC().normalize("ﬁx")
+    assert ns.text == "fix"
+    assert ns.align == [(0, 1), (0, 1), (1, 2)]
+
+
+def test_cjk_spaces_point_at_empty_spans():
+    ns = ours.BertNormalizer().normalize("a中b")
+    assert ns.text == "a 中 b"
+    assert ns.align == [(0, 1), (1, 1), (1, 2), (2, 2), (2, 3)]
+
+
+def test_final_sigma_is_lowered_character_by_character():
+    assert ours.Lowercase().normalize_str("ΟΔΟΣ") == "οδοσ"
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: repr(p[0]))
+def test_round_trip_through_dict(pair):
+    mine, _ = pair
+    again = build("normalizer", mine.to_dict())
+    assert again == mine
+    assert again.normalize_str("Héllo ＡＢＣ") == mine.normalize_str("Héllo ＡＢＣ")
+
+
+def test_empty_replace_pattern_is_refused():
+    with pytest.raises(ValueError, match="non-empty"):
+        ours.Replace("", "x")
