@@ -1,0 +1,133 @@
+"""The command line: train / encode / decode / inspect / export / import, and bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tokenizers
+
+from tokenizer_core.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(argv, stdin: str = ""):
+    out = io.StringIO()
+    code = main(argv, stdout=out, stdin=io.StringIO(stdin))
+    return code, out.getvalue()
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    path = tmp_path / "corpus.txt"
+    path.write_text("low low low lower newest newest widest\nThe cat sat on the mat.\n", encoding="utf-8")
+    return path
+
+
+def test_train_encode_decode_word_model(tmp_path, corpus):
+    model = tmp_path / "word.json"
+    code, _ = run(["train", str(corpus), "--model", "word", "--lowercase", "-o", str(model), "-q"])
+    assert code == 0
+    code, out = run(["encode", "-t", str(model), "--tokens"], "The lowest cat\nnewest\n")
+    assert code == 0
+    assert out.splitlines() == ["the [UNK] cat", "newest"]
+    code, ids = run(["encode", "-t", str(model)], "low cat\n")
+    assert code == 0
+    code, text = run(["decode", "-t", str(model)], ids)
+    assert (code, text) == (0, "low cat\n")
+
+
+def test_one_output_line_per_input_line_even_when_empty(tmp_path, corpus):
+    model = tmp_path / "char.json"
+    assert run(["train", str(corpus), "--model", "char", "-o", str(model), "-q"])[0] == 0
+    code, out = run(["encode", "-t", str(model)], "ab\n\ncat\n")
+    assert code == 0
+    assert out.split("\n")[:3] == [out.split("\n")[0], "", out.split("\n")[2]]
+    assert len(out.splitlines()) == 3
+
+
+def test_special_tokens_option(tmp_path, corpus):
+    model = tmp_path / "word.json"
+    code, _ = run(["train", str(corpus), "--model", "word", "--special-tokens", "<pad>,<unk>",
+                   "--unk-token", "<unk>", "-o", str(model), "-q"])
+    assert code == 0
+    code, out = run(["encode", "-t", str(model), "--tokens"], "zebra low\n")
+    assert out.strip() == "<unk> low"
+
+
+def test_inspect_shows_the_stages(tmp_path, corpus):
+    model = tmp_path / "word.json"
+    run(["train", str(corpus), "--model", "word", "-o", str(model), "-q"])
+    code, out = run(["inspect", "-t", str(model), "The cat."])
+    info = json.loads(out)
+    assert code == 0 and info["model"] == "WordLevel"
+    assert [p["piece"] for p in info["text"]["pieces"]] == ["The", "cat", "."]
+
+
+def test_export_hf_loads_in_tokenizers(tmp_path, corpus):
+    model = tmp_path / "word.json"
+    run(["train", str(corpus), "--model", "word", "-o", str(model), "-q"])
+    out = tmp_path / "tokenizer.json"
+    assert run(["export", "-t", str(model), "--format", "hf", "-o", str(out)])[0] == 0
+    theirs = tokenizers.Tokenizer.from_file(str(out))
+    _, ids = run(["encode", "-t", str(model)], "The cat sat on a mat.\n")
+    assert theirs.encode("The cat sat on a mat.").ids == [int(i) for i in ids.split()]
+
+
+def test_import_own_format(tmp_path, corpus):
+    model = tmp_path / "word.json"
+    run(["train", str(corpus), "--model", "word", "-o", str(model), "-q"])
+    copy = tmp_path / "copy.json"
+    assert run(["import", str(model), "--format", "own", "-o", str(copy)])[0] == 0
+    assert json.loads(copy.read_text())["model"] == json.loads(model.read_text())["model"]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["encode", "-t", "missing.json"], "cannot read"),
+        (["train", "--model", "word", "-o", "x.json"], "needs corpus files"),
+        (["encode"], "give a tokenizer file"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _ = run(argv)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_binary_corpus_is_refused(tmp_path, capsys):
+    blob = tmp_path / "image.txt"
+    blob.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    code, _ = run(["train", str(blob), "--model", "word", "-o", str(tmp_path / "o.json"), "-q"])
+    err = capsys.readouterr().err
+    assert code == 2 and "image.txt" in err and "Traceback" not in err
+
+
+def test_undecodable_ids_exit_2(tmp_path, corpus, capsys):
+    model = tmp_path / "word.json"
+    run(["train", str(corpus), "--model", "word", "-o", str(model), "-q"])
+    code, _ = run(["decode", "-t", str(model)], "1 two 3\n")
+    assert code == 2 and "integers" in capsys.readouterr().err
+    code, _ = run(["decode", "-t", str(model)], "123456\n")
+    assert code == 2 and "not in the vocabulary" in capsys.readouterr().err
+
+
+def test_runs_as_a_module(tmp_path, corpus):
+    model = tmp_path / "byte.json"
+    done = subprocess.run([sys.executable, "-m", "tokenizer_core", "train", str(corpus), "--model", "byte",
+                           "-o", str(model)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run([sys.executable, "-m", "tokenizer_core", "encode", "-t", str(model)],
+                          input="hé\n", capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.split() == [str(4 + b) for b in "hé".encode()]
+    bad = subprocess.run([sys.executable, "-m", "tokenizer_core", "encode", "-t", str(tmp_path / "nope")],
+                         input="x\n", capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ")
