@@ -1,0 +1,60 @@
+"""Token display: escaping, visible whitespace, byte tokens, stable colours."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from tokenizer_core.pre_tokenizers import bytes_to_symbols
+from ui.tokens import bytes_display, chip_html, chips_html, display_text, token_colour
+
+
+@given(st.text(max_size=30), st.integers(min_value=0, max_value=10**6))
+def test_chip_never_contains_raw_markup(text, tid):
+    out = chip_html(tid, text)
+    # The only tags are our own span; the token text cannot open or close a tag or an attribute.
+    assert re.findall(r"<(/?)(\w+)", out) == [("", "span"), ("/", "span")]
+    assert out.count('"') % 2 == 0
+
+
+def test_hostile_tokens_are_escaped():
+    out = chips_html([(1, "<script>alert(1)</script>"), (2, '<img src=x onerror="alert(1)">'), (3, "&amp;")])
+    assert "<script" not in out and "<img" not in out
+    assert "&lt;script&gt;" in out and "&amp;amp;" in out
+
+
+def test_whitespace_is_visible():
+    assert display_text(" a\tb\n") == "·a→b⏎"
+
+
+def test_markers_shown_or_translated():
+    assert display_text("Ġthe", scheme="byte-level", translate=False) == "Ġthe"
+    assert display_text("Ġthe", scheme="byte-level") == "·the"
+    assert display_text("▁the", scheme="metaspace") == "·the"
+    assert display_text("##ing", scheme="wordpiece") == "…ing"
+    assert display_text("##ing", scheme="wordpiece", translate=False) == "##ing"
+
+
+def test_partial_utf8_is_shown_as_bytes_never_as_replacement():
+    euro = "€".encode()
+    assert display_text(bytes_to_symbols(euro[:2]), scheme="byte-level") == "<0xE2><0x82>"
+    assert display_text(bytes_to_symbols(euro), scheme="byte-level") == "€"
+    assert "\ufffd" not in bytes_display(b"\xff\xfeok")
+    assert bytes_display(b"\xff\xfeok") == "<0xFF><0xFE>ok"
+
+
+@given(st.binary(max_size=12))
+def test_bytes_display_is_lossless(data):
+    text = data.decode("utf-8", errors="ignore")
+    assume("<" not in text and all(ord(c) < 0xF0000 for c in text))
+    shown = bytes_display(data)
+    rebuilt = re.sub(r"<0x([0-9A-F]{2})>", lambda m: chr(0xF0000 + int(m.group(1), 16)), shown)
+    back = b"".join(bytes([ord(c) - 0xF0000]) if ord(c) >= 0xF0000 else c.encode() for c in rebuilt)
+    assert back == data
+
+
+def test_colour_is_a_pure_function_of_the_id():
+    assert token_colour(42) == token_colour(42)
+    assert len({token_colour(i) for i in range(50)}) == 50

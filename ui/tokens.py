@@ -1,0 +1,134 @@
+"""Token display used across the app: safe HTML chips for tokens.
+
+Rules (the same on every page):
+
+- a token's colour is a pure function of its id, so a token keeps its colour across
+  pages, runs and machines;
+- whitespace is made visible: ``·`` for a space, ``⏎`` for a newline, ``→`` for a tab;
+- the markers ``Ġ`` (byte-level space), ``▁`` (metaspace) and ``##`` (WordPiece
+  continuation) are shown as they are, or translated into what they mean;
+- byte-level tokens that are not valid UTF-8 on their own are shown as bytes (``<0xE2>``),
+  never as a replacement character;
+- every piece of token text is HTML-escaped; the id appears on hover.
+
+>>> display_text("Ġhello", scheme="byte-level", translate=True)
+'·hello'
+>>> display_text("âĢ", scheme="byte-level", translate=True)
+'<0xE2><0x80>'
+>>> "<script>" in chips_html([(1, "<script>")], scheme="plain")
+False
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from typing import Literal, Optional
+
+from tokenizer_core.pre_tokenizers import unicode_to_bytes
+
+Scheme = Literal["plain", "byte-level", "metaspace", "wordpiece", "suffix"]
+_VISIBLE = {" ": "·", "\n": "⏎", "\t": "→", "\r": "↵"}
+_GOLDEN = 0.6180339887498949
+
+
+def token_colour(token_id: int) -> str:
+    """Background colour for a token id: an HSL pastel, the same for the same id everywhere.
+
+    >>> token_colour(7) == token_colour(7), token_colour(7) != token_colour(8)
+    (True, True)
+    """
+    hue = ((token_id * _GOLDEN) % 1.0) * 360.0
+    light = 82 + (token_id % 3) * 4  # spread neighbours in lightness too
+    return f"hsl({hue:.0f}, 70%, {light}%)"
+
+
+def visible_whitespace(text: str) -> str:
+    """Replace spaces, newlines and tabs by visible marks. ``visible_whitespace("a b")`` is ``'a·b'``."""
+    return "".join(_VISIBLE.get(c, c) for c in text)
+
+
+def bytes_display(data: bytes) -> str:
+    """Text for raw bytes: valid UTF-8 runs as text, every other byte as ``<0xNN>``.
+
+    >>> bytes_display("é".encode() + b"\\xe2")
+    'é<0xE2>'
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(data):
+        try:
+            out.append(data[i:].decode("utf-8"))
+            break
+        except UnicodeDecodeError as err:
+            if err.start > 0:
+                out.append(data[i:i + err.start].decode("utf-8"))
+            bad_end = i + max(err.end, err.start + 1)
+            out.extend(f"<0x{b:02X}>" for b in data[i + err.start:bad_end])
+            i = bad_end
+    return "".join(out)
+
+
+def display_text(token: str, *, scheme: Scheme = "plain", translate: bool = True) -> str:
+    """How a token string is shown. ``translate=False`` keeps ``Ġ``/``▁``/``##`` as they are
+    (whitespace is still made visible)."""
+    if scheme == "byte-level":
+        if not translate:
+            return token
+        table = unicode_to_bytes()
+        if all(c in table for c in token):
+            return visible_whitespace(bytes_display(bytes(table[c] for c in token)))
+        return visible_whitespace(token)
+    if translate:
+        if scheme == "metaspace":
+            token = token.replace("▁", " ")
+        elif scheme == "wordpiece" and token.startswith("##"):
+            return "…" + visible_whitespace(token[2:])
+        elif scheme == "suffix" and token.endswith("</w>"):
+            return visible_whitespace(token[:-4]) + "·"
+    return visible_whitespace(token)
+
+
+def scheme_for(tokenizer: object) -> Scheme:
+    """Guess the marker scheme of a tokenizer from its pre-tokenizer and decoder."""
+    pre = type(getattr(tokenizer, "pre_tokenizer", None)).__name__
+    dec = getattr(tokenizer, "decoder", None)
+    dec_name = type(dec).__name__
+    if "ByteLevel" in pre or "ByteLevel" in dec_name or pre == "Sequence" and "ByteLevel" in repr(
+            getattr(tokenizer, "pre_tokenizer", "")):
+        return "byte-level"
+    if "Metaspace" in pre or "Metaspace" in dec_name:
+        return "metaspace"
+    if "WordPiece" in dec_name:
+        return "wordpiece"
+    if "BPESuffix" in dec_name:
+        return "suffix"
+    return "plain"
+
+
+def chip_html(token_id: Optional[int], token: str, *, scheme: Scheme = "plain", translate: bool = True,
+              highlight: bool = False, title_extra: str = "") -> str:
+    """One token as an escaped HTML chip."""
+    shown = display_text(token, scheme=scheme, translate=translate) or "∅"
+    colour = token_colour(token_id) if token_id is not None else "#e5e7eb"
+    border = "2px solid #d9480f" if highlight else "1px solid rgba(0,0,0,0.12)"
+    weight = "700" if highlight else "400"
+    title = f"id {token_id}" if token_id is not None else "no id"
+    title += f" · {token!r}"
+    if title_extra:
+        title += f" · {title_extra}"
+    return (
+        f'<span class="tp-chip" title="{html.escape(title, quote=True)}" '
+        f'style="background:{colour};border:{border};font-weight:{weight};border-radius:4px;'
+        f'padding:1px 4px;margin:1px;display:inline-block;font-family:ui-monospace,monospace;'
+        f'white-space:pre;line-height:1.7">{html.escape(shown)}</span>'
+    )
+
+
+def chips_html(tokens: Iterable[tuple[Optional[int], str]], *, scheme: Scheme = "plain", translate: bool = True,
+               highlight: Sequence[str] | frozenset[str] = frozenset()) -> str:
+    """A row of token chips; tokens whose string is in ``highlight`` get a bold border."""
+    hl = set(highlight)
+    body = "".join(chip_html(tid, tok, scheme=scheme, translate=translate, highlight=tok in hl)
+                   for tid, tok in tokens)
+    return f'<div class="tp-chips" style="line-height:2">{body}</div>'
