@@ -77,21 +77,35 @@ class _UnicodeForm(Normalizer):
             return
         # Normalise starter-led chunks separately, joining neighbours whose result differs when
         # normalised together (Hangul jamo and a few scripts compose across starters).
-        cur: Optional[tuple[int, int]] = None
+        chunks: list[tuple[int, int]] = []
         for i, j in _chunks_at_starters(text):
-            if cur is None:
-                cur = (i, j)
-                continue
-            a, b = text[cur[0]:cur[1]], text[i:j]
-            together = unicodedata.normalize(form, a + b)  # type: ignore[arg-type]
-            apart = unicodedata.normalize(form, a) + unicodedata.normalize(form, b)  # type: ignore[arg-type]
-            if together == apart:
-                yield apart[: len(apart) - len(unicodedata.normalize(form, b))], cur[0], cur[1]  # type: ignore[arg-type]
-                cur = (i, j)
-            else:
-                cur = (cur[0], j)
-        if cur is not None:
-            yield unicodedata.normalize(form, text[cur[0]:cur[1]]), cur[0], cur[1]  # type: ignore[arg-type]
+            if chunks:
+                a, b = text[chunks[-1][0]:chunks[-1][1]], text[i:j]
+                if unicodedata.normalize(form, a + b) != unicodedata.normalize(form, a) + unicodedata.normalize(form, b):  # type: ignore[arg-type]
+                    chunks[-1] = (chunks[-1][0], j)
+                    continue
+            chunks.append((i, j))
+        for i, j in chunks:
+            yield from self._chunk_units(text, i, j)
+
+    def _chunk_units(self, text: str, i: int, j: int) -> Iterator[tuple[str, int, int]]:
+        """Units for one chunk, as fine-grained as the change allows (as tokenizers aligns them)."""
+        form = self.form
+        chunk = text[i:j]
+        out = unicodedata.normalize(form, chunk)  # type: ignore[arg-type]
+        if out == chunk:
+            yield from ((c, i + k, i + k + 1) for k, c in enumerate(chunk))
+            return
+        per_char = [unicodedata.normalize(form, c) for c in chunk]  # type: ignore[arg-type]
+        if "".join(per_char) == out:  # decompositions, and compositions that stay within a character
+            yield from ((d, i + k, i + k + 1) for k, d in enumerate(per_char))
+            return
+        # A composition ("e" + U+0301 -> "é"): like tokenizers, the output character takes the
+        # span of the character it starts from, and the absorbed marks add nothing.
+        n = len(chunk)
+        for k, c in enumerate(out):
+            src = i + min(k, n - 1)
+            yield c, src, src + 1
 
 
 @register("normalizer", "NFC")

@@ -37,6 +37,11 @@ class WordLevel(VocabModel):
     def to_hf(self) -> dict[str, Any]:
         return {"type": "WordLevel", "vocab": self.get_vocab(), "unk_token": self.unk_token}
 
+    @classmethod
+    def from_hf(cls, data: dict[str, Any]) -> "WordLevel":
+        """From the ``"model"`` object of a tokenizers ``tokenizer.json``."""
+        return cls(dict(data["vocab"]), unk_token=data.get("unk_token"))
+
 
 @register_trainer("word")
 def train_word_level(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress):

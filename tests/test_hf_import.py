@@ -1,0 +1,145 @@
+"""Reading tokenizers' tokenizer.json files, locally and through the Hub cache."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import tokenizers
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import decoders, models, normalizers, pre_tokenizers
+
+from tokenizer_core.errors import FormatError, TokenizerError
+from tokenizer_core.formats import import_tokenizer
+from tokenizer_core.hf_import import load_from_hub, load_hf_file, tokenizer_from_hf
+
+from ._texts import TRICKY, real_lines
+
+
+def _hf_word_tokenizer(normalizer, pre_tokenizer) -> tokenizers.Tokenizer:
+    words: dict[str, int] = {"[UNK]": 0, "[PAD]": 1}
+    for line in real_lines(400):
+        n = normalizer.normalize_str(line) if normalizer else line
+        for w, _ in pre_tokenizer.pre_tokenize_str(n):
+            words.setdefault(w, len(words))
+    tok = tokenizers.Tokenizer(models.WordLevel(words, unk_token="[UNK]"))
+    if normalizer is not None:
+        tok.normalizer = normalizer
+    tok.pre_tokenizer = pre_tokenizer
+    tok.add_special_tokens(["[UNK]", "[PAD]"])
+    return tok
+
+
+SETUPS = [
+    (normalizers.BertNormalizer(), pre_tokenizers.BertPreTokenizer()),
+    (normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]), pre_tokenizers.Whitespace()),
+    (None, pre_tokenizers.ByteLevel(add_prefix_space=True)),
+    (normalizers.NFD(), pre_tokenizers.Metaspace()),
+    (None, pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation()])),
+]
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=lambda s: type(s[1]).__name__)
+def test_imported_tokenizer_encodes_like_tokenizers(tmp_path, setup):
+    theirs = _hf_word_tokenizer(*setup)
+    path = tmp_path / "tokenizer.json"
+    theirs.save(str(path))
+    ours = import_tokenizer("hf", path)
+    for line in real_lines(600) + TRICKY:
+        want = theirs.encode(line)
+        got = ours.encode(line)
+        assert got.ids == want.ids, line
+        assert got.offsets == [tuple(o) for o in want.offsets], line
+
+
+def test_round_trip_ours_to_hf_and_back(tmp_path):
+    theirs = _hf_word_tokenizer(normalizers.BertNormalizer(), pre_tokenizers.BertPreTokenizer())
+    path = tmp_path / "a.json"
+    theirs.save(str(path))
+    ours = load_hf_file(path)
+    again = tmp_path / "b.json"
+    ours.save_hf(again)
+    back = tokenizers.Tokenizer.from_file(str(again))
+    for line in real_lines(200):
+        assert back.encode(line).ids == theirs.encode(line).ids
+
+
+def test_decoder_is_imported(tmp_path):
+    theirs = _hf_word_tokenizer(None, pre_tokenizers.Metaspace())
+    theirs.decoder = decoders.Metaspace()
+    path = tmp_path / "t.json"
+    theirs.save(str(path))
+    ours = load_hf_file(path)
+    ids = theirs.encode("Hello there world").ids
+    assert ours.decode(ids) == theirs.decode(ids)
+
+
+def test_unsupported_parts_are_named(tmp_path):
+    data = json.loads(_hf_word_tokenizer(None, pre_tokenizers.Whitespace()).to_str())
+    data["normalizer"] = {"type": "Precompiled", "precompiled_charsmap": ""}
+    with pytest.raises(FormatError, match="normalizer of type 'Precompiled'"):
+        tokenizer_from_hf(data)
+    data["normalizer"] = None
+    data["model"]["type"] = "Mystery"
+    with pytest.raises(FormatError, match="model of type 'Mystery'"):
+        tokenizer_from_hf(data)
+    with pytest.raises(FormatError, match="no \"model\""):
+        tokenizer_from_hf({"hello": 1})
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2", encoding="utf-8")
+    with pytest.raises(FormatError, match="not valid JSON"):
+        load_hf_file(bad)
+
+
+def _fake_hub_cache(root, repo_id: str, tokenizer_json: str) -> None:
+    """Lay out a Hub cache entry the way huggingface_hub stores downloads."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    repo = root / ("models--" + repo_id.replace("/", "--"))
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(commit)
+    snap = repo / "snapshots" / commit
+    snap.mkdir(parents=True)
+    (snap / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
+
+
+def test_hub_load_uses_the_local_cache_when_offline(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    theirs = _hf_word_tokenizer(normalizers.Lowercase(), pre_tokenizers.Whitespace())
+    _fake_hub_cache(tmp_path, "someone/tiny-words", theirs.to_str())
+    ours = load_from_hub("someone/tiny-words", cache_dir=str(tmp_path))
+    assert ours.encode("The Python language").ids == theirs.encode("The Python language").ids
+    assert ours.metadata["source"] == "hub:someone/tiny-words"
+
+
+def test_hub_load_offline_and_uncached_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(TokenizerError, match="cannot reach the Hugging Face Hub"):
+        load_from_hub("someone/not-cached", cache_dir=str(tmp_path))
+
+
+def test_hub_load_without_network_fails_fast(tmp_path, monkeypatch):
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the discard port: nothing listens there
+    with pytest.raises(TokenizerError, match="cannot reach the Hugging Face Hub"):
+        load_from_hub("someone/anything", cache_dir=str(tmp_path))
+
+
+@pytest.mark.parametrize("name", ["", "a b", "a/b/c"])
+def test_hub_repo_names_are_checked(name):
+    with pytest.raises(TokenizerError, match="not a Hub repository name"):
+        load_from_hub(name)
+
+
+_NFKC_WS = _hf_word_tokenizer(normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]),
+                              pre_tokenizers.Whitespace())
+_NFKC_WS_OURS = tokenizer_from_hf(json.loads(_NFKC_WS.to_str()))
+
+
+@given(st.text(st.characters(exclude_categories=("Cn", "Cs")), max_size=25))
+@settings(max_examples=300)
+def test_offsets_after_normalisation_match_tokenizers_on_any_text(text):
+    want = _NFKC_WS.encode(text)
+    got = _NFKC_WS_OURS.encode(text)
+    assert got.ids == want.ids
+    assert got.offsets == [tuple(o) for o in want.offsets]
