@@ -177,12 +177,11 @@ def _encode_batch(tok: Any, lines: list[str], args: argparse.Namespace, out: Tex
         if args.max_length is None:
             raise TokenizerError("truncation needs --max-length")
         truncation = batching.TruncationParams(strategy=args.truncation, max_length=args.max_length,
-                                               stride=args.stride)
+                                               stride=args.stride, side=args.truncation_side)
     batch = tok.encode_batch(lines, pairs=pairs, add_special_tokens=not args.no_special_tokens,
-                             padding=padding, truncation=truncation, sampling=_sampling(args))
-    to_json = getattr(batching, "batch_to_json", None)
-    data = to_json(batch) if to_json else {"encodings": [e.to_dict() for e in batch.encodings]}
-    out.write(json.dumps(data, ensure_ascii=False) + "\n")
+                             padding=padding, truncation=truncation, sampling=_sampling(args),
+                             return_overflowing=args.return_overflowing)
+    out.write(json.dumps(batching.batch_to_json(batch), ensure_ascii=False) + "\n")
     return 0
 
 
@@ -309,6 +308,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--stride", type=int, default=0)
     e.add_argument("--pad-to-multiple-of", type=int)
     e.add_argument("--padding-side", default="right", choices=["left", "right"])
+    e.add_argument("--truncation-side", default="right", choices=["left", "right"])
+    e.add_argument("--return-overflowing", action="store_true",
+                   help="with --truncation and --stride: windows cut off become rows of their own")
     e.add_argument("--pad-token")
     e.add_argument("--pair-file", help="file with the second text of each pair, one per line")
 

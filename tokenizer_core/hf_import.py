@@ -148,22 +148,18 @@ def model_from_hf(data: dict[str, Any]) -> Any:
 
 
 def post_processor_from_hf(data: Optional[dict[str, Any]]) -> Any:
-    """Our post-processor for a tokenizers post-processor object (ByteLevel offset trimming is dropped)."""
+    """Our post-processor for a tokenizers post-processor object (the JSON forms are the same)."""
     if data is None:
         return None
     _register_all()
-    t = data.get("type")
-    if t == "ByteLevel":  # only trims offsets; ids are unchanged
-        return None
-    if t == "Sequence":
-        kept = [p for p in (post_processor_from_hf(d) for d in data.get("processors", [])) if p is not None]
-        if len(kept) > 1:
-            raise _unsupported("post-processor sequence", data)
-        return kept[0] if kept else None
-    cls = _REGISTRY.get(("post_processor", t))
-    if cls is None or not hasattr(cls, "from_hf"):
-        raise _unsupported("post-processor", data)
-    return cls.from_hf(data)
+    from .registry import build
+
+    try:
+        return build("post_processor", data)
+    except FormatError as err:
+        if "unknown post_processor type" in str(err):
+            raise _unsupported("post-processor", data) from err
+        raise
 
 
 def tokenizer_from_hf(data: Any) -> Tokenizer:

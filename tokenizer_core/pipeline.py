@@ -199,8 +199,12 @@ class Tokenizer:
         padding: Optional["PaddingParams"] = None,
         truncation: Optional["TruncationParams"] = None,
         sampling: Optional[Sampling] = None,
+        return_overflowing: bool = False,
     ) -> "BatchEncoding":
-        """Encode many texts (optionally pairs) and pad/truncate them into a batch."""
+        """Encode many texts (optionally pairs) and pad/truncate them into a batch.
+
+        With ``return_overflowing`` the windows cut off by truncation become rows of their own
+        (see ``BatchEncoding.overflow_to_sample_mapping``)."""
         if pairs is not None and len(pairs) != len(texts):
             raise TokenizerError(f"got {len(texts)} texts but {len(pairs)} pair texts; give one pair per text")
         encs = [
@@ -208,7 +212,7 @@ class Tokenizer:
                         truncation=truncation, sampling=sampling)
             for i, t in enumerate(texts)
         ]
-        return batching.make_batch(encs, padding=padding)
+        return batching.make_batch(encs, padding=padding, return_overflowing=return_overflowing)
 
     def explain(self, text: str) -> PipelineTrace:
         """Every stage for one text: normalized text, pieces with offsets, tokens per piece."""
@@ -358,7 +362,7 @@ def _register_all() -> None:
 
     from . import models  # noqa: F401
 
-    for name in ("processors",):
+    for name in ("processors", "bpe_train", "wordpiece_train", "unigram_train", "bert"):
         try:
             importlib.import_module(f"{__package__}.{name}")
         except ImportError:  # pragma: no cover - optional component modules
