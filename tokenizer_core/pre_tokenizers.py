@@ -403,7 +403,8 @@ class Metaspace(PreTokenizer):
             if a == b:
                 continue
             if prepend and a == 0:
-                spans = ((0, 0),) + tuple((k, k + 1) for k in range(0, b - 1))
+                # The prepended "▁" takes the first character's span, as in tokenizers.
+                spans = ((0, 1),) + tuple((k, k + 1) for k in range(0, b - 1))
                 out.append(Piece(t[a:b], 0, b - 1, spans))
             else:
                 out.append(Piece(t[a:b], a - shift, b - shift))
