@@ -1,0 +1,159 @@
+"""Shared pytest fixtures: an isolated cache folder, a real Streamlit server and a browser page.
+
+* Every test session uses a fresh ``TOKENIZER_PLAYGROUND_CACHE`` under pytest's
+  temporary folder, so tests never write to the user's home (the default corpus
+  is built once per session, about 2 s).
+* ``streamlit_server`` (session) runs ``streamlit run app.py`` on 127.0.0.1 at a
+  free port and yields its base URL.
+* ``browser_page`` gives a Playwright page in Debian's Chromium with the console
+  errors collected in ``page.console_errors`` (a list of strings). Tests using it
+  should be marked ``@pytest.mark.browser``; they are skipped when Playwright or
+  Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: drives a real Streamlit server in Chromium (Playwright)")
+    config.addinivalue_line("markers", "slow: takes more than ~20 s")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Point the playground's cache at a temporary folder for the whole session."""
+    folder = tmp_path_factory.mktemp("tokenizer-playground-cache")
+    previous = os.environ.get("TOKENIZER_PLAYGROUND_CACHE")
+    os.environ["TOKENIZER_PLAYGROUND_CACHE"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("TOKENIZER_PLAYGROUND_CACHE", None)
+    else:
+        os.environ["TOKENIZER_PLAYGROUND_CACHE"] = previous
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_healthy(url: str, process: subprocess.Popen, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited early with status {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.25)
+    raise RuntimeError(f"streamlit did not become healthy at {url} within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="session")
+def streamlit_server(isolated_cache: Path) -> str:
+    """Run the app with ``streamlit run`` on loopback; yield its base URL."""
+    if not _has_module("streamlit"):
+        pytest.skip("streamlit is not installed")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "streamlit", "run", "app.py",
+            "--server.headless", "true",
+            "--server.port", str(port),
+            "--server.address", "127.0.0.1",
+            "--browser.gatherUsageStats", "false",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "TOKENIZER_PLAYGROUND_CACHE": str(isolated_cache)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait_healthy(url, process)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+def _has_module(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A headless Chromium (Debian's), shared by the session's browser tests."""
+    if not _has_module("playwright"):
+        pytest.skip("playwright is not installed")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _is_expected_console_error(message) -> bool:
+    # Streamlit probes <page>/_stcore/* before falling back to the root; those 404s are normal.
+    return "/_stcore/" in (message.location or {}).get("url", "")
+
+
+@pytest.fixture
+def browser_page(browser):
+    """A fresh page (own context) with ``page.console_errors`` collecting console errors."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: errors.append(f"{m.text} ({(m.location or {}).get('url', '')})")
+        if m.type == "error" and not _is_expected_console_error(m)
+        else None,
+    )
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    page.console_errors = errors
+    try:
+        yield page
+    finally:
+        context.close()

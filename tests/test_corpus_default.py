@@ -1,0 +1,98 @@
+"""The default corpus: built from Python's own documentation, cached, and real prose."""
+
+from __future__ import annotations
+
+import os
+import re
+import sysconfig
+
+import pytest
+
+from tokenizer_core import default_corpus
+from tokenizer_core.corpus import load_sample
+from tokenizer_core.corpus_stats import count_words
+
+
+@pytest.fixture(scope="module")
+def text() -> str:
+    return load_sample("default").text
+
+
+def test_at_least_one_megabyte_of_prose(text):
+    assert len(text.encode("utf-8")) >= 1_000_000
+    if not os.path.isdir(sysconfig.get_paths()["stdlib"]):  # pragma: no cover - stripped installs
+        pytest.skip("this Python ships without standard-library sources")
+
+
+def test_many_distinct_real_words(text):
+    words = count_words([text.lower()])
+    assert len(words) >= 10_000  # enough for vocabularies up to 16k to mean something
+    for common in ["the", "function", "return", "module", "value", "string", "file"]:
+        assert words[common] > 100, common
+    # Mostly real words: few tokens mix letters with digits/underscores.
+    odd = sum(n for w, n in words.items() if re.search(r"[\d_]", w))
+    assert odd < 0.05 * sum(words.values())
+
+
+def test_no_doctests_directives_or_markup(text):
+    lines = text.split("\n")
+    assert not any(line.lstrip().startswith((">>>", "... ", ".. ")) for line in lines)
+    assert not re.search(r":(func|class|meth|mod|ref|attr|data|exc):`", text)
+    assert not re.search(r"``\S[^`\n]*``", text)  # ``literal`` (TeX quotes ``like this'' are prose)
+    assert not re.search(r"(^|\s)([=\-~^*])\2{4,}(\s|$)", text)  # title underlines, table rules
+
+
+def test_one_paragraph_per_line_without_duplicates(text):
+    assert text.endswith("\n")
+    lines = text[:-1].split("\n")
+    assert all(line.strip() == line and line for line in lines)
+    assert len(set(lines)) == len(lines)
+
+
+def test_cached_under_the_configured_folder(text, isolated_cache):
+    path = default_corpus.cache_path()
+    assert path.parent == isolated_cache
+    assert path.read_text(encoding="utf-8") == text
+    assert not list(isolated_cache.glob("*.tmp"))  # atomic write leaves no temporary file
+
+
+def test_cache_is_reused_and_rebuild_is_deterministic(tmp_path, text):
+    marker = "cached copy\n" * 200
+    default_corpus.cache_path(tmp_path).write_text(marker, encoding="utf-8")
+    assert default_corpus.default_corpus_text(directory=tmp_path) == marker
+    assert default_corpus.default_corpus_text(directory=tmp_path, rebuild=True) == text
+
+
+def test_unusable_cache_folder_still_gives_the_text(tmp_path, monkeypatch):
+    blocker = tmp_path / "file-not-folder"
+    blocker.write_text("x")
+    monkeypatch.setattr(default_corpus, "build_default_corpus_text", lambda: "built in memory\n")
+    assert default_corpus.default_corpus_text(directory=blocker / "cache") == "built in memory\n"
+
+
+def test_cache_key_has_python_version(tmp_path):
+    import platform
+
+    assert platform.python_version() in default_corpus.cache_path(tmp_path).name
+
+
+@pytest.mark.parametrize(
+    "lines, expected",
+    [
+        (["Return the :func:`len` of *items*, or ``None``", "when empty."],
+         "Return the len of items, or None when empty."),
+        (["See `the docs <https://x.org>`_ for **much** more detail::"],
+         "See the docs for much more detail:"),
+        (["- A bullet point that is also a sentence."], "A bullet point that is also a sentence."),
+        ([">>> print(1)", "1"], None),
+        ([".. versionadded:: 3.2", "   The *x* parameter was added here."], None),
+        (["def f(x): return g(x) + h(y) * k[z]"], None),
+        (["Too short."], None),
+        (["continues a sentence from somewhere else entirely here."], None),
+        (["Title", "====="], None),
+        (["x = foo(bar_baz) if a_b else c_d[e] or f_g(h)"], None),
+        (["Subwidgets  Class", "---------- -----", "label      Label entry of the table"], None),
+    ],
+)
+def test_clean_paragraph(lines, expected):
+    assert default_corpus.clean_paragraph(lines) == expected

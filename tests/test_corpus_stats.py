@@ -1,0 +1,106 @@
+"""Corpus statistics on hand-computed examples and properties."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+import regex
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tokenizer_core.corpus import Corpus, load_sample
+from tokenizer_core.corpus_stats import char_info, corpus_stats, count_words, script_of, word_count
+
+
+def test_hand_computed_tiny_corpus():
+    stats = corpus_stats(Corpus("tiny", ("The cat sat.\nThe cat ran!", "Ünïcode, don't 42")))
+    # Documents are joined by one newline: "The cat sat.\nThe cat ran!\nÜnïcode, don't 42"
+    assert stats.documents == 2
+    assert stats.lines == 3
+    assert stats.chars == 12 + 1 + 12 + 1 + 17
+    assert stats.bytes == stats.chars + 2  # Ü and ï take two bytes each
+    assert stats.words == 9  # The cat sat The cat ran Ünïcode don't 42
+    assert stats.unique_words == 7
+    assert stats.word_freq == [
+        ("The", 2), ("cat", 2), ("42", 1), ("don't", 1), ("ran", 1), ("sat", 1), ("Ünïcode", 1)
+    ]
+    assert stats.hapax == 5
+    assert stats.top_words(2) == [("The", 2), ("cat", 2)]
+    inventory = {row.char: row for row in stats.char_inventory}
+    assert inventory["\n"].count == 2  # one inside the first document, one between documents
+    assert inventory["a"].count == 4  # cat, sat, cat, ran
+    assert inventory[" "].count == 6
+    assert inventory["t"].count == 4  # cat, sat, cat, don't (not the capital T of The)
+    assert inventory["'"].category == "Po"
+    assert stats.char_inventory[0].char == " "  # most frequent first
+    assert sum(row.count for row in stats.char_inventory) == stats.chars
+
+
+def test_inventory_ties_are_sorted_by_code_point():
+    stats = corpus_stats(Corpus("t", ("cba",)))
+    assert [row.char for row in stats.char_inventory] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize(
+    "char, script, category",
+    [
+        ("a", "Latin", "Ll"), ("É", "Latin", "Lu"), ("я", "Cyrillic", "Ll"), ("λ", "Greek", "Ll"),
+        ("中", "Han", "Lo"), ("あ", "Hiragana", "Lo"), ("カ", "Katakana", "Lo"), ("한", "Hangul", "Lo"),
+        ("ب", "Arabic", "Lo"), ("א", "Hebrew", "Lo"), ("क", "Devanagari", "Lo"), ("ก", "Thai", "Lo"),
+        ("\u0301", "Inherited", "Mn"), ("🙂", "Common", "So"), ("7", "Common", "Nd"), (" ", "Common", "Zs"),
+        ("\u200d", "Inherited", "Cf"), ("\u0378", "Unknown", "Cn"), ("ᱚ", "Ol Chiki", "Lo"),
+    ],
+)
+def test_script_and_category(char, script, category):
+    info = char_info(char, 1)
+    assert info.script == script
+    assert info.category == category == unicodedata.category(char)
+    assert info.codepoint == f"U+{ord(char):04X}"
+
+
+def test_names_of_controls_and_unnamed_characters():
+    assert char_info("\n").name == "LINE FEED (LF)"
+    assert char_info("\x01").name == "<control>"
+    assert char_info("é").name == "LATIN SMALL LETTER E WITH ACUTE"
+
+
+@given(st.characters(blacklist_categories=("Cs",)))
+def test_script_agrees_with_the_regex_module(char):
+    script = script_of(char)
+    try:
+        pattern = regex.compile(rf"\p{{Script={script.replace(' ', '_')}}}")
+    except regex.error:
+        return  # a label from the character name that is not a script name (e.g. "Other")
+    assert pattern.match(char), (char, script)
+
+
+def test_words_definition():
+    assert count_words(["l'été don't x_y 3.14 🙂 e\u0301te"]) == {
+        "l'été": 1, "don't": 1, "x_y": 1, "3": 1, "14": 1, "e\u0301te": 1
+    }
+    assert word_count("👨\u200d👩\u200d👧 — ‽") == 0  # emoji joiners are not words
+    assert word_count("日本語のテキスト") == 1  # no spaces: one run
+
+
+def test_samples_word_statistics_from_the_literature():
+    hf = corpus_stats(load_sample("hf-course-hug-pug"))
+    assert (hf.words, hf.unique_words) == (36, 5)
+    assert hf.word_freq == [("pun", 12), ("hug", 10), ("hugs", 5), ("pug", 5), ("bun", 4)]
+    sennrich = corpus_stats(load_sample("sennrich-low-lower-newest-widest"))
+    assert (sennrich.words, sennrich.unique_words) == (16, 4)
+    wiki = corpus_stats(load_sample("wikipedia-aaabdaaabac"))
+    assert (wiki.words, wiki.chars, wiki.lines) == (1, 11, 1)
+    assert [(r.char, r.count) for r in wiki.char_inventory] == [("a", 7), ("b", 2), ("c", 1), ("d", 1)]
+
+
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=50), min_size=1, max_size=4))
+def test_stats_add_up(texts):
+    corpus = Corpus("p", tuple(texts))
+    stats = corpus_stats(corpus)
+    assert stats.chars == len(corpus.text)
+    assert stats.bytes == len(corpus.text.encode())
+    assert sum(row.count for row in stats.char_inventory) == stats.chars
+    assert sum(count for _, count in stats.word_freq) == stats.words == word_count(corpus.text)
+    assert stats.word_freq == sorted(stats.word_freq, key=lambda kv: (-kv[1], kv[0]))
+    assert stats.lines == sum(t.count("\n") + (0 if t.endswith("\n") or not t else 1) for t in texts)

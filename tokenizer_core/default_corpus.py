@@ -1,0 +1,252 @@
+"""The default English corpus: prose from the documentation that ships with Python.
+
+Sources, in this order (deterministic for a given Python version):
+
+1. ``pydoc_data.topics`` — the language-reference topics that ``help()`` shows,
+   generated from the Python documentation (imported: it is a plain data module);
+2. the docstrings of the standard library's ``.py`` files, found by parsing them
+   with :mod:`ast` (never importing them), files and folders in sorted order,
+   test suites and bundled third-party packages left out;
+3. the comment blocks of those same files.
+
+All of it is © Python Software Foundation and distributed under the PSF License
+Agreement (the documentation under the same terms), which allows copying and
+derived works with the licence notice; the corpus is built on the user's
+machine from their own Python installation and is not redistributed with this
+project.
+
+Only prose survives: a paragraph is dropped when it is a doctest (``>>>``), a
+reST directive, a literal/code block, a grammar rule, or mostly identifiers; reST
+inline markup (``:func:`x```, ````x````, ``*x*``) is reduced to its text. Each kept
+paragraph becomes one line; exact duplicates are dropped. The result (about
+2 MB, 13 000+ distinct lowercase words) is cached on disk, keyed by Python version,
+under ``$TOKENIZER_PLAYGROUND_CACHE`` or ``~/.cache/tokenizer-playground``, and
+written atomically so concurrent first uses cannot see half a file.
+
+>>> clean_paragraph(["Return the :func:`len` of *items*, or ``None``", "when empty."])
+'Return the len of items, or None when empty.'
+>>> clean_paragraph([">>> len([1, 2])", "2"]) is None
+True
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import platform
+import re
+import sysconfig
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Optional
+
+__all__ = [
+    "BUILD_VERSION",
+    "cache_dir",
+    "cache_path",
+    "default_corpus_text",
+    "build_default_corpus_text",
+    "clean_paragraph",
+]
+
+#: Bump when the cleaning rules change, so old caches are not reused.
+BUILD_VERSION = 2
+
+# Folders of the standard library that are not its documentation: test suites,
+# bundled wheels, third-party installs, the generated topics (read separately),
+# the codec tables and the deprecated lib2to3 (much of it Python 2 fixtures).
+_SKIP_DIRS = frozenset(
+    {
+        "test", "tests", "idle_test", "site-packages", "dist-packages", "__pycache__",
+        "pydoc_data", "lib2to3", "turtledemo", "ensurepip", "encodings",
+    }
+)
+
+_ROLE = re.compile(r":[\w:.+-]+:`([^`<]*?)(?:\s*<[^`>]*>)?`")
+_LITERAL = re.compile(r"``(.+?)``")
+_LINK = re.compile(r"`([^`<]+?)(?:\s*<[^`>]*>)?`_{1,2}")
+_BACKTICK = re.compile(r"`([^`]+)`")
+_STRONG = re.compile(r"\*\*(\S(?:.*?\S)?)\*\*")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(\S(?:[^*]*?\S)?)\*(?![\w*])")
+_UNDERLINE = re.compile(r"^\s*([=\-~^*#+\"'`.:])\1{2,}\s*$")
+# A rule of a plain-text table ("----- -----", "+---+---+", "=== ==="): its rows are not prose.
+_TABLE_RULE = re.compile(r"^\s*[+|]?[=\-~^*+]{3,}(?:[ +|]+[=\-~^*+]{3,})+[ +|]*$")
+_BULLET = re.compile(r"^(?:[-*+•]|\d+[.)]|[a-zA-Z][.)]|[IVX]+\.)\s+")
+_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+# A whitespace-separated token "looks like code" when it has one of these.
+_CODE_MARK = re.compile(r"[()\[\]{}=<>_;|@#$%^*`~+\\/]|\.\w|::")
+_NOT_PROSE_START = (">>>", "...", ".. ", "$ ", "% ")
+
+_MIN_WORDS = 5
+_MAX_CODE_SHARE = 0.2
+_MIN_WORD_SHARE = 0.7
+
+
+def cache_dir() -> Path:
+    """The folder for cached files: ``$TOKENIZER_PLAYGROUND_CACHE`` or ``~/.cache/tokenizer-playground``."""
+    configured = os.environ.get("TOKENIZER_PLAYGROUND_CACHE")
+    if configured:
+        return Path(configured).expanduser()
+    return Path.home() / ".cache" / "tokenizer-playground"
+
+
+def cache_path(directory: Optional[Path] = None) -> Path:
+    """Where the default corpus for this Python version is cached.
+
+    >>> cache_path(Path("/c")).name.startswith("default-corpus-v")
+    True
+    """
+    tag = f"{platform.python_implementation().lower()}{platform.python_version()}"
+    return Path(directory or cache_dir()) / f"default-corpus-v{BUILD_VERSION}-{tag}.txt"
+
+
+def _inline_markup(text: str) -> str:
+    text = _ROLE.sub(r"\1", text)
+    text = _LITERAL.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _BACKTICK.sub(r"\1", text)
+    text = _STRONG.sub(r"\1", text)
+    text = _EMPHASIS.sub(r"\1", text)
+    return text[:-2] + ":" if text.endswith("::") else text
+
+
+def clean_paragraph(lines: Sequence[str]) -> Optional[str]:
+    """Turn one paragraph (its lines) into a line of plain prose, or None if it is not prose."""
+    if any(line.lstrip().startswith(_NOT_PROSE_START) or _TABLE_RULE.match(line) for line in lines):
+        return None
+    kept = [line.strip() for line in lines if not _UNDERLINE.match(line)]
+    text = " ".join(_inline_markup(" ".join(kept)).split())
+    text = _BULLET.sub("", text)
+    if len(_WORD.findall(text)) < _MIN_WORDS:
+        return None
+    tokens = text.split()
+    code = sum(1 for tok in tokens if _CODE_MARK.search(tok.rstrip(".,:;!?")))
+    if code > _MAX_CODE_SHARE * len(tokens):
+        return None
+    wordlike = sum(1 for tok in tokens if tok.strip(".,:;!?\"'()").isalpha())
+    if wordlike < _MIN_WORD_SHARE * len(tokens):
+        return None
+    # Fragments cut from a longer text start in lowercase; keep whole sentences.
+    if not (text[0].isupper() or text[0] in "\"'"):
+        return None
+    return text
+
+
+def _paragraphs(text: str) -> Iterator[list[str]]:
+    block: list[str] = []
+    for line in text.split("\n"):
+        if line.strip():
+            block.append(line)
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def _comment_blocks(source: str) -> Iterator[list[str]]:
+    # Consecutive full-line comments form a paragraph; a bare "#" ends one.
+    block: list[str] = []
+    for line in source.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("#") and not stripped.startswith("#!"):
+            body = stripped.lstrip("#").strip()
+            if body:
+                block.append(body)
+                continue
+        if block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def _docstrings(tree: ast.AST) -> Iterator[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            doc = ast.get_docstring(node, clean=True)
+            if doc:
+                yield doc
+
+
+def _stdlib_files() -> Iterator[Path]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    if not root.is_dir():
+        return
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        for name in sorted(files):
+            if name.endswith(".py"):
+                yield Path(folder) / name
+
+
+def _raw_paragraphs() -> Iterator[list[str]]:
+    from pydoc_data.topics import topics  # a generated dict of help texts, safe to import
+
+    for key in sorted(topics):
+        yield from _paragraphs(topics[key])
+    for path in _stdlib_files():
+        try:
+            source = path.read_bytes()
+            tree = ast.parse(source)
+        except (OSError, SyntaxError, ValueError):
+            continue  # unreadable or not Python 3: it holds no usable prose for us
+        for doc in _docstrings(tree):
+            yield from _paragraphs(doc)
+        yield from _comment_blocks(source.decode("utf-8", "replace"))
+
+
+def _unique_prose(blocks: Iterable[list[str]]) -> Iterator[str]:
+    seen: set[str] = set()
+    for block in blocks:
+        text = clean_paragraph(block)
+        if text is not None and text not in seen:
+            seen.add(text)
+            yield text
+
+
+def build_default_corpus_text() -> str:
+    """Build the corpus text from this Python installation (about 2 s); no caching.
+
+    One paragraph per line, ending with a newline.
+    """
+    return "\n".join(_unique_prose(_raw_paragraphs())) + "\n"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.chmod(temp, 0o644)  # mkstemp makes it private; a cache may be shared
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+def default_corpus_text(*, directory: Optional[Path] = None, rebuild: bool = False) -> str:
+    """The default corpus text: read from the cache, or built and cached on first use.
+
+    A cache that cannot be read or written (read-only home, full disk) is not an
+    error: the text is then rebuilt in memory each time.
+    """
+    path = cache_path(directory)
+    if not rebuild:
+        try:
+            cached = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            cached = ""
+        if cached.endswith("\n") and len(cached) > 1000:
+            return cached
+    text = build_default_corpus_text()
+    try:
+        _write_atomically(path, text)
+    except OSError:
+        pass  # caching is an optimisation only
+    return text

@@ -1,0 +1,62 @@
+"""Per-session state shared by every page: above all, the active corpus.
+
+Every page reads the corpus with :func:`active_corpus`; only the Corpus page
+changes it (:func:`set_active_corpus`). A new session starts with the default
+sample. Keys in ``st.session_state`` owned here start with ``state_`` so they
+cannot clash with page widget keys (which start with the page name).
+
+Use :func:`active_corpus_key` in cache keys of anything derived from the corpus
+(trained tokenizers, statistics): it changes exactly when the corpus does.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tokenizer_core.corpus import Corpus, load_sample
+
+DEFAULT_SAMPLE = "default"
+
+_ACTIVE = "state_active_corpus"
+_KEY = "state_active_corpus_key"
+_VERSION = "state_corpus_version"
+
+
+@st.cache_resource(
+    show_spinner="Loading the sample corpus (the first time, the default one is built from "
+    "Python's documentation, which takes a few seconds)…",
+    max_entries=8,
+)
+def load_sample_cached(name: str) -> Corpus:
+    """A bundled sample, loaded once per server process (a Corpus is immutable, so sharing is safe)."""
+    return load_sample(name)
+
+
+def set_active_corpus(corpus: Corpus) -> None:
+    """Make ``corpus`` the one every page of this session uses."""
+    if not isinstance(corpus, Corpus):
+        raise TypeError(f"set_active_corpus needs a Corpus, not {type(corpus).__name__}")
+    st.session_state[_ACTIVE] = corpus
+    st.session_state[_KEY] = f"{corpus.name}:{corpus.fingerprint()}"
+    st.session_state[_VERSION] = st.session_state.get(_VERSION, 0) + 1
+
+
+def active_corpus() -> Corpus:
+    """The session's corpus; the default sample when the session has not chosen one."""
+    corpus = st.session_state.get(_ACTIVE)
+    if corpus is None:
+        corpus = load_sample_cached(DEFAULT_SAMPLE)
+        set_active_corpus(corpus)
+    return corpus
+
+
+def active_corpus_key() -> str:
+    """A short string identifying the active corpus' content, for cache keys."""
+    active_corpus()
+    return st.session_state[_KEY]
+
+
+def corpus_version() -> int:
+    """How many times this session's corpus has been set (1 after the default is loaded)."""
+    active_corpus()
+    return st.session_state[_VERSION]
