@@ -113,7 +113,10 @@ class Tokenizer:
         return out
 
     def _pieces(self, text: str) -> tuple[NormalizedString, list[Piece]]:
-        ns = self.normalizer.normalize(text) if self.normalizer is not None else NormalizedString.from_str(text)
+        if self.normalizer is not None:
+            ns = self.normalizer.normalize(text)
+        else:  # the alignment is never read without a normalizer (see _trace)
+            ns = NormalizedString(text, [], len(text))
         if self.pre_tokenizer is None:
             pieces = [Piece(ns.text, 0, len(ns.text))] if ns.text else []
         else:
@@ -154,13 +157,14 @@ class Tokenizer:
                 continue
             ns, pieces = self._pieces(segment)
             normalized_parts.append(ns.text)
+            # Without a normalizer the normalized text is the input: skip the alignment lookups.
+            to_original = ns.original_span if self.normalizer is not None else _identity_span
             for piece in pieces:
                 piece_tokens = []
                 for t in self._tokenize_piece(piece.text, rng, sampling):
-                    s, e = piece.token_span(*t.offsets)
-                    o0, o1 = ns.original_span(s, e)
+                    o0, o1 = to_original(*piece.token_span(*t.offsets))
                     piece_tokens.append(Token(t.id, t.text, (o0 + base, o1 + base)))
-                o0, o1 = ns.original_span(piece.start, piece.end)
+                o0, o1 = to_original(piece.start, piece.end)
                 traces.append(PieceTrace(piece.text, (o0 + base, o1 + base), piece_tokens))
                 tokens.extend(piece_tokens)
                 word_ids.extend([word] * len(piece_tokens))
@@ -340,6 +344,10 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         return f"Tokenizer(model={type(self.model).__name__}, vocab_size={self.vocab_size})"
+
+
+def _identity_span(start: int, end: int) -> Offsets:
+    return (start, end)
 
 
 def _read_json(path: Union[str, Path]) -> Any:

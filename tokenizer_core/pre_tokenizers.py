@@ -33,6 +33,22 @@ CL100K_PATTERN = (
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
 
+#: The same split spelled so that Python's ``regex`` and the engine of ``tokenizers`` (Oniguruma)
+#: agree, used in exported tokenizer.json files: no possessive quantifiers (Oniguruma reads
+#: ``{1,3}+`` as "one or more groups of 1-3"; dropping them changes nothing here, as no
+#: alternative can succeed by backtracking into them), and end of text as ``(?![\s\S])``
+#: (Oniguruma's ``$`` also matches before every newline).
+CL100K_PORTABLE_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s+(?![\s\S])|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+_PORTABLE = {CL100K_PATTERN: CL100K_PORTABLE_PATTERN}
+
+
+def hf_pattern(pattern: str) -> str:
+    """The spelling of ``pattern`` to write into a tokenizer.json (see :data:`CL100K_PORTABLE_PATTERN`)."""
+    return _PORTABLE.get(pattern, pattern)
+
 
 @lru_cache(maxsize=1)
 def bytes_to_unicode() -> dict[int, str]:
@@ -277,7 +293,8 @@ class Regex(PreTokenizer):
         return cls(data["pattern"])
 
     def to_hf(self) -> dict[str, Any]:
-        return {"type": "Split", "pattern": {"Regex": self.pattern}, "behavior": "Isolated", "invert": False}
+        return {"type": "Split", "pattern": {"Regex": hf_pattern(self.pattern)}, "behavior": "Isolated",
+                "invert": False}
 
 
 @register("pre_tokenizer", "ByteLevel")
@@ -319,6 +336,9 @@ class ByteLevel(PreTokenizer):
         shifted, extra = self._prefixed(text)
         out: list[Piece] = []
         for chunk, s, e in self._chunks(shifted):
+            if chunk.isascii() and s >= extra:  # one byte per character: the identity map will do
+                out.append(Piece(bytes_to_symbols(chunk.encode("ascii")), s - extra, e - extra))
+                continue
             spans: list[Offsets] = []
             for k, ch in enumerate(chunk):
                 pos = s + k - extra
@@ -347,7 +367,8 @@ class ByteLevel(PreTokenizer):
         if self.pattern == GPT2_PATTERN or not self.use_regex:
             return own
         # A custom pattern (e.g. cl100k): split with it first, then map bytes without the GPT-2 regex.
-        split = {"type": "Split", "pattern": {"Regex": self.pattern}, "behavior": "Isolated", "invert": False}
+        split = {"type": "Split", "pattern": {"Regex": hf_pattern(self.pattern)}, "behavior": "Isolated",
+                 "invert": False}
         own["use_regex"] = False
         return {"type": "Sequence", "pretokenizers": [split, own]}
 

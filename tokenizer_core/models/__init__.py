@@ -4,7 +4,7 @@ Importing this package registers every model class and trainer with
 :mod:`tokenizer_core.registry` and :mod:`tokenizer_core.training`.
 """
 
-from . import byte, char, unigram, word  # noqa: F401  (registration side effects)
+from . import bpe, byte, char, unigram, word, wordpiece  # noqa: F401  (registration side effects)
 from .base import Model
 
 __all__ = ["Model"]

@@ -1,0 +1,199 @@
+"""BPE benchmark: training and encoding speed of tokenizer_core against tokenizers and tiktoken.
+
+Run from the repository root (offline; builds a reproducible corpus on first use)::
+
+    python -m bench.bench_bpe                 # ~10 MB corpus, vocab 8k and 32k, encoding
+    python -m bench.bench_bpe --big 50        # also byte-level training at vocab 8k on ~50 MB
+    python -m bench.bench_bpe --quick         # ~2 MB, vocab 8k only (a smoke run)
+
+Training is timed as whole processes (start, imports, reading the corpus, training,
+saving), ours through the real command line (``python -m tokenizer_core train``) and
+``tokenizers`` through an equivalent script, in the same run, one after the other;
+peak memory is each process's maximum resident set. Encoding is timed in this process
+on the same text: GPT-2 with our engine (fast ids path and the full pipeline), with
+``tiktoken`` built from the same GPT-2 files, and with ``tokenizers``' ``encode_batch``.
+Every figure is printed with its ratio to the reference measured in this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.corpus import bench_corpus_path  # noqa: E402
+
+SPECIALS = ["[PAD]", "[UNK]", "[BOS]", "[EOS]"]
+
+HF_TRAIN = """
+import sys
+from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+path, vocab, byte_level, out = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
+tok = Tokenizer(models.BPE(unk_token=None if byte_level else "[UNK]"))
+if byte_level:
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = trainers.BpeTrainer(vocab_size=vocab, show_progress=False, special_tokens=%r,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+else:
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    trainer = trainers.BpeTrainer(vocab_size=vocab, show_progress=False, special_tokens=%r)
+tok.train([path], trainer)
+tok.save(out)
+""" % (SPECIALS, SPECIALS)
+
+
+# The real command line; importing the BPE module first registers the trainer even where
+# tokenizer_core.models does not import it yet.
+OURS_CLI = "import sys, tokenizer_core.models.bpe; from tokenizer_core.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def run_process(argv: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv[:4])} failed: {err[-500:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def train_pair(path: Path, vocab: int, byte_level: bool, workdir: Path) -> dict:
+    ours_cmd = [sys.executable, "-c", OURS_CLI, "train", str(path), "--model", "bpe",
+                "--vocab-size", str(vocab), "-o", str(workdir / "ours.json"), "-q"]
+    if byte_level:
+        ours_cmd.append("--byte-level")
+    hf_cmd = [sys.executable, "-c", HF_TRAIN, str(path), str(vocab), "1" if byte_level else "0",
+              str(workdir / "hf.json")]
+    hf_wall, hf_mem = run_process(hf_cmd)
+    our_wall, our_mem = run_process(ours_cmd)
+    same = _same_merges(workdir / "ours.json", workdir / "hf.json")
+    return {"ours": our_wall, "hf": hf_wall, "ours_mb": our_mem, "hf_mb": hf_mem, "same_merges": same}
+
+
+def _same_merges(ours: Path, hf: Path) -> bool:
+    a = json.loads(ours.read_text(encoding="utf-8"))["model"]["merges"]
+    b = json.loads(hf.read_text(encoding="utf-8"))["model"]["merges"]
+    return [list(m) for m in a] == [m if isinstance(m, list) else m.split(" ") for m in b]
+
+
+def timed(fn, repeat: int = 1):
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def encoding(path: Path, pipeline_mb: float) -> list[tuple[str, float, int, int]]:
+    """(name, seconds, bytes, tokens) for each encoder on the corpus."""
+    import tiktoken
+    from tokenizers import Tokenizer as HFTokenizer
+    from tokenizers import models as hf_models
+    from tokenizers import pre_tokenizers as hf_pre
+
+    from tokenizer_core.models.bpe import ByteLevelBPEEncoder
+    from tokenizer_core.pre_tokenizers import GPT2_PATTERN, unicode_to_bytes
+    from tokenizer_core.references import load_reference, reference_files
+
+    text = path.read_text(encoding="utf-8")
+    size = len(text.encode("utf-8"))
+    lines = text.split("\n")
+    enc_json, vocab_bpe = reference_files("gpt2")
+    table = unicode_to_bytes()
+    ranks = {bytes(table[c] for c in t): i for t, i in json.loads(enc_json.read_text(encoding="utf-8")).items()
+             if t != "<|endoftext|>"}
+    tt = tiktoken.Encoding("gpt2-files", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
+                           special_tokens={"<|endoftext|>": 50256})
+    hf = HFTokenizer(hf_models.BPE.from_file(str(enc_json), str(vocab_bpe)))
+    hf.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    gpt2 = load_reference("gpt2")
+
+    rows = []
+    secs, ids = timed(lambda: tt.encode_ordinary(text), 2)
+    rows.append(("tiktoken encode_ordinary (1 thread)", secs, size, len(ids)))
+    secs, encs = timed(lambda: hf.encode_batch(lines, add_special_tokens=False), 2)
+    rows.append(("tokenizers encode_batch (lines, 2 threads)", secs, size, sum(len(e.ids) for e in encs)))
+    # A fresh encoder each time: the piece cache starts empty, as in a new process.
+    secs, ours = timed(lambda: ByteLevelBPEEncoder(gpt2.model, pattern=GPT2_PATTERN).encode_ordinary(text), 2)
+    if ours != ids:
+        raise RuntimeError("our GPT-2 ids differ from tiktoken's on the benchmark corpus")
+    rows.append(("ours: fast ids path (whole text)", secs, size, len(ours)))
+    fast = ByteLevelBPEEncoder(gpt2.model, pattern=GPT2_PATTERN)
+    secs, per_line = timed(lambda: [fast.encode_ordinary(ln) for ln in lines])
+    rows.append(("ours: fast ids path (per line, warm cache)", secs, size, sum(map(len, per_line))))
+    part = text[: int(pipeline_mb * 1_000_000)]
+    part_lines = part.split("\n")
+    secs, encs = timed(lambda: [gpt2.encode(ln) for ln in part_lines])
+    rows.append((f"ours: full pipeline Tokenizer.encode ({pipeline_mb:g} MB, offsets)", secs,
+                 len(part.encode("utf-8")), sum(len(e.ids) for e in encs)))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size-mb", type=int, default=10)
+    ap.add_argument("--big", type=int, default=0, help="also train byte-level vocab 8k on a corpus of this many MB")
+    ap.add_argument("--quick", action="store_true", help="2 MB, vocab 8k only")
+    ap.add_argument("--pipeline-mb", type=float, default=1.0, help="text for the (slower) full-pipeline row")
+    args = ap.parse_args(argv)
+    size = 2 if args.quick else args.size_mb
+    path = bench_corpus_path(size)
+    print(f"corpus: {path} ({path.stat().st_size / 1e6:.1f} MB); cpus: {os.cpu_count()}; "
+          f"load average at start: {os.getloadavg()[0]:.2f}")
+
+    print("\n== training: whole-process wall time, ours (CLI) vs tokenizers, same run ==")
+    print(f"{'corpus':>8} {'mode':>6} {'vocab':>6} {'ours s':>8} {'hf s':>7} {'ratio':>6} "
+          f"{'ours MB':>8} {'hf MB':>7} {'same merges':>12}")
+    plan = [(path, 8000, True), (path, 8000, False)]
+    if not args.quick:
+        plan += [(path, 32000, True), (path, 32000, False)]
+    if args.big:
+        plan.append((bench_corpus_path(args.big), 8000, True))
+    with tempfile.TemporaryDirectory() as tmp:
+        for p, vocab, byte_level in plan:
+            r = train_pair(p, vocab, byte_level, Path(tmp))
+            mb = p.stat().st_size / 1e6
+            print(f"{mb:7.0f}M {'byte' if byte_level else 'char':>6} {vocab:>6} {r['ours']:8.2f} {r['hf']:7.2f} "
+                  f"{r['ours'] / r['hf']:5.2f}x {r['ours_mb']:8.0f} {r['hf_mb']:7.0f} {str(r['same_merges']):>12}",
+                  flush=True)
+
+    print("\n== encoding GPT-2 (ids identical to tiktoken), same text, this process ==")
+    rows = encoding(path, args.pipeline_mb)
+    tik = rows[0][1] / rows[0][2]
+    print(f"{'encoder':<58} {'MB/s':>7} {'Mtok/s':>7} {'time vs tiktoken':>17}")
+    for name, secs, nbytes, ntok in rows:
+        print(f"{name:<58} {nbytes / secs / 1e6:7.2f} {ntok / secs / 1e6:7.2f} {secs / nbytes / tik:16.2f}x")
+
+    print("\n== pathological input: 'a' * 100_000 (one piece) ==")
+    import tiktoken  # noqa: F401  (already imported above; timing only)
+
+    from tokenizer_core.references import load_reference, load_reference_encoder
+
+    for name in ("gpt2", "cl100k_base"):
+        tok = load_reference(name)
+        tok.model._cache.clear()
+        secs, enc = timed(lambda tok=tok: tok.encode("a" * 100_000))
+        print(f"{name:<12} Tokenizer.encode: {secs:.3f} s for {len(enc.ids)} tokens")
+        enc2 = load_reference_encoder(name)
+        tok.model._cache.clear()
+        enc2._cache.clear()
+        secs, ids = timed(lambda enc2=enc2: enc2.encode_ordinary("a" * 100_000))
+        print(f"{name:<12} fast ids path:    {secs:.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
