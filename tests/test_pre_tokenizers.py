@@ -107,3 +107,9 @@ def test_bad_inputs_are_refused_clearly():
         ours.preset("nope")
     with pytest.raises(ValueError, match="prepend_scheme"):
         ours.Metaspace(prepend_scheme="sometimes")
+
+
+@given(ASSIGNED)
+def test_bert_pre_tokenizer_matches_tokenizers_on_any_text(text):
+    assert ours.BertPreTokenizer().pre_tokenize_str(text) == hf.BertPreTokenizer().pre_tokenize_str(text)
+    assert ours.BertPreTokenizer().words(text) == [p for p, _ in hf.BertPreTokenizer().pre_tokenize_str(text)]

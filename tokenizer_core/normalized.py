@@ -59,7 +59,9 @@ class NormalizedString:
         if start >= end:
             pos = self.align[start][0] if start < len(self.align) else self.original_length
             return (pos, pos)
-        return (self.align[start][0], max(a[1] for a in self.align[start:end]))
+        # Every normalizer keeps the alignment monotone (characters never move past each other:
+        # reordered combining marks share their chunk's span), so the last end is the largest.
+        return (self.align[start][0], self.align[end - 1][1])
 
     def __len__(self) -> int:
         return len(self.text)

@@ -13,6 +13,7 @@ matches the same-named normalizers of Hugging Face ``tokenizers``.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator
 from typing import Any, Optional, Union
@@ -69,6 +70,12 @@ class _UnicodeForm(Normalizer):
 
     def normalize_str(self, text: str) -> str:
         return unicodedata.normalize(self.form, text)  # type: ignore[arg-type]
+
+    def normalize(self, text: Union[str, NormalizedString]) -> NormalizedString:
+        ns = NormalizedString.from_str(text) if isinstance(text, str) else text
+        if unicodedata.is_normalized(self.form, ns.text):  # type: ignore[arg-type]
+            return ns
+        return ns.transform(self._units(ns.text))
 
     def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
         form = self.form
@@ -152,6 +159,14 @@ class Lowercase(Normalizer):
             return "".join(map(_lower_char, text))
         return text.lower()
 
+    def normalize(self, text: Union[str, NormalizedString]) -> NormalizedString:
+        ns = NormalizedString.from_str(text) if isinstance(text, str) else text
+        lowered = self.normalize_str(ns.text)
+        # No character lowercases to nothing, so equal lengths mean one character for one.
+        if len(lowered) == len(ns.text):
+            return NormalizedString(lowered, ns.align, ns.original_length)
+        return ns.transform(self._units(ns.text))
+
     def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
         for i, c in enumerate(text):
             yield _lower_char(c), i, i + 1
@@ -180,6 +195,12 @@ class StripAccents(Normalizer):
         if text.isascii():
             return text
         return "".join(c for c in text if not _is_mark(c))
+
+    def normalize(self, text: Union[str, NormalizedString]) -> NormalizedString:
+        ns = NormalizedString.from_str(text) if isinstance(text, str) else text
+        if ns.text.isascii():  # ASCII has no marks
+            return ns
+        return ns.transform(self._units(ns.text))
 
     def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
         for i, c in enumerate(text):
@@ -230,6 +251,7 @@ _CJK_RANGES = (
 )
 
 
+_CJK = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _CJK_RANGES) + "]")
 def is_cjk(c: str) -> bool:
     """True for CJK Unified Ideographs (the ranges BERT puts spaces around)."""
     cp = ord(c)
@@ -278,11 +300,15 @@ class BertNormalizer(Normalizer):
 
     def normalize(self, text: Union[str, NormalizedString]) -> NormalizedString:
         ns = NormalizedString.from_str(text) if isinstance(text, str) else text
-        if self.clean_text:
+        # Each step is skipped when a quick test shows it would change nothing: most text needs
+        # only some of them, and the aligned transform is the slow part of encoding. Cleaning
+        # changes only non-printable characters (str.isprintable: categories C*, Z* but " ")
+        # and U+FFFD.
+        if self.clean_text and (not ns.text.isprintable() or "\ufffd" in ns.text):
             ns = ns.transform(self._clean_units(ns.text))
-        if self.handle_chinese_chars:
+        if self.handle_chinese_chars and not ns.text.isascii() and _CJK.search(ns.text):
             ns = ns.transform(self._cjk_units(ns.text))
-        if self._strip():
+        if self._strip() and not ns.text.isascii():
             ns = NFD().normalize(ns)
             ns = _StripNonspacing().normalize(ns)
         if self.lowercase:

@@ -246,13 +246,15 @@ class BertPreTokenizer(PreTokenizer):
     """
 
     type_name = "BertPreTokenizer"
-    _ws = regex.compile(r"[^\s]+")
+    # One scan: runs of non-space, non-punctuation characters, or a single punctuation character
+    # (ASCII symbols count as punctuation for BERT, as do Unicode categories P*).
+    _re = regex.compile(r"[^\s\p{P}!-/:-@\[-`{-~]+|[\p{P}!-/:-@\[-`{-~]")
 
     def split(self, text: str) -> list[Piece]:
-        out: list[Piece] = []
-        for m in self._ws.finditer(text):
-            out.extend(_isolate_punctuation(Piece(m.group(), m.start(), m.end())))
-        return out
+        return [Piece(m.group(), m.start(), m.end()) for m in self._re.finditer(text)]
+
+    def words(self, text: str) -> list[str]:
+        return self._re.findall(text)
 
 
 @register("pre_tokenizer", "Regex")
