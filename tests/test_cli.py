@@ -131,3 +131,30 @@ def test_runs_as_a_module(tmp_path, corpus):
     bad = subprocess.run([sys.executable, "-m", "tokenizer_core", "encode", "-t", str(tmp_path / "nope")],
                          input="x\n", capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.startswith("error: ")
+
+
+@pytest.mark.parametrize("model, key", [("bpe", "pair"), ("wordpiece", "score"), ("unigram", "loss")])
+def test_train_writes_the_trace_as_json_lines(tmp_path, model, key):
+    out, trace = tmp_path / "t.json", tmp_path / "trace.jsonl"
+    code, _ = run(["train", "--sample", "hf-course-hug-pug", "--model", model, "--vocab-size", "30",
+                   "-o", str(out), "--trace", str(trace), "-q"])
+    assert code == 0
+    rows = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    assert rows and all(key in r or any(key in k for k in r) for r in rows)
+
+
+def test_sennrich_algorithm_with_first_seen_tie_break(tmp_path):
+    out, trace = tmp_path / "t.json", tmp_path / "trace.jsonl"
+    code, _ = run(["train", "--sample", "sennrich-low-lower-newest-widest", "--model", "bpe", "--num-merges", "3",
+                   "--end-of-word-suffix", "</w>", "--suffix-as-symbol", "--tie-break", "first",
+                   "-o", str(out), "--trace", str(trace), "-q"])
+    assert code == 0
+    rows = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    # Counts e s = s t = t </w> = 9 (newest 6 + widest 3); e s is seen first.
+    assert [r["token"] for r in rows] == ["es", "est", "est</w>"]
+
+
+def test_trace_of_a_model_without_one_is_a_clear_error(tmp_path, capsys):
+    code, _ = run(["train", "--sample", "hf-course-hug-pug", "--model", "word", "-o", str(tmp_path / "w.json"),
+                   "--trace", str(tmp_path / "t.jsonl"), "-q"])
+    assert code == 2 and "no training trace" in capsys.readouterr().err

@@ -81,6 +81,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise _CliError("train needs corpus files (or --sample NAME)")
     specials = _split_specials(args.special_tokens)
     extra: dict[str, Any] = {}
+    if args.model == "bpe":
+        extra.update(tie_break=args.tie_break, suffix_as_symbol=args.suffix_as_symbol)
+    elif args.tie_break != "ids" or args.suffix_as_symbol:
+        raise _CliError("--tie-break and --suffix-as-symbol apply to --model bpe only")
     options = TrainOptions(
         vocab_size=args.vocab_size, num_merges=args.num_merges, min_frequency=args.min_frequency,
         lowercase=args.lowercase,
@@ -89,7 +93,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         pre_tokenizer=args.pre_tokenizer, byte_level=args.byte_level,
         end_of_word_suffix=args.end_of_word_suffix, continuing_subword_prefix=args.continuing_subword_prefix,
         limit_alphabet=args.limit_alphabet, max_piece_length=args.max_piece_length,
-        shrinking_factor=args.shrinking_factor, byte_fallback=args.byte_fallback, extra=extra,
+        shrinking_factor=args.shrinking_factor, byte_fallback=args.byte_fallback, top_k=args.top_k, extra=extra,
     )
     if options.unk_token is not None and options.unk_token not in options.special_tokens:
         options = TrainOptions(**{**options.__dict__, "unk_token": None})
@@ -99,9 +103,29 @@ def _cmd_train(args: argparse.Namespace) -> int:
     finally:
         getattr(bar, "close", lambda: None)()
     tok.save(args.output)
+    if args.trace:
+        rows = trace_rows(tok.model)
+        with open(args.trace, "w", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     if not args.quiet:
         print(f"trained {args.model} tokenizer, vocabulary {tok.vocab_size} -> {args.output}", file=sys.stderr)
     return 0
+
+
+def trace_rows(model: Any) -> list[dict[str, Any]]:
+    """The training trace of a freshly trained model as plain rows (one per merge or round)."""
+    trace = getattr(model, "training_trace", None)
+    if trace is not None:  # BPE
+        return trace.table()
+    training = getattr(model, "training", None)
+    if training is None:
+        raise TokenizerError("this model keeps no training trace (word, char and byte models have none)")
+    if hasattr(training, "merges"):  # WordPiece
+        return [m.to_dict() for m in training.merges]
+    from dataclasses import asdict
+
+    return [asdict(r) for r in training.rounds]  # Unigram
 
 
 def _load_tokenizer(args: argparse.Namespace):
@@ -284,6 +308,12 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--max-piece-length", type=int, default=16)
     t.add_argument("--shrinking-factor", type=float, default=0.75)
     t.add_argument("--byte-fallback", action="store_true")
+    t.add_argument("--tie-break", default="ids", choices=["ids", "first"],
+                   help="BPE: among equal counts take the smallest ids (tokenizers) or the pair seen first")
+    t.add_argument("--suffix-as-symbol", action="store_true",
+                   help="BPE: the end-of-word suffix is a symbol of its own (Sennrich's Algorithm 1)")
+    t.add_argument("--top-k", type=int, default=10, help="runner-up pairs kept per step in the trace")
+    t.add_argument("--trace", help="write the training trace here as JSON lines (one merge or round per line)")
     t.add_argument("--text-column", help="column (csv/tsv) or field (jsonl) holding the text")
     t.add_argument("--replace-errors", action="store_true", help="replace undecodable bytes instead of failing")
     t.add_argument("-o", "--output", required=True)
