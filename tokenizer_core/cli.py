@@ -274,7 +274,9 @@ def _cmd_references(out: TextIO) -> int:
     from .references import list_references
 
     for ref in list_references():
-        out.write(f"{ref}\n")
+        name = getattr(ref, "name", ref)
+        title = getattr(ref, "title", "")
+        out.write(f"{name}\t{title}\n" if title else f"{name}\n")
     return 0
 
 
