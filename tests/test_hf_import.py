@@ -143,3 +143,50 @@ def test_offsets_after_normalisation_match_tokenizers_on_any_text(text):
     got = _NFKC_WS_OURS.encode(text)
     assert got.ids == want.ids
     assert got.offsets == [tuple(o) for o in want.offsets]
+
+
+def _hf_trained(kind: str) -> tokenizers.Tokenizer:
+    """A tokenizer trained by the tokenizers library itself, set up the usual way for its kind."""
+    from tokenizers import processors, trainers
+
+    lines = real_lines(1500)
+    if kind == "gpt2-style":
+        tok = tokenizers.Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        tok.decoder = decoders.ByteLevel()
+        tok.post_processor = processors.ByteLevel(trim_offsets=True)
+        trainer = trainers.BpeTrainer(vocab_size=800, special_tokens=["<|endoftext|>"],
+                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    elif kind == "bert-style":
+        tok = tokenizers.Tokenizer(models.WordPiece(unk_token="[UNK]"))
+        tok.normalizer = normalizers.BertNormalizer()
+        tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+        tok.decoder = decoders.WordPiece()
+        trainer = trainers.WordPieceTrainer(vocab_size=800, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]"])
+    else:
+        tok = tokenizers.Tokenizer(models.Unigram())
+        tok.normalizer = normalizers.NFKC()
+        tok.pre_tokenizer = pre_tokenizers.Metaspace()
+        tok.decoder = decoders.Metaspace()
+        trainer = trainers.UnigramTrainer(vocab_size=800, special_tokens=["<unk>"], unk_token="<unk>")
+    tok.train_from_iterator(lines, trainer=trainer)
+    if kind == "bert-style":
+        tok.post_processor = processors.TemplateProcessing(
+            single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+            special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])
+    return tok
+
+
+@pytest.mark.parametrize("kind", ["gpt2-style", "bert-style", "unigram"])
+def test_models_trained_by_tokenizers_import_and_encode_identically(tmp_path, kind):
+    theirs = _hf_trained(kind)
+    path = tmp_path / "tokenizer.json"
+    theirs.save(str(path))
+    ours = load_hf_file(path)
+    for line in real_lines(1500)[::3] + TRICKY:
+        want, got = theirs.encode(line), ours.encode(line)
+        assert got.ids == want.ids, line
+        assert got.tokens == want.tokens, line
+        assert ours.decode(got.ids) == theirs.decode(want.ids), line
+    pair = ours.encode("first part", "second part")
+    assert pair.ids == theirs.encode("first part", "second part").ids

@@ -711,7 +711,10 @@ def train_tokenizer(lines: Iterable[str], *, options: TrainOptions,
         **options.extra,
     )
     fixed_set = set(fixed)
-    vocab = [(t, 0.0) for t in fixed] + [(p, s) for p, s in result.pieces if p not in fixed_set]
+    # 15 significant digits: every JSON reader (serde_json's fast path in tokenizers included)
+    # reads such a number back exactly, so exported models add up the very same scores and
+    # break ties the same way.
+    vocab = [(t, 0.0) for t in fixed] + [(p, float(f"{s:.15g}")) for p, s in result.pieces if p not in fixed_set]
     unk_id = specials.index(options.unk_token) if options.unk_token is not None else None
     model = Unigram(vocab, unk_id=unk_id, byte_fallback=options.byte_fallback, special_tokens=specials)
     model.training = result

@@ -73,10 +73,9 @@ class Unigram:
             if piece in ids:
                 raise TokenizerError(f"piece {piece!r} appears twice in the Unigram vocabulary")
             ids[piece] = len(pieces)
-            # 15 significant digits: every JSON reader (serde_json's fast path in tokenizers
-            # included) reads such a number back exactly, so exported models add up the
-            # very same scores and break ties the same way.
-            pieces.append((piece, float(f"{float(score):.15g}")))
+            # Scores are kept exactly as given: imported models must add up the very same
+            # numbers as their source to break ties alike (our trainer rounds its own scores).
+            pieces.append((piece, float(score)))
         if not pieces:
             raise TokenizerError("a Unigram model needs at least one piece")
         if unk_id is not None and not (isinstance(unk_id, int) and 0 <= unk_id < len(pieces)):
