@@ -20,4 +20,4 @@ def render_sidebar() -> None:
             f"{format_bytes(corpus.size_bytes)} · {format_count(docs)} document{'s' if docs != 1 else ''}"
             + (f" · {format_count(corpus.replaced_bytes)} bytes replaced" if corpus.replaced_bytes else "")
         )
-        st.page_link("pages/corpus.py", label="Change corpus", icon=":material/swap_horiz:")
+        st.page_link("app_pages/corpus.py", label="Change corpus", icon=":material/swap_horiz:")

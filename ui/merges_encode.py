@@ -1,0 +1,141 @@
+"""Apply a run's learned merges to a typed sentence, one strip per applied merge.
+
+As on the lecture slides, the sentence starts as single symbols; each strip is
+the whole sentence after one more merge (in the order the merges were learned),
+listing only merges that change something. BPE strips come from the encoder's
+own trace (rank order, which is how BPE encodes); WordPiece strips replay the
+training merges, and :attr:`EncodeView.final` is what the WordPiece encoder
+(greedy longest match over the vocabulary at that step) actually outputs, which
+can differ.
+
+>>> from tokenizer_core.corpus import load_sample
+>>> from ui.merges_run import train_run
+>>> from ui.merges_settings import MergeSettings
+>>> run = train_run(load_sample("hf-course-hug-pug"), MergeSettings(budget=3))
+>>> view = encode(run, "hugs pun", 3)
+>>> [(s.step, s.token) for s in view.strips]
+[(1, 'ug'), (2, 'un'), (3, 'hug')]
+>>> view.strips[-1].pieces
+(('hug', 's'), ('p', 'un'))
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Optional
+
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.models.wordpiece import WordPiece
+from ui.merges_run import BpeRun, MergeRun, WordPieceRun
+
+#: At most this many strips are listed (the rest are summed up in ``hidden``).
+MAX_STRIPS = 40
+#: Sentences are cut at this many characters.
+MAX_CHARS = 300
+
+Segmentation = tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Strip:
+    """The sentence after merge ``step`` (``left + right -> token``) was applied."""
+
+    step: int
+    left: str
+    right: str
+    token: str
+    pieces: Segmentation
+
+
+@dataclass(frozen=True)
+class EncodeView:
+    """A sentence's pieces, their initial symbols, one strip per applied merge and the encoder's output."""
+
+    text: str
+    pieces: tuple[str, ...]
+    initial: Segmentation
+    strips: tuple[Strip, ...]
+    hidden: int
+    final: Segmentation
+    final_differs: bool
+
+    def tokens(self) -> list[str]:
+        """The final tokens, flattened."""
+        return [t for piece in self.final for t in piece]
+
+
+def encode(run: MergeRun, text: str, step: int) -> EncodeView:
+    """Apply the first ``step`` merges of ``run`` to ``text`` (cut at :data:`MAX_CHARS` characters)."""
+    run.check_step(step)
+    text = text[:MAX_CHARS]
+    pieces = tuple(run.pieces(text))
+    initial = tuple(tuple(run.initial_symbols(p)) for p in pieces)
+    if isinstance(run, WordPieceRun):
+        strips, final_replay = _wordpiece_strips(run, initial, step)
+        model = WordPiece(run.vocab_at(step), unk_token="[UNK]", continuing_subword_prefix=run.prefix)
+        final = tuple(tuple(t.text for t in model.tokenize(p)) for p in pieces)
+        differs = final != final_replay
+    elif isinstance(run, BpeRun):
+        strips = _bpe_strips(run, pieces, step)
+        final = tuple(tuple(run.segment(p, step)) for p in pieces)
+        differs = False
+    else:
+        raise TokenizerError(f"cannot encode with a {type(run).__name__}")
+    hidden = max(0, len(strips) - MAX_STRIPS)
+    return EncodeView(text, pieces, initial, tuple(strips[:MAX_STRIPS]), hidden, final, differs)
+
+
+def _bpe_strips(run: BpeRun, pieces: tuple[str, ...], step: int) -> list[Strip]:
+    ranks = sorted({s.rank for p in pieces for s in run.model.encode_trace(p, max_rank=step).steps})
+    strips = []
+    for rank in ranks:
+        info = run.trace[rank]
+        # BPE applies merges in rank order, so after merge r every piece is its
+        # encoding with the merges of rank <= r.
+        seg = tuple(tuple(run.segment(p, rank + 1)) for p in pieces)
+        strips.append(Strip(rank + 1, info.left, info.right, info.token, seg))
+    return strips
+
+
+def _wordpiece_strips(run: WordPieceRun, initial: Segmentation, step: int) -> tuple[list[Strip], Segmentation]:
+    words = [list(w) for w in initial]
+    plen = len(run.prefix)
+    strips = []
+    done = 0
+    while True:
+        # The next training merge (after `done`, up to `step`) whose pair occurs anywhere in the sentence.
+        best: Optional[int] = None
+        for syms in words:
+            for pair in zip(syms, syms[1:]):
+                steps = run.steps_of(pair)
+                i = bisect.bisect_right(steps, done)
+                if i < len(steps) and steps[i] <= step and (best is None or steps[i] < best):
+                    best = steps[i]
+        if best is None:
+            break
+        m = run.merges[best - 1]
+        merged = m.left + m.right[plen:]
+        words = [_merge(syms, m.left, m.right, merged) for syms in words]
+        strips.append(Strip(best, m.left, m.right, merged, tuple(tuple(w) for w in words)))
+        done = best
+    return strips, tuple(tuple(w) for w in words)
+
+
+def _merge(symbols: list[str], left: str, right: str, merged: str) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and symbols[i] == left and symbols[i + 1] == right:
+            out.append(merged)
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return out
+
+
+def tokens_of(view: EncodeView) -> list[str]:
+    """Distinct tokens of the final encoding, longest first (candidates for a merge tree)."""
+    seen = dict.fromkeys(view.tokens())
+    return sorted(seen, key=lambda t: (-len(t), t))

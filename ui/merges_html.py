@@ -1,0 +1,161 @@
+"""HTML of the step-through page: the merge banner, segmented words, encode strips, merge trees.
+
+Every token goes through :mod:`ui.tokens` (escaped chips, colour from the id,
+visible whitespace, bytes shown as ``<0xNN>``); every other piece of text that
+can come from the corpus is escaped here. No Streamlit here.
+
+>>> from ui.merges_run import StepInfo, TreeNode
+>>> html = tree_html(TreeNode("ab", 3, 1, TreeNode("a", 1), TreeNode("<b>", 2)), scheme="plain")
+>>> "&lt;b&gt;" in html and "<b>" not in html
+True
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Callable, Optional
+
+from ui.merges_encode import EncodeView
+from ui.merges_run import StepInfo, TreeNode
+from ui.tokens import Scheme, chip_html, display_text
+
+IdOf = Callable[[str], Optional[int]]
+_MUTED = "color:#6b7280;font-size:0.85em"
+_MONO = "font-family:ui-monospace,monospace"
+
+
+def _chips(tokens: Sequence[str], id_of: IdOf, *, scheme: Scheme, translate: bool,
+           highlight: frozenset[str] = frozenset()) -> str:
+    return "".join(chip_html(id_of(t), t, scheme=scheme, translate=translate, highlight=t in highlight)
+                   for t in tokens)
+
+
+def _text(token: str, *, scheme: Scheme, translate: bool) -> str:
+    """A token as escaped text (no chip)."""
+    return html.escape(display_text(token, scheme=scheme, translate=translate) or "∅")
+
+
+def merge_banner_html(left: str, right: str, token: str, id_of: IdOf, *, scheme: Scheme, translate: bool,
+                      label: str = "") -> str:
+    """``[left] + [right] → [token]`` in large chips; ``label`` (plain text) goes before it."""
+    big = "font-size:1.6em;line-height:1.6"
+    prefix = f'<span style="{_MUTED};margin-right:0.6em">{html.escape(label)}</span>' if label else ""
+    return (
+        f'<div class="tp-merge" style="{big}">{prefix}'
+        f"{chip_html(id_of(left), left, scheme=scheme, translate=translate)}"
+        f'<span style="margin:0 0.3em">+</span>'
+        f"{chip_html(id_of(right), right, scheme=scheme, translate=translate)}"
+        f'<span style="margin:0 0.3em">→</span>'
+        f"{chip_html(id_of(token), token, scheme=scheme, translate=translate, highlight=True)}"
+        f"</div>"
+    )
+
+
+def words_html(rows: Sequence[tuple[str, int, Sequence[str]]], id_of: IdOf, *, scheme: Scheme, translate: bool,
+               highlight: frozenset[str] = frozenset()) -> str:
+    """A table of words: the word, its count, its tokens (``highlight``-ed ones bold)."""
+    body = []
+    for word, count, tokens in rows:
+        shown = _text(word, scheme=scheme, translate=translate)
+        chips = _chips(tokens, id_of, scheme=scheme, translate=translate, highlight=highlight)
+        body.append(
+            "<tr>"
+            f'<td style="{_MONO};padding:2px 10px 2px 0;white-space:pre">{shown}</td>'
+            f'<td style="{_MUTED};text-align:right;padding:2px 10px">{count:,}</td>'
+            f'<td style="padding:2px 0">{chips}</td>'
+            "</tr>"
+        )
+    return ('<table class="tp-words" style="border-collapse:collapse;border:none">'
+            '<thead><tr><th style="text-align:left">word</th><th style="text-align:right;padding:0 10px">count</th>'
+            '<th style="text-align:left">tokens</th></tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table>")
+
+
+def _sentence(pieces: Sequence[Sequence[str]], id_of: IdOf, *, scheme: Scheme, translate: bool,
+              highlight: frozenset[str]) -> str:
+    gap = '<span style="display:inline-block;width:0.8em"></span>'
+    return gap.join(_chips(p, id_of, scheme=scheme, translate=translate, highlight=highlight) for p in pieces)
+
+
+def strips_html(view: EncodeView, id_of: IdOf, *, scheme: Scheme, translate: bool) -> str:
+    """One row per applied merge: ``#step left + right → token`` and the sentence after it."""
+    rows = [("start", view.initial, frozenset())]
+    for s in view.strips:
+        label = (f"#{s.step}  {display_text(s.left, scheme=scheme, translate=translate)} + "
+                 f"{display_text(s.right, scheme=scheme, translate=translate)}")
+        rows.append((label, s.pieces, frozenset([s.token])))
+    label_style = f"{_MONO};{_MUTED};padding:2px 12px 2px 0;white-space:pre;vertical-align:top"
+    body = "".join(
+        "<tr>"
+        f'<td style="{label_style}">{html.escape(label)}</td>'
+        f'<td style="padding:2px 0">{_sentence(pieces, id_of, scheme=scheme, translate=translate, highlight=hl)}</td>'
+        "</tr>"
+        for label, pieces, hl in rows
+    )
+    more = ""
+    if view.hidden:
+        more = f'<div style="{_MUTED}">… and {view.hidden:,} more merges (not shown).</div>'
+    return f'<table class="tp-strips" style="border-collapse:collapse;border:none"><tbody>{body}</tbody></table>{more}'
+
+
+def sentence_html(pieces: Sequence[Sequence[str]], id_of: IdOf, *, scheme: Scheme, translate: bool) -> str:
+    """The tokens of a sentence, a small gap between pieces."""
+    body = _sentence(pieces, id_of, scheme=scheme, translate=translate, highlight=frozenset())
+    return f'<div style="line-height:2">{body}</div>'
+
+
+def tree_html(node: TreeNode, *, scheme: Scheme, translate: bool = True) -> str:
+    """A merge tree drawn top-down: the token, and under it the two tokens it was merged from."""
+    head = chip_html(node.token_id, node.token, scheme=scheme, translate=translate,
+                     highlight=node.step is not None)
+    if node.is_leaf or node.left is None or node.right is None:
+        return f'<div style="display:flex;flex-direction:column;align-items:center">{head}</div>'
+    step = f'<div style="{_MUTED}">merge #{node.step:,}</div>'
+    kids = (tree_html(node.left, scheme=scheme, translate=translate)
+            + tree_html(node.right, scheme=scheme, translate=translate))
+    return (
+        '<div style="display:flex;flex-direction:column;align-items:center">'
+        f"{head}{step}"
+        '<div style="display:flex;gap:14px;align-items:flex-start;border-top:2px solid #9ca3af;'
+        f'padding-top:6px;margin-top:2px">{kids}</div></div>'
+    )
+
+
+def tree_block_html(node: TreeNode, *, scheme: Scheme, translate: bool = True) -> str:
+    """:func:`tree_html` in a scrollable box."""
+    return (f'<div class="tp-tree" style="overflow-x:auto;padding:6px 0">'
+            f'<div style="display:inline-block">{tree_html(node, scheme=scheme, translate=translate)}</div></div>')
+
+
+def tie_text(info: StepInfo, *, algorithm: str, tie_break: str, id_of: IdOf, scheme: Scheme,
+             translate: bool) -> str:
+    """How a tie was broken, in plain text (the caller escapes it), or "" when there was no tie.
+
+    >>> from ui.merges_run import Candidate, StepInfo
+    >>> info = StepInfo(1, "a", "b", "ab", 9, True, 2, None, None, None, (Candidate("c", "d", 2),),
+    ...                 (Candidate("c", "d", 2),), "...", None, 10)
+    >>> print(tie_text(info, algorithm="bpe", tie_break="ids", id_of={"a": 1, "b": 2, "c": 3, "d": 4}.get,
+    ...                scheme="plain", translate=True))  # doctest: +NORMALIZE_WHITESPACE
+    Tie: 2 pairs occur 2 times (a + b, c + d). The pair with the smallest ids wins,
+    as in Hugging Face tokenizers: a + b is (1, 2), c + d is (3, 4).
+    """
+    if not info.tied:
+        return ""
+
+    def show(left: str, right: str) -> str:
+        return (f"{display_text(left, scheme=scheme, translate=translate) or '∅'} + "
+                f"{display_text(right, scheme=scheme, translate=translate) or '∅'}")
+
+    pairs = [(info.left, info.right)] + [c.pair for c in info.tied]
+    # The trace keeps a fixed number of runner-ups; when all of them tie, more may have.
+    more = "+" if len(info.tied) == len(info.runner_ups) and len(info.runner_ups) >= 10 else ""
+    listed = ", ".join(show(a, b) for a, b in pairs[:6]) + (", …" if len(pairs) > 6 else "")
+    if algorithm == "wordpiece":
+        return (f"Tie: {len(pairs)}{more} pairs have the score {info.score:.4g} ({listed}). "
+                "The pair that occurs first in the corpus wins (reading the words in order, each left to right).")
+    head = f"Tie: {len(pairs)}{more} pairs occur {info.count:,} times ({listed}). "
+    if tie_break == "first":
+        return head + "The pair seen first in the corpus wins (reading the words in order, each left to right)."
+    ids = ", ".join(f"{show(a, b)} is ({id_of(a)}, {id_of(b)})" for a, b in pairs[:3])
+    return head + f"The pair with the smallest ids wins, as in Hugging Face tokenizers: {ids}."

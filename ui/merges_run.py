@@ -1,0 +1,369 @@
+"""Training runs of the step-through page, with one shape for BPE and WordPiece.
+
+A :class:`MergeRun` wraps what the engine returned (the tokenizer and its step
+trace) and answers everything the page draws at a step: the merge made
+(:meth:`MergeRun.step_info`), how words are segmented (:meth:`MergeRun.segment`),
+the vocabulary size and corpus length, the merges applied to a typed sentence
+(:meth:`MergeRun.encode`, in :mod:`ui.merges_encode`), merge trees and, for small
+corpora, the full pair-count table (:mod:`ui.merges_pairs`). Nothing here
+retrains: every answer comes from the trace. No Streamlit here, so it is tested
+directly.
+
+>>> from tokenizer_core.corpus import load_sample
+>>> from ui.merges_settings import MergeSettings
+>>> run = train_run(load_sample("hf-course-hug-pug"), MergeSettings(budget=3))
+>>> [(i.left, i.right, i.count) for i in map(run.step_info, range(1, 4))]
+[('u', 'g', 20), ('u', 'n', 16), ('h', 'ug', 15)]
+>>> run.segment("hugs", 3), run.vocab_size_at(0), run.vocab_size_at(3)
+(['hug', 's'], 8, 11)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from tokenizer_core.corpus import Corpus
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.types import ProgressCallback, no_progress
+from ui.merges_settings import MergeSettings
+from ui.tokens import Scheme, scheme_for
+
+#: Corpora with at most this many distinct words get the full pair-count table (teaching mode).
+TEACHING_MAX_WORDS = 300
+# The BPE trace keeps this many of the most frequent words (train_bpe_counts' keep_words).
+_BPE_KEPT_WORDS = 1000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A pair considered at a step: its count and, for WordPiece, its score and the counts of its parts."""
+
+    left: str
+    right: str
+    count: int
+    score: Optional[float] = None
+    left_count: Optional[int] = None
+    right_count: Optional[int] = None
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        return (self.left, self.right)
+
+
+@dataclass(frozen=True)
+class StepInfo:
+    """What merge ``step`` (counted from 1) did, algorithm-neutral.
+
+    ``runner_ups`` are the next best pairs (by count for BPE, by score for
+    WordPiece); ``tied`` those among them that equalled the chosen pair;
+    ``tie_break`` the engine's explanation; ``bpe_choice`` (WordPiece only) the
+    most frequent pair, which BPE would have merged.
+    """
+
+    step: int
+    left: str
+    right: str
+    token: str
+    token_id: int
+    token_is_new: bool
+    count: int
+    score: Optional[float]
+    left_count: Optional[int]
+    right_count: Optional[int]
+    runner_ups: tuple[Candidate, ...]
+    tied: tuple[Candidate, ...]
+    tie_break: Optional[str]
+    bpe_choice: Optional[Candidate]
+    tokens_after: int
+
+    @property
+    def chosen(self) -> Candidate:
+        return Candidate(self.left, self.right, self.count, self.score, self.left_count, self.right_count)
+
+    @property
+    def candidates(self) -> tuple[Candidate, ...]:
+        """The chosen pair first, then the runner-ups."""
+        return (self.chosen, *self.runner_ups)
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """How a token is built: leaves are initial symbols; inner nodes name the merge step that made them."""
+
+    token: str
+    token_id: Optional[int]
+    step: Optional[int] = None
+    left: Optional["TreeNode"] = None
+    right: Optional["TreeNode"] = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.left is None or self.right is None
+
+    def leaves(self) -> list[str]:
+        if self.left is None or self.right is None:
+            return [self.token]
+        return self.left.leaves() + self.right.leaves()
+
+
+class MergeRun:
+    """Base of :class:`BpeRun` and :class:`WordPieceRun`: what both share."""
+
+    algorithm = ""
+
+    def __init__(self, *, settings: MergeSettings, tokenizer: Any, curve: list[int], vocab: dict[str, int],
+                 new_flags: list[bool], stop_reason: str, words: Optional[list[tuple[str, int]]],
+                 top_words: list[tuple[str, int]], corpus_name: str, seconds: float) -> None:
+        self.settings = settings
+        self.tokenizer = tokenizer
+        self.scheme: Scheme = scheme_for(tokenizer)
+        self.curve = curve
+        self.vocab = vocab
+        self.stop_reason = stop_reason
+        #: Every distinct word with its count in order of first appearance, or None when the
+        #: corpus has too many for the teaching table.
+        self.words = words
+        #: The most frequent words, most frequent first.
+        self.top_words = top_words
+        self.corpus_name = corpus_name
+        self.seconds = seconds
+        sizes = [len(vocab) - sum(new_flags)]
+        for new in new_flags:
+            sizes.append(sizes[-1] + new)
+        self._sizes = sizes
+
+    # -- sizes ----------------------------------------------------------------------------------
+    @property
+    def num_steps(self) -> int:
+        return len(self.curve) - 1
+
+    def check_step(self, step: int) -> int:
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= self.num_steps:
+            raise TokenizerError(f"step must be a whole number from 0 to {self.num_steps}, got {step!r}")
+        return step
+
+    def vocab_size_at(self, step: int) -> int:
+        """Vocabulary size after ``step`` merges (special tokens included)."""
+        return self._sizes[self.check_step(step)]
+
+    def tokens_at(self, step: int) -> int:
+        """Corpus length in tokens after ``step`` merges."""
+        return self.curve[self.check_step(step)]
+
+    @property
+    def base_vocab_size(self) -> int:
+        return self._sizes[0]
+
+    @property
+    def teaching(self) -> bool:
+        """Whether the corpus is small enough for the full pair-count table at every step."""
+        return self.words is not None
+
+    def token_id(self, token: str) -> Optional[int]:
+        return self.vocab.get(token)
+
+    # -- words ----------------------------------------------------------------------------------
+    def pieces(self, text: str) -> list[str]:
+        """``text`` as the trainer saw words: normalized and pre-tokenized (byte-mapped for byte-level)."""
+        norm = self.tokenizer.normalizer
+        if norm is not None:
+            text = norm.normalize_str(text)
+        pre = self.tokenizer.pre_tokenizer
+        if pre is None:
+            return [text] if text else []
+        return [p for p, _ in pre.pre_tokenize_str(text)]
+
+    def segment(self, word: str, step: int) -> list[str]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def initial_symbols(self, word: str) -> list[str]:
+        return self.segment(word, 0)
+
+    def display_words(self, step: int, n: int = 24) -> list[tuple[str, int, list[str]]]:
+        """The ``n`` most frequent words that have something to merge, segmented after ``step`` merges."""
+        self.check_step(step)
+        out = []
+        for word, count in self.top_words:
+            if len(self.initial_symbols(word)) > 1:
+                out.append((word, count, self.segment(word, step)))
+                if len(out) >= n:
+                    break
+        return out
+
+    def words_with(self, token: str, step: int, n: int = 12) -> list[tuple[str, int, list[str]]]:
+        """The most frequent words (of those kept) holding ``token`` after ``step`` merges."""
+        self.check_step(step)
+        out = []
+        for word, count in self.top_words:
+            seg = self.segment(word, step)
+            if token in seg:
+                out.append((word, count, seg))
+                if len(out) >= n:
+                    break
+        return out
+
+    def step_info(self, step: int) -> StepInfo:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def merge_tree(self, token: str, step: int) -> TreeNode:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class BpeRun(MergeRun):
+    """A BPE run: :class:`~tokenizer_core.bpe_trace.BpeTrace` and the BPE model."""
+
+    algorithm = "bpe"
+
+    def __init__(self, *, result: Any, **kw: Any) -> None:
+        trace = result.trace
+        self.trace = trace
+        self.model = kw["tokenizer"].model
+        flags = [rec.token_is_new for rec in trace]
+        super().__init__(curve=trace.compression_curve(), vocab=self.model.get_vocab(), new_flags=flags,
+                         stop_reason=trace.stop_reason, **kw)
+
+    def segment(self, word: str, step: int) -> list[str]:
+        return self.trace.segment(word, self.check_step(step))
+
+    def step_info(self, step: int) -> StepInfo:
+        if not 1 <= self.check_step(step):
+            raise TokenizerError("step 0 is before the first merge; merge records start at step 1")
+        rec = self.trace[step - 1]
+        ups = tuple(Candidate(r.left, r.right, r.count) for r in rec.runner_ups)
+        tied = tuple(c for c in ups if c.count == rec.count) if rec.tie else ()
+        return StepInfo(
+            step=rec.step, left=rec.left, right=rec.right, token=rec.token, token_id=rec.token_id,
+            token_is_new=rec.token_is_new, count=rec.count, score=None, left_count=None, right_count=None,
+            runner_ups=ups, tied=tied, tie_break=rec.tie_break or None, bpe_choice=None,
+            tokens_after=rec.tokens_after,
+        )
+
+    def merge_tree(self, token: str, step: int) -> TreeNode:
+        self.check_step(step)
+        if token not in self.vocab:
+            return TreeNode(token, None)
+
+        def convert(t: Any) -> TreeNode:
+            if t.left is None or t.right is None or t.rank is None or t.rank >= step:
+                return TreeNode(t.token, t.id)
+            return TreeNode(t.token, t.id, t.rank + 1, convert(t.left), convert(t.right))
+
+        return convert(self.model.merge_tree(token))
+
+
+class WordPieceRun(MergeRun):
+    """A WordPiece run: :class:`~tokenizer_core.wordpiece_train.WordPieceTraining` and the BERT-style tokenizer."""
+
+    algorithm = "wordpiece"
+
+    def __init__(self, *, training: Any, **kw: Any) -> None:
+        self.training = training
+        self.merges = training.merges
+        base = len(dict.fromkeys([*training.special_tokens, *training.alphabet]))
+        flags = []
+        size = base
+        for m in training.merges:
+            new = m.new_id == size  # a new token takes the next id; an old one keeps its id
+            flags.append(new)
+            size += new
+        # Step at which each token was first made (for merge trees), and ranks per pair (for replays).
+        self._producer: dict[str, int] = {}
+        self._steps_of: dict[tuple[str, str], list[int]] = {}
+        for m in training.merges:
+            self._producer.setdefault(m.new_token, m.step)
+            self._steps_of.setdefault((m.left, m.right), []).append(m.step)
+        super().__init__(curve=training.compression_curve(), vocab=dict(training.vocab), new_flags=flags,
+                         stop_reason=training.stop_reason, **kw)
+
+    @property
+    def prefix(self) -> str:
+        return self.training.continuing_subword_prefix
+
+    def segment(self, word: str, step: int) -> list[str]:
+        return self.training.segment(word, self.check_step(step))
+
+    def initial_symbols(self, word: str) -> list[str]:
+        return self.training.initial_split(word)
+
+    def steps_of(self, pair: tuple[str, str]) -> list[int]:
+        """The steps (ascending) that merged ``pair``."""
+        return self._steps_of.get(pair, [])
+
+    def step_info(self, step: int) -> StepInfo:
+        if not 1 <= self.check_step(step):
+            raise TokenizerError("step 0 is before the first merge; merge records start at step 1")
+        m = self.merges[step - 1]
+
+        def cand(p: Any) -> Candidate:
+            return Candidate(p.left, p.right, p.count, p.score, p.left_count, p.right_count)
+
+        ups = tuple(cand(p) for p in m.runner_ups)
+        tied = tuple(c for c in ups if c.score == m.score)
+        before = self._sizes[step - 1]
+        return StepInfo(
+            step=m.step, left=m.left, right=m.right, token=m.new_token, token_id=m.new_id,
+            token_is_new=self._sizes[step] > before, count=m.count, score=m.score,
+            left_count=m.left_count, right_count=m.right_count, runner_ups=ups, tied=tied,
+            tie_break=m.tie_break, bpe_choice=cand(m.bpe_choice) if m.bpe_choice is not None else None,
+            tokens_after=m.corpus_tokens,
+        )
+
+    def vocab_at(self, step: int) -> dict[str, int]:
+        """The vocabulary after ``step`` merges (special tokens, alphabet, tokens made so far)."""
+        # Ids are given in order of creation, so the tokens that exist after `step` merges are
+        # exactly those with ids below the vocabulary size at that step.
+        limit = self.vocab_size_at(step)
+        return {t: i for t, i in self.vocab.items() if i < limit}
+
+    def merge_tree(self, token: str, step: int) -> TreeNode:
+        self.check_step(step)
+
+        def build(tok: str, depth: int) -> TreeNode:
+            made = self._producer.get(tok)
+            if made is None or made > step or depth > 64:
+                return TreeNode(tok, self.vocab.get(tok))
+            m = self.merges[made - 1]
+            return TreeNode(tok, self.vocab.get(tok), made, build(m.left, depth + 1), build(m.right, depth + 1))
+
+        return build(token, 0)
+
+
+def _sorted_top(counts: Counter[str], n: int) -> list[tuple[str, int]]:
+    return sorted(counts.items(), key=lambda wc: (-wc[1], wc[0]))[:n]
+
+
+def train_run(corpus: Corpus, settings: MergeSettings, *, progress: ProgressCallback = no_progress) -> MergeRun:
+    """Train on ``corpus`` with ``settings`` and wrap the result (raises TokenizerError on bad input).
+
+    ``progress(done, total, message)`` is the engine's callback (``total`` is 0 while counting words).
+    """
+    s = settings.effective()
+    options = s.options()
+    start = time.perf_counter()
+    if s.algorithm == "wordpiece":
+        from tokenizer_core.bert import count_words as count_bert_words
+        from tokenizer_core.bert import train_bert_wordpiece
+
+        tok, training = train_bert_wordpiece(corpus.lines(), options=options, progress=progress)
+        seconds = time.perf_counter() - start
+        # The same counting as the trainer's, to list the corpus' words (the trace keeps none).
+        counts = count_bert_words(corpus.lines(), normalizer=tok.normalizer, pre_tokenizer=tok.pre_tokenizer)
+        words = list(counts.items()) if len(counts) <= TEACHING_MAX_WORDS else None
+        return WordPieceRun(training=training, settings=s, tokenizer=tok, words=words,
+                            top_words=_sorted_top(counts, _BPE_KEPT_WORDS), corpus_name=corpus.name,
+                            seconds=seconds)
+    from tokenizer_core.bpe_train import count_words, train_bpe
+
+    tok, result = train_bpe(corpus.lines(), options=options, progress=progress)
+    seconds = time.perf_counter() - start
+    top = result.trace.top_words(_BPE_KEPT_WORDS)
+    words = None
+    if len(top) <= TEACHING_MAX_WORDS:
+        # A small corpus: count again, to have the words in the trainer's order (for ties "first seen").
+        counts = count_words(corpus.lines(), normalizer=tok.normalizer, pre_tokenizer=tok.pre_tokenizer)
+        words = list(counts.items())
+    return BpeRun(result=result, settings=s, tokenizer=tok, words=words, top_words=top,
+                  corpus_name=corpus.name, seconds=seconds)

@@ -1,0 +1,196 @@
+"""Settings of the BPE step-through page: what to train, as one hashable value.
+
+:class:`MergeSettings` is the cache key of a training run (together with the
+corpus key) and knows how to turn itself into the engine's
+:class:`~tokenizer_core.training.TrainOptions`. The worked examples of the
+course material (:data:`WORKED_EXAMPLES`) are settings too, so the page can
+replay them exactly.
+
+>>> s = MergeSettings(budget=3)
+>>> s.options().num_merges, s.options().byte_level
+(3, False)
+>>> MergeSettings(algorithm="wordpiece").effective().marker
+'none'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.training import TrainOptions
+
+Algorithm = Literal["bpe", "wordpiece"]
+Level = Literal["char", "byte"]
+Marker = Literal["none", "glued", "symbol"]
+TieBreak = Literal["ids", "first"]
+BudgetKind = Literal["merges", "vocab"]
+
+ALGORITHMS: dict[str, str] = {"bpe": "BPE", "wordpiece": "WordPiece"}
+LEVELS: dict[str, str] = {"char": "Characters", "byte": "Bytes (GPT-2 style)"}
+MARKERS: dict[str, str] = {
+    "none": "None",
+    "glued": "</w> on the last character (subword-nmt, tokenizers)",
+    "symbol": "</w> as a symbol of its own (Sennrich et al.)",
+}
+TIE_BREAKS: dict[str, str] = {
+    "ids": "Smallest token ids (Hugging Face tokenizers)",
+    "first": "First seen in the corpus (the papers' Python code)",
+}
+BUDGET_KINDS: dict[str, str] = {"merges": "Number of merges", "vocab": "Vocabulary size"}
+
+#: Pre-tokenizers offered per algorithm and level (preset names of tokenizer_core.pre_tokenizers).
+PRE_TOKENIZERS: dict[tuple[str, str], dict[str, str]] = {
+    ("bpe", "char"): {
+        "whitespace": "Words and punctuation (\\w+|[^\\w\\s]+)",
+        "word-split": "Words, each punctuation mark alone",
+        "whitespace-split": "Split at spaces only",
+        "metaspace": "Metaspace (▁ marks spaces, SentencePiece style)",
+    },
+    ("bpe", "byte"): {
+        "gpt2-regex": "GPT-2 regex",
+        "cl100k-regex": "cl100k regex (GPT-4)",
+    },
+    ("wordpiece", "char"): {
+        "bert": "BERT (whitespace and punctuation)",
+        "whitespace": "Words and punctuation (\\w+|[^\\w\\s]+)",
+        "whitespace-split": "Split at spaces only",
+    },
+}
+
+MAX_BUDGET = 30_000
+END_OF_WORD = "</w>"
+# A vocabulary-size cap that never binds, for WordPiece runs limited by the number of merges.
+_UNBOUNDED_VOCAB = 5_000_000
+
+
+@dataclass(frozen=True)
+class MergeSettings:
+    """Everything that decides a training run of the page (hashable: it is a cache key).
+
+    ``budget`` is a number of merges or a vocabulary size, as ``budget_kind`` says.
+    Options that do not apply to the algorithm are ignored (see :meth:`effective`).
+    """
+
+    algorithm: Algorithm = "bpe"
+    level: Level = "char"
+    marker: Marker = "none"
+    lowercase: bool = False
+    pre_tokenizer: str = "whitespace"
+    budget_kind: BudgetKind = "merges"
+    budget: int = 1000
+    min_frequency: int = 0
+    tie_break: TieBreak = "ids"
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise TokenizerError(f"algorithm must be one of {list(ALGORITHMS)}, got {self.algorithm!r}")
+        if self.level not in LEVELS:
+            raise TokenizerError(f"level must be one of {list(LEVELS)}, got {self.level!r}")
+        if self.marker not in MARKERS:
+            raise TokenizerError(f"marker must be one of {list(MARKERS)}, got {self.marker!r}")
+        if self.tie_break not in TIE_BREAKS:
+            raise TokenizerError(f"tie_break must be one of {list(TIE_BREAKS)}, got {self.tie_break!r}")
+        if self.budget_kind not in BUDGET_KINDS:
+            raise TokenizerError(f"budget_kind must be one of {list(BUDGET_KINDS)}, got {self.budget_kind!r}")
+        if isinstance(self.budget, bool) or not isinstance(self.budget, int) or not 1 <= self.budget <= MAX_BUDGET:
+            raise TokenizerError(f"the number of merges or vocabulary size must be 1 to {MAX_BUDGET:,}, "
+                                 f"got {self.budget!r}")
+        if isinstance(self.min_frequency, bool) or not isinstance(self.min_frequency, int) or self.min_frequency < 0:
+            raise TokenizerError(f"minimum frequency must be a whole number >= 0, got {self.min_frequency!r}")
+
+    def effective(self) -> "MergeSettings":
+        """The same settings with the options that do not apply reset, so equal runs share a cache entry."""
+        s = self
+        if s.algorithm == "wordpiece":
+            s = replace(s, level="char", marker="none", tie_break="first")
+        if s.level == "byte":
+            s = replace(s, marker="none")
+        choices = pre_tokenizer_choices(s.algorithm, s.level)
+        if s.pre_tokenizer not in choices:
+            s = replace(s, pre_tokenizer=next(iter(choices)))
+        return s
+
+    @property
+    def special_tokens(self) -> tuple[str, ...]:
+        """Only an unknown token (to show characters the alphabet lacks); byte-level needs none."""
+        return () if self.level == "byte" and self.algorithm == "bpe" else ("[UNK]",)
+
+    def options(self) -> TrainOptions:
+        """The engine's options for these settings."""
+        s = self.effective()
+        merges = s.budget if s.budget_kind == "merges" else None
+        vocab = s.budget if s.budget_kind == "vocab" else None
+        if s.algorithm == "wordpiece":
+            return TrainOptions(
+                vocab_size=vocab if vocab is not None else _UNBOUNDED_VOCAB,
+                num_merges=merges,
+                min_frequency=s.min_frequency,
+                lowercase=s.lowercase,
+                special_tokens=s.special_tokens,
+                unk_token="[UNK]",
+                pre_tokenizer=s.pre_tokenizer,
+                top_k=10,
+            )
+        return TrainOptions(
+            vocab_size=vocab,
+            num_merges=merges,
+            min_frequency=s.min_frequency,
+            lowercase=s.lowercase,
+            special_tokens=s.special_tokens,
+            unk_token=None if s.level == "byte" else "[UNK]",
+            pre_tokenizer=s.pre_tokenizer,
+            byte_level=s.level == "byte",
+            end_of_word_suffix=END_OF_WORD if s.marker != "none" else None,
+            top_k=10,
+            extra={"suffix_as_symbol": s.marker == "symbol", "tie_break": s.tie_break},
+        )
+
+    def describe(self) -> str:
+        """One line for people, e.g. ``'BPE · characters · 1,000 merges'``."""
+        s = self.effective()
+        parts = [ALGORITHMS[s.algorithm], "bytes" if s.level == "byte" else "characters"]
+        if s.marker != "none":
+            parts.append("</w> symbol" if s.marker == "symbol" else "</w>")
+        if s.lowercase:
+            parts.append("lowercase")
+        parts.append(f"{s.budget:,} merges" if s.budget_kind == "merges" else f"vocabulary {s.budget:,}")
+        if s.min_frequency:
+            parts.append(f"min. frequency {s.min_frequency}")
+        if s.algorithm == "bpe" and s.tie_break == "first":
+            parts.append("ties: first seen")
+        return " · ".join(parts)
+
+
+def pre_tokenizer_choices(algorithm: str, level: str) -> dict[str, str]:
+    """Pre-tokenizer preset names offered for an algorithm and level, the default first."""
+    return PRE_TOKENIZERS[(algorithm, "char" if algorithm == "wordpiece" else level)]
+
+
+#: The classic samples and the settings that replay their worked example exactly.
+WORKED_EXAMPLES: dict[str, tuple[MergeSettings, str]] = {
+    "wikipedia-aaabdaaabac": (
+        MergeSettings(budget=10, min_frequency=2),
+        "Wikipedia's byte-pair encoding example: aa is merged first (it occurs 4 times), then ab, "
+        "then aa+ab; then no pair occurs twice and training stops (minimum frequency 2).",
+    ),
+    "sennrich-low-lower-newest-widest": (
+        MergeSettings(marker="symbol", tie_break="first", budget=10),
+        "Algorithm 1 of Sennrich, Haddow and Birch (2016), 10 merges with </w> as a symbol of its own: "
+        "e s, es t, est </w>, l o, lo w, ...",
+    ),
+    "hf-course-hug-pug": (
+        MergeSettings(budget=3),
+        "The Hugging Face course's BPE example: (u, g) 20 times, then (u, n) 16 times, then (h, ug) 15 times. "
+        "Switch the algorithm to WordPiece for the course's WordPiece example.",
+    ),
+}
+
+#: A sentence to encode by default, per sample (others get DEFAULT_TEXT).
+EXAMPLE_TEXTS: dict[str, str] = {
+    "wikipedia-aaabdaaabac": "aaabdaaabac abacab",
+    "sennrich-low-lower-newest-widest": "lowest newer wider",
+    "hf-course-hug-pug": "hugs bugs pun",
+}
+DEFAULT_TEXT = "Tokenizers split unbelievably long words into familiar pieces."

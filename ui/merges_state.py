@@ -1,0 +1,164 @@
+"""Session state of the step-through page: widget keys, the settings widgets' values, the current step.
+
+Every key starts with ``merges_``. The current step lives in :data:`STEP`; the
+slider and the "jump to" box mirror it and write it back through callbacks, so
+buttons, slider, box and auto-play always agree.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import fields
+from typing import Any, Optional
+
+import streamlit as st
+
+from ui.merges_settings import DEFAULT_TEXT, EXAMPLE_TEXTS, WORKED_EXAMPLES, MergeSettings, pre_tokenizer_choices
+
+# Settings widgets: one key per MergeSettings field.
+SETTING_KEYS: dict[str, str] = {f.name: f"merges_{f.name}" for f in fields(MergeSettings)}
+TRAIN = "merges_train"
+EXAMPLE = "merges_example"
+TRAINED = "merges_trained"  # (corpus key, MergeSettings) of the run the page shows
+PREPARED_FOR = "merges_prepared_for"  # corpus key the settings were last prefilled for
+PREPARED_NAME = "merges_prepared_name"  # and that corpus' name
+SAVED = "merges_saved_settings"  # the settings last read from the widgets
+SAVED_TEXT = "merges_saved_text"  # the sentence to encode, kept across pages
+
+STEP = "merges_step"
+SLIDER = "merges_slider"
+JUMP = "merges_jump"
+FIRST, PREV, NEXT, LAST = "merges_first", "merges_prev", "merges_next", "merges_last"
+PLAY = "merges_play"
+PLAYING = "merges_playing"
+SPEED = "merges_speed"  # the speed widget
+SPEED_VALUE = "merges_speed_value"  # seconds per step; survives the widget being forgotten
+LAST_TICK = "merges_last_tick"
+RAW = "merges_raw_markers"
+TEXT = "merges_text"
+TREE = "merges_tree_token"
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0)  # seconds per step while playing
+DEFAULT_SETTINGS = MergeSettings(budget=2000)
+
+
+def prepare(corpus_name: str, corpus_key: str) -> None:
+    """Fill the settings widgets before they are drawn.
+
+    For a newly active classic sample the worked example's settings are filled in.
+    Streamlit forgets a widget's value when another page was shown in between, so
+    missing values come back from the last settings read (:data:`SAVED`).
+    """
+    ss = st.session_state
+    if ss.get(PREPARED_FOR) != corpus_key:
+        ss[PREPARED_FOR] = corpus_key
+        example = WORKED_EXAMPLES.get(corpus_name)
+        if example is not None:
+            set_settings(example[0])
+        elif ss.get(PREPARED_NAME) in WORKED_EXAMPLES:
+            set_settings(DEFAULT_SETTINGS)  # a toy example's 3 merges make no sense on real text
+        ss[PREPARED_NAME] = corpus_name
+        ss[SAVED_TEXT] = EXAMPLE_TEXTS.get(corpus_name, DEFAULT_TEXT)
+        ss.pop(TEXT, None)
+    if any(key not in ss for key in SETTING_KEYS.values()):
+        set_settings(ss.get(SAVED) or DEFAULT_SETTINGS)
+    if TEXT not in ss:
+        ss[TEXT] = ss.get(SAVED_TEXT, DEFAULT_TEXT)
+
+
+def set_settings(settings: MergeSettings) -> None:
+    """Put ``settings`` into the widgets (call before they are drawn, or from a callback)."""
+    for name, key in SETTING_KEYS.items():
+        st.session_state[key] = getattr(settings, name)
+
+
+def reset_pre_tokenizer() -> None:
+    """Callback of the algorithm and symbol widgets: each combination starts from its usual pre-tokenizer."""
+    ss = st.session_state
+    algorithm, level = ss.get(SETTING_KEYS["algorithm"], "bpe"), ss.get(SETTING_KEYS["level"], "char")
+    ss[SETTING_KEYS["pre_tokenizer"]] = next(iter(pre_tokenizer_choices(algorithm, level)))
+
+
+def use_example(corpus_name: str) -> None:
+    """Callback of the "worked example" button."""
+    example = WORKED_EXAMPLES.get(corpus_name)
+    if example is not None:
+        set_settings(example[0])
+
+
+def current_step(num_steps: int) -> int:
+    """The current step, kept within ``0..num_steps``."""
+    ss = st.session_state
+    step = min(max(int(ss.get(STEP, 0)), 0), num_steps)
+    ss[STEP] = step
+    return step
+
+
+def go_to(step: int, num_steps: int) -> None:
+    st.session_state[STEP] = min(max(int(step), 0), num_steps)
+
+
+def move(delta: int, num_steps: int) -> None:
+    """Callback of the previous/next buttons; stops auto-play."""
+    st.session_state[PLAYING] = False
+    go_to(st.session_state.get(STEP, 0) + delta, num_steps)
+
+
+def jump(to: int, num_steps: int) -> None:
+    """Callback of the first/last buttons; stops auto-play."""
+    st.session_state[PLAYING] = False
+    go_to(to, num_steps)
+
+
+def from_widget(key: str, num_steps: int) -> None:
+    """Callback of the slider and the jump box."""
+    st.session_state[PLAYING] = False
+    go_to(st.session_state.get(key, 0), num_steps)
+
+
+def toggle_play(num_steps: int) -> None:
+    ss = st.session_state
+    playing = not ss.get(PLAYING, False)
+    if playing and ss.get(STEP, 0) >= num_steps:
+        ss[STEP] = 0  # play again from the start
+    ss[PLAYING] = playing
+    ss[LAST_TICK] = 0.0
+
+
+def tick(num_steps: int, interval: float) -> bool:
+    """While playing, advance one step when ``interval`` has passed; returns True when play just ended."""
+    ss = st.session_state
+    if not ss.get(PLAYING, False):
+        return False
+    now = time.monotonic()
+    # Clicks inside the fragment rerun it too (and a timer can fire early): only advance on the beat.
+    if now - ss.get(LAST_TICK, 0.0) >= 0.7 * interval:
+        ss[LAST_TICK] = now
+        go_to(ss.get(STEP, 0) + 1, num_steps)
+    if ss[STEP] >= num_steps:
+        ss[PLAYING] = False
+        return True
+    return False
+
+
+def speed() -> float:
+    """Seconds per step while playing."""
+    value = st.session_state.get(SPEED_VALUE, 0.5)
+    return value if value in SPEEDS else 0.5
+
+
+def speed_changed() -> None:
+    """Callback of the speed widget."""
+    st.session_state[SPEED_VALUE] = st.session_state.get(SPEED, 0.5)
+
+
+def sync_widgets(step: int) -> None:
+    """Make the slider, the jump box and the speed widget show the current values (before they are drawn)."""
+    st.session_state[SLIDER] = step
+    st.session_state[JUMP] = step
+    st.session_state[SPEED] = speed()
+
+
+def trained() -> Optional[tuple[str, MergeSettings]]:
+    value: Any = st.session_state.get(TRAINED)
+    return value

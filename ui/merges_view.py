@@ -1,0 +1,327 @@
+"""The BPE step-through page, drawn with Streamlit: settings, training, stepping, encoding.
+
+The page trains once per corpus and settings (cached, with a progress bar) and
+then every step is drawn from the run's trace: moving the slider, pressing
+next or playing never retrains. The step view is a fragment, so auto-play
+reruns only it.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import merges_state as ms
+from ui import state
+from ui.charts import candidates_chart, compression_chart
+from ui.corpus_view import display_name, escape_markdown
+from ui.merges_cache import get_run
+from ui.merges_encode import MAX_CHARS, encode, tokens_of
+from ui.merges_html import (
+    merge_banner_html,
+    sentence_html,
+    strips_html,
+    tie_text,
+    tree_block_html,
+    words_html,
+)
+from ui.merges_pairs import pair_frame, pair_table
+from ui.merges_run import MergeRun, StepInfo
+from ui.merges_settings import (
+    ALGORITHMS,
+    BUDGET_KINDS,
+    LEVELS,
+    MARKERS,
+    MAX_BUDGET,
+    TIE_BREAKS,
+    WORKED_EXAMPLES,
+    MergeSettings,
+    pre_tokenizer_choices,
+)
+from ui.tokens import chip_html, display_text
+
+K = ms.SETTING_KEYS
+
+INTRO = (
+    "Watch byte-pair encoding learn its vocabulary one merge at a time on the active corpus: "
+    "which pair is merged, why (its count, or WordPiece's score), how the words and the corpus "
+    "length change, and how the learned merges encode a sentence of your own. "
+    "Keys: **N** next, **P** previous, **K** play/pause."
+)
+
+
+def render_page() -> None:
+    """The whole page (called by ``app_pages/merges.py``)."""
+    corpus = state.active_corpus()
+    corpus_key = state.active_corpus_key()
+    ms.prepare(corpus.name, corpus_key)
+    st.markdown(INTRO)
+
+    clicked = _settings_panel(corpus.name)
+    settings = _settings_from_widgets()
+    run = None
+    shown = ms.trained()
+    if clicked:
+        run = get_run(corpus, corpus_key, settings)
+        if run is not None:
+            st.session_state[ms.TRAINED] = (corpus_key, run.settings)
+    elif shown is not None and shown[0] == corpus_key:
+        run = get_run(corpus, corpus_key, shown[1])  # from the cache; retrains only if evicted
+    if run is None:
+        if not clicked:
+            name = escape_markdown(display_name(corpus))
+            st.info(f"Choose the settings and press **Train** to learn merges on “{name}”.")
+        return
+    _trained_caption(run, settings)
+    render_stepper(run)
+
+
+# ---------------------------------------------------------------------------------- settings
+
+
+def _settings_panel(corpus_name: str) -> bool:
+    """The settings widgets and the Train button; returns whether Train was pressed."""
+    ss = st.session_state
+    with st.container(border=True):
+        c1, c2, c3, c4 = st.columns([1.1, 1.5, 1.3, 1.3])
+        with c1:
+            st.radio("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=K["algorithm"], horizontal=True,
+                     on_change=ms.reset_pre_tokenizer,
+                     help="BPE merges the most frequent pair; WordPiece the pair with the best score "
+                          "count(ab) / (count(a) · count(b)).")
+            wordpiece = ss[K["algorithm"]] == "wordpiece"
+            st.radio("Symbols", list(LEVELS), format_func=LEVELS.get, key=K["level"], horizontal=True,
+                     disabled=wordpiece, on_change=ms.reset_pre_tokenizer,
+                     help="Start from characters, or from the 256 bytes of UTF-8 as GPT-2 does (BPE only).")
+        level = "char" if wordpiece else ss[K["level"]]
+        choices = pre_tokenizer_choices(ss[K["algorithm"]], level)
+        if ss.get(K["pre_tokenizer"]) not in choices:
+            ss[K["pre_tokenizer"]] = next(iter(choices))
+        with c2:
+            st.selectbox("Pre-tokenizer", list(choices), format_func=choices.get, key=K["pre_tokenizer"],
+                         help="How the text is cut into words before merging; merges never cross words.")
+            st.selectbox("End-of-word marker", list(MARKERS), format_func=MARKERS.get, key=K["marker"],
+                         disabled=wordpiece or level == "byte",
+                         help="Mark the end of each word so that 'st' at the end of a word and inside it "
+                              "become different tokens (BPE on characters only).")
+        with c3:
+            st.radio("Stop after", list(BUDGET_KINDS), format_func=BUDGET_KINDS.get, key=K["budget_kind"],
+                     horizontal=True)
+            by_merges = ss[K["budget_kind"]] == "merges"
+            st.number_input("Number of merges" if by_merges else "Vocabulary size (special tokens included)",
+                            min_value=1, max_value=MAX_BUDGET, step=1, key=K["budget"])
+        with c4:
+            st.number_input("Minimum pair frequency", min_value=0, max_value=1_000_000, step=1,
+                            key=K["min_frequency"], help="Stop (BPE) or skip pairs (WordPiece) seen fewer times.")
+            st.selectbox("Ties broken by", list(TIE_BREAKS), format_func=TIE_BREAKS.get, key=K["tie_break"],
+                         disabled=wordpiece, help="WordPiece always takes the pair seen first in the corpus.")
+            st.checkbox("Lowercase the text", key=K["lowercase"])
+        b1, b2, b3 = st.columns([0.8, 1.5, 4])
+        clicked = b1.button("Train", key=ms.TRAIN, type="primary", icon=":material/model_training:")
+        example = WORKED_EXAMPLES.get(corpus_name)
+        if example is not None:
+            b2.button("Worked example settings", key=ms.EXAMPLE, on_click=ms.use_example, args=(corpus_name,),
+                      icon=":material/school:")
+            b3.caption(escape_markdown(example[1]))
+    return bool(clicked)
+
+
+def _settings_from_widgets() -> MergeSettings:
+    ss = st.session_state
+    values = {name: ss[key] for name, key in K.items()}
+    values["budget"] = int(values["budget"])
+    values["min_frequency"] = int(values["min_frequency"])
+    settings = MergeSettings(**values)
+    ss[ms.SAVED] = settings
+    return settings
+
+
+def _trained_caption(run: MergeRun, settings: MergeSettings) -> None:
+    text = (f"Trained: {run.settings.describe()} — {run.num_steps:,} merges in {run.seconds:.2f} s. "
+            f"Vocabulary {run.base_vocab_size:,} → {run.vocab_size_at(run.num_steps):,} tokens.")
+    if settings.effective() != run.settings:
+        text += " The settings above have changed: press Train to apply them."
+    st.caption(escape_markdown(text))
+
+
+# ---------------------------------------------------------------------------------- stepping
+
+
+def render_stepper(run: MergeRun) -> None:
+    """The step view, as a fragment that reruns itself on a timer while playing."""
+    ss = st.session_state
+    ss.setdefault(ms.RAW, False)
+    interval = ms.speed()
+    playing = bool(ss.get(ms.PLAYING, False))
+    st.fragment(_stepper, run_every=interval if playing else None)(run, interval if playing else None)
+
+
+def _stepper(run: MergeRun, interval: float | None) -> None:
+    ss = st.session_state
+    n = run.num_steps
+    if n == 0:
+        st.warning(escape_markdown(f"Training made no merge: {run.stop_reason}."))
+        return
+    playing = bool(ss.get(ms.PLAYING, False))
+    if playing and interval is not None and ms.speed() != interval:
+        st.rerun(scope="app")  # a new speed needs a new timer
+    if playing and interval is None:
+        st.rerun(scope="app")  # play was pressed inside the fragment: start the timer
+    if not playing and interval is not None:
+        st.rerun(scope="app")  # paused inside the fragment: stop the timer
+    if ms.tick(n, interval or 0.0):
+        st.rerun(scope="app")  # reached the end: stop the timer
+    step = ms.current_step(n)
+    ms.sync_widgets(step)
+    _controls(n, step, playing)
+    translate = not ss[ms.RAW]
+    info = run.step_info(max(step, 1))
+    _step_header(run, step, info, translate)
+    _charts(run, step, info, translate)
+    _words(run, step, info, translate)
+    if run.teaching:
+        _pair_table(run, step, translate)
+    _encode_panel(run, step, info, translate)
+
+
+def _controls(n: int, step: int, playing: bool) -> None:
+    cols = st.columns([0.9, 1.15, 1, 0.9, 1.05, 1.5, 1.3], vertical_alignment="bottom")
+    cols[0].button("First", key=ms.FIRST, on_click=ms.jump, args=(0, n), disabled=step == 0,
+                   icon=":material/first_page:", width="stretch")
+    cols[1].button("Previous", key=ms.PREV, on_click=ms.move, args=(-1, n), disabled=step == 0,
+                   icon=":material/chevron_left:", shortcut="P", width="stretch")
+    cols[2].button("Next", key=ms.NEXT, on_click=ms.move, args=(1, n), disabled=step >= n,
+                   icon=":material/chevron_right:", shortcut="N", width="stretch", type="primary")
+    cols[3].button("Last", key=ms.LAST, on_click=ms.jump, args=(n, n), disabled=step >= n,
+                   icon=":material/last_page:", width="stretch")
+    cols[4].button("Pause" if playing else "Play", key=ms.PLAY, on_click=ms.toggle_play, args=(n,),
+                   icon=":material/pause:" if playing else ":material/play_arrow:", shortcut="K", width="stretch")
+    cols[5].select_slider("Speed", options=list(ms.SPEEDS), key=ms.SPEED, on_change=ms.speed_changed,
+                          format_func=lambda s: f"{s:g} s per step")
+    cols[6].number_input("Jump to step", min_value=0, max_value=n, step=1, key=ms.JUMP,
+                         on_change=ms.from_widget, args=(ms.JUMP, n))
+    st.slider("Step", min_value=0, max_value=n, key=ms.SLIDER, on_change=ms.from_widget, args=(ms.SLIDER, n),
+              label_visibility="collapsed")
+
+
+def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
+    head, toggle = st.columns([4, 1.3], vertical_alignment="center")
+    toggle.toggle("Raw markers (Ġ ▁ ## </w>)", key=ms.RAW,
+                  help="Off: markers are translated (· for a space, … for a word continuation).")
+    with head:
+        if step == 0:
+            st.subheader(f"Step 0 of {run.num_steps:,}: every word split into single symbols")
+            label = "Next merge (#1):"
+        else:
+            st.subheader(f"Step {step:,} of {run.num_steps:,}")
+            label = f"Merge #{step:,}:"
+        st.html(merge_banner_html(info.left, info.right, info.token, run.token_id, scheme=run.scheme,
+                                  translate=translate, label=label))
+    m = st.columns(4)
+    if info.score is None:
+        m[0].metric("Pair count" if step else "Next pair's count", f"{info.count:,}")
+    else:
+        m[0].metric("Score" if step else "Next pair's score", f"{info.score:.4g}",
+                    help=f"count(ab) / (count(a) · count(b)) = {info.count:,} / "
+                         f"({info.left_count:,} · {info.right_count:,})")
+    size = run.vocab_size_at(step)
+    grew = size - run.vocab_size_at(step - 1) if step else None
+    m[1].metric("Vocabulary size", f"{size:,}",
+                delta=None if grew is None else (f"+{grew}" if grew else "+0 (token already existed)"),
+                delta_color="off")
+    tokens = run.tokens_at(step)
+    m[2].metric("Corpus length (tokens)", f"{tokens:,}",
+                delta=None if not step else f"{tokens - run.tokens_at(step - 1):,}", delta_color="inverse")
+    start = run.tokens_at(0)
+    shrunk = 100 * (1 - tokens / start) if start else 0.0
+    m[3].metric("Shorter than at the start", f"{shrunk:.1f} %" if shrunk >= 1 or not shrunk else f"{shrunk:.2f} %")
+    if info.score is not None:
+        bpe = info.bpe_choice
+        line = (f"score = {info.count:,} / ({info.left_count:,} × {info.right_count:,}) = {info.score:.4g}. ")
+        if bpe is None or bpe.pair == (info.left, info.right):
+            st.html(f"<div>{line}BPE would have merged the same pair (it is also the most frequent).</div>")
+        else:
+            st.html(
+                f"<div>{line}BPE would have merged "
+                f"{chip_html(run.token_id(bpe.left), bpe.left, scheme=run.scheme, translate=translate)} + "
+                f"{chip_html(run.token_id(bpe.right), bpe.right, scheme=run.scheme, translate=translate)} "
+                f"(the most frequent pair, {bpe.count:,} times).</div>"
+            )
+    tie = tie_text(info, algorithm=run.algorithm, tie_break=run.settings.tie_break, id_of=run.token_id,
+                   scheme=run.scheme, translate=translate)
+    if tie:
+        st.info(escape_markdown(tie), icon=":material/balance:")
+    if step == run.num_steps:
+        st.success(escape_markdown(f"Last step. Training stopped: {run.stop_reason}."))
+
+
+def _charts(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
+    left, right = st.columns(2)
+    with left:
+        what = "merge #1 (next)" if step == 0 else f"merge #{step:,}"
+        st.markdown(f"**Top candidate pairs for {what}**")
+        st.altair_chart(candidates_chart(info, scheme=run.scheme, translate=translate), width="stretch")
+    with right:
+        st.markdown("**Compression: corpus length after each merge**")
+        st.altair_chart(compression_chart(run.curve, step), width="stretch")
+
+
+def _words(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
+    left, right = st.columns(2)
+    highlight = frozenset([info.token]) if step else frozenset()
+    with left:
+        st.markdown("**Most frequent words at this step**")
+        st.html(words_html(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=translate,
+                           highlight=highlight))
+    with right:
+        if step:
+            st.markdown("**Frequent words holding the new token**")
+            rows = run.words_with(info.token, step, 16)
+            if rows:
+                st.html(words_html(rows, run.token_id, scheme=run.scheme, translate=translate, highlight=highlight))
+            else:
+                st.caption("None among the most frequent words.")
+
+
+def _pair_table(run: MergeRun, step: int, translate: bool) -> None:
+    before = max(step - 1, 0)
+    if step == 0:
+        title = "**All pairs at the start** — merge #1 takes the marked row"
+    else:
+        title = f"**All pairs before merge #{step:,}** — it took the marked row"
+    st.markdown(title)
+    st.caption("Teaching mode (small corpus): every adjacent pair of the corpus counted afresh, "
+               "sorted the way the trainer chooses.")
+    rows = pair_table(run, before)
+    frame = pair_frame(rows, scheme=run.scheme, translate=translate, wordpiece=run.algorithm == "wordpiece")
+    st.dataframe(frame, hide_index=True, width="stretch", height=min(38 + 35 * len(frame), 420),
+                 column_config={"score": st.column_config.NumberColumn(format="%.4g")})
+
+
+def _encode_panel(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
+    ss = st.session_state
+    st.subheader("Encode your own text")
+    text = st.text_input("Text to encode", key=ms.TEXT, max_chars=MAX_CHARS,
+                         help="Encoded with the merges learned up to the current step.")
+    ss[ms.SAVED_TEXT] = text
+    view = encode(run, text, step)
+    if not view.pieces:
+        st.caption("Type some text to see the merges applied to it.")
+        return
+    st.caption(f"The merges learned up to step {step:,}, applied in order: one strip per merge that changes "
+               "the sentence, the merged token outlined.")
+    st.html(strips_html(view, run.token_id, scheme=run.scheme, translate=translate))
+    if view.final_differs:
+        st.markdown("**What the WordPiece encoder outputs** (greedy longest match with the vocabulary at this step)")
+        st.html(sentence_html(view.final, run.token_id, scheme=run.scheme, translate=translate))
+    options = tokens_of(view)
+    if step and info.token not in options:
+        options.insert(0, info.token)
+    options = [t for t in options if not run.merge_tree(t, step).is_leaf]
+    if not options:
+        st.caption("No token of this text was made by a merge yet, so there is no merge tree to show.")
+        return
+    if ss.get(ms.TREE) not in options:
+        ss[ms.TREE] = options[0]
+    choice = st.selectbox("Merge tree of token", options, key=ms.TREE,
+                          format_func=lambda t: display_text(t, scheme=run.scheme, translate=translate) or "∅")
+    st.html(tree_block_html(run.merge_tree(choice, step), scheme=run.scheme, translate=translate))
