@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from pathlib import Path
@@ -13,11 +12,12 @@ from tokenizers import models as hf_models
 from tokenizers import pre_tokenizers as hf_pre
 from tokenizers import processors as hf_proc
 
-from tokenizer_core.cli import main
 from tokenizer_core.models.word import WordLevel
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.pre_tokenizers import Whitespace
 from tokenizer_core.processors import TemplateProcessing
+
+from ._cli import run
 
 os.environ.setdefault("RUST_BACKTRACE", "0")
 
@@ -28,10 +28,6 @@ LINES = ["the cat sat on the mat", "a dog ran", "the dog ran in the park and the
 PAIRS = ["the dog slept", "then the cat sat on a mat all day", "a cat"]
 
 
-def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(argv, stdout=out, stdin=io.StringIO(stdin))
-    return code, out.getvalue()
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -14,17 +13,11 @@ from tokenizers import Tokenizer as HFTokenizer
 
 import tokenizer_core.formats_bpe  # noqa: F401  (registers the gpt2/tiktoken importers)
 import tokenizer_core.models.bpe  # noqa: F401  (registers the bpe trainer)
-from tokenizer_core.cli import main
 from tokenizer_core.corpus import load_sample
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.references import reference_files
 
-
-def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(argv, stdout=out, stdin=io.StringIO(stdin))
-    return code, out.getvalue()
-
+from ._cli import run
 
 TEXT = "Le petit café ouvre à sept heures; the quick brown fox 😀 jumps!"
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -11,15 +10,11 @@ from pathlib import Path
 import pytest
 import tokenizers
 
-from tokenizer_core.cli import main
+from ._cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(argv, stdin: str = ""):
-    out = io.StringIO()
-    code = main(argv, stdout=out, stdin=io.StringIO(stdin))
-    return code, out.getvalue()
 
 
 @pytest.fixture

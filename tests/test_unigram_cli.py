@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
 import tokenizer_core.formats_sentencepiece  # noqa: F401  (registers the sentencepiece importer)
 import tokenizer_core.models.unigram  # noqa: F401  (registers the unigram trainer)
-from tokenizer_core.cli import main
 from tokenizer_core.pipeline import Tokenizer
 
-
-def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(argv, stdout=out, stdin=io.StringIO(stdin))
-    return code, out.getvalue()
-
+from ._cli import run
 
 CORPUS = (
     "The quick brown fox jumps over the lazy dog.\n"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
@@ -10,15 +9,9 @@ from tokenizers import Tokenizer as HFTokenizer
 
 import tokenizer_core.formats_wordpiece  # noqa: F401  (registers the bert-vocab importers)
 import tokenizer_core.models.wordpiece  # noqa: F401  (registers the wordpiece trainer)
-from tokenizer_core.cli import main
 from tokenizer_core.pipeline import Tokenizer
 
-
-def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(argv, stdout=out, stdin=io.StringIO(stdin))
-    return code, out.getvalue()
-
+from ._cli import run
 
 CORPUS = (
     "The quick brown fox jumps over the lazy dog.\n"

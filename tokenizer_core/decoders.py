@@ -17,10 +17,10 @@ from typing import Any
 
 from .errors import TokenizerError
 from .pre_tokenizers import unicode_to_bytes
-from .registry import build, register
+from .registry import Component, build, register
 
 
-class Decoder:
+class Decoder(Component):
     """Base class: ``decode_chain`` maps tokens to strings; ``decode`` joins them."""
 
     type_name = "Decoder"
@@ -30,22 +30,6 @@ class Decoder:
 
     def decode(self, tokens: list[str]) -> str:
         return "".join(self.decode_chain(list(tokens)))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type_name}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Decoder":  # noqa: ARG003
-        return cls()
-
-    def to_hf(self) -> dict[str, Any]:
-        return self.to_dict()
-
-    def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.to_dict()})"
 
 
 @register("decoder", "ByteLevel")

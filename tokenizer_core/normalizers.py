@@ -19,10 +19,10 @@ from collections.abc import Iterator
 from typing import Any, Optional, Union
 
 from .normalized import NormalizedString
-from .registry import build, register
+from .registry import Component, build, register
 
 
-class Normalizer:
+class Normalizer(Component):
     """Base class: subclasses give ``_units`` (with alignment) and may speed up ``normalize_str``."""
 
     type_name = "Normalizer"
@@ -36,22 +36,6 @@ class Normalizer:
 
     def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
         raise NotImplementedError
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type_name}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Normalizer":  # noqa: ARG003
-        return cls()
-
-    def to_hf(self) -> dict[str, Any]:
-        return {"type": self.type_name}
-
-    def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
 
 
 def _chunks_at_starters(text: str) -> Iterator[tuple[int, int]]:

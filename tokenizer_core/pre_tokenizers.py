@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, Optional
 import regex
 
 from .errors import TokenizerError
-from .registry import build, register
+from .registry import Component, build, register
 from .types import Offsets
 
 #: The GPT-2 split pattern (also used by RoBERTa and tokenizers' ByteLevel).
@@ -118,7 +118,7 @@ class Piece(NamedTuple):
         return (self.spans[s][0], max(sp[1] for sp in self.spans[s:e]))
 
 
-class PreTokenizer:
+class PreTokenizer(Component):
     """Base class. Subclasses implement ``split`` and may speed up ``words``."""
 
     type_name = "PreTokenizer"
@@ -131,22 +131,6 @@ class PreTokenizer:
 
     def words(self, text: str) -> list[str]:
         return [p.text for p in self.split(text)]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type_name}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PreTokenizer":  # noqa: ARG003
-        return cls()
-
-    def to_hf(self) -> dict[str, Any]:
-        return {"type": self.type_name}
-
-    def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
 
 
 class _RegexFind(PreTokenizer):

@@ -61,3 +61,33 @@ def build(kind: str, data: Optional[dict[str, Any]]) -> Any:
 def registered(kind: str) -> list[str]:
     """Names registered for one kind, sorted."""
     return sorted(t for k, t in _REGISTRY if k == kind)
+
+
+class Component:
+    """Base of the simple pipeline components (normalizers, pre-tokenizers, decoders).
+
+    The default forms fit a component without settings: ``{"type": type_name}`` both in our
+    format and in tokenizers'; components with settings override ``to_dict``/``from_dict``
+    (and ``to_hf`` where tokenizers spells them differently). Two components are equal when
+    their saved forms are.
+    """
+
+    type_name = "Component"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type_name}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Any:  # noqa: ARG003
+        return cls()
+
+    def to_hf(self) -> dict[str, Any]:
+        return self.to_dict()
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and mutable
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"

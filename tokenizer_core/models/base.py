@@ -41,3 +41,24 @@ class Model(Protocol):
     def to_hf(self) -> dict[str, Any]:
         """The ``"model"`` object of a Hugging Face ``tokenizer.json``."""
         ...
+
+
+class VocabLookup:
+    """The vocabulary half of :class:`Model`, for models keeping ``_vocab`` (token -> id)
+    and ``_inv`` (id -> token) dictionaries."""
+
+    _vocab: dict[str, int]
+    _inv: dict[int, str]
+
+    def token_to_id(self, token: str) -> Optional[int]:
+        return self._vocab.get(token)
+
+    def id_to_token(self, token_id: int) -> Optional[str]:
+        return self._inv.get(token_id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self._vocab)

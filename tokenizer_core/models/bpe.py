@@ -39,6 +39,7 @@ import regex
 from ..errors import FormatError, TokenizerError
 from ..registry import register
 from ..types import Sampling, Token
+from .base import VocabLookup
 
 if TYPE_CHECKING:
     from ..bpe_trace import BpeTrace
@@ -127,7 +128,7 @@ def _check_vocab(vocab: Mapping[str, int]) -> dict[str, int]:
 
 
 @register("model", "BPE")
-class BPE:
+class BPE(VocabLookup):
     """A BPE model: vocabulary, ranked merges and the options of ``tokenizers``' BPE model.
 
     ``unk_token`` replaces characters missing from the vocabulary (without one they are
@@ -200,18 +201,6 @@ class BPE:
         self.training_trace: Optional["BpeTrace"] = None
 
     # ------------------------------------------------------------------ vocabulary
-    def token_to_id(self, token: str) -> Optional[int]:
-        return self._vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> Optional[str]:
-        return self._inv.get(token_id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self._vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self._vocab)
 
     @property
     def num_merges(self) -> int:

@@ -12,7 +12,7 @@ alphabet the byte-level BPE starts from; the app shows invalid UTF-8 pieces as
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Optional
+from typing import Any
 
 from ..decoders import ByteLevelDecoder
 from ..errors import TokenizerError
@@ -20,10 +20,11 @@ from ..pre_tokenizers import ByteLevel, bytes_to_unicode, unicode_to_bytes
 from ..registry import register
 from ..training import TrainOptions, register_trainer
 from ..types import ProgressCallback, Token, no_progress
+from .base import VocabLookup
 
 
 @register("model", "Byte")
-class ByteModel:
+class ByteModel(VocabLookup):
     """Maps each byte symbol to ``len(special_tokens) + byte value``."""
 
     type_name = "Byte"
@@ -50,18 +51,6 @@ class ByteModel:
             out.append(Token(n + b, c, (k, k + 1)))
         return out
 
-    def token_to_id(self, token: str) -> Optional[int]:
-        return self._vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> Optional[str]:
-        return self._inv.get(token_id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self._vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self._vocab)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "Byte", "special_tokens": list(self.special_tokens)}

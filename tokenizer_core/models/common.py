@@ -17,6 +17,7 @@ from ..pre_tokenizers import PreTokenizer
 from ..training import TrainOptions
 from ..types import ProgressCallback, Token, no_progress
 from ..vocabulary import Vocabulary
+from .base import VocabLookup
 
 
 def normalizer_for(options: TrainOptions) -> Optional[Normalizer]:
@@ -42,7 +43,7 @@ def count_pieces(
     return counts
 
 
-class VocabModel:
+class VocabModel(VocabLookup):
     """A model over a fixed :class:`Vocabulary` (shared by word and character models)."""
 
     type_name = "VocabModel"
@@ -66,18 +67,6 @@ class VocabModel:
             raise TokenizerError(f"{text!r} is not in the vocabulary and the model has no unknown token")
         return Token(self._vocab[self.unk_token], self.unk_token, (start, end))
 
-    def token_to_id(self, token: str) -> Optional[int]:
-        return self._vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> Optional[str]:
-        return self._inv.get(token_id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self._vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self._vocab)
 
     def to_dict(self) -> dict[str, Any]:
         tokens = [self._inv[i] for i in range(len(self._inv))]

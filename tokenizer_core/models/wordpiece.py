@@ -25,6 +25,7 @@ from ..errors import FormatError, TokenizerError
 from ..registry import register
 from ..training import TrainOptions, register_trainer
 from ..types import ProgressCallback, Token, no_progress
+from .base import VocabLookup
 
 DEFAULT_MAX_INPUT_CHARS_PER_WORD = 100
 _CACHE_LIMIT = 200_000
@@ -60,7 +61,7 @@ class WordTrace:
 
 
 @register("model", "WordPiece")
-class WordPiece:
+class WordPiece(VocabLookup):
     """A WordPiece vocabulary and its greedy longest-match encoder.
 
     ``special_tokens`` lists the vocabulary entries that are special (they are
@@ -100,7 +101,7 @@ class WordPiece:
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
         self.special_tokens: tuple[str, ...] = tuple(special_tokens)
-        self._by_id = {i: t for t, i in self._vocab.items()}
+        self._inv = {i: t for t, i in self._vocab.items()}
         plen = len(continuing_subword_prefix)
         # No vocabulary entry longer than these can match, so the search starts there
         # instead of at the end of the word (same result, far fewer lookups).
@@ -178,18 +179,6 @@ class WordPiece:
         return WordTrace(piece, tuple(attempts), tuple(out), None)
 
     # -- vocabulary ------------------------------------------------------------------------------
-    def token_to_id(self, token: str) -> Optional[int]:
-        return self._vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> Optional[str]:
-        return self._by_id.get(token_id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self._vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self._vocab)
 
     # -- serialisation ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
