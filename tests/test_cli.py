@@ -153,3 +153,12 @@ def test_trace_of_a_model_without_one_is_a_clear_error(tmp_path, capsys):
     code, _ = run(["train", "--sample", "hf-course-hug-pug", "--model", "word", "-o", str(tmp_path / "w.json"),
                    "--trace", str(tmp_path / "t.jsonl"), "-q"])
     assert code == 2 and "no training trace" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [[], ["train"], ["encode", "--padding", "sideways"], ["frobnicate"]])
+def test_usage_errors_are_one_line_with_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        run(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1

@@ -27,6 +27,13 @@ class _CliError(Exception):
     """A usage problem found after argparse (reported like argparse errors)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (``--help`` still shows the usage)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_BAD_INPUT, f"error: {self.prog.removeprefix('python -m ')}: {message} (see --help)\n")
+
+
 def _progress_bar(quiet: bool):
     """A progress callback drawing a tqdm bar on stderr (nothing when quiet or not a terminal)."""
     if quiet:
@@ -285,8 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .formats import importer_names
     from .training import trainer_names
 
-    p = argparse.ArgumentParser(prog="python -m tokenizer_core", description="Train, run and inspect tokenizers.")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = _Parser(prog="python -m tokenizer_core", description="Train, run and inspect tokenizers.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def tokenizer_args(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("-t", "--tokenizer", help="tokenizer file (own JSON format)")
