@@ -24,7 +24,7 @@ from . import pre_tokenizers as pre
 from .errors import FormatError, TokenizerError
 from .formats import register_importer
 from .pipeline import Tokenizer, _read_json, _register_all
-from .registry import _REGISTRY
+from .registry import _REGISTRY, malformed_as_format_error
 
 
 def _unsupported(kind: str, data: dict[str, Any]) -> FormatError:
@@ -166,21 +166,27 @@ def tokenizer_from_hf(data: Any) -> Tokenizer:
     """A :class:`Tokenizer` equivalent to a parsed ``tokenizer.json``."""
     if not isinstance(data, dict) or "model" not in data:
         raise FormatError("not a tokenizers tokenizer.json (no \"model\" object)")
-    model = model_from_hf(data["model"])
-    specials = [a["content"] for a in data.get("added_tokens") or [] if isinstance(a, dict) and "content" in a]
-    missing = [s for s in specials if model.token_to_id(s) is None]
+    with malformed_as_format_error("tokenizer.json"):
+        model = model_from_hf(data["model"])
+        specials = [a["content"] for a in data.get("added_tokens") or [] if isinstance(a, dict) and "content" in a]
+        if not all(isinstance(t, str) and t for t in specials):
+            raise FormatError("every added token needs a non-empty string \"content\"")
+        missing = [s for s in specials if model.token_to_id(s) is None]
     if missing:
         raise FormatError(f"added tokens {missing[:5]} are not in the model's vocabulary; "
                           "the playground needs added tokens to be part of the vocabulary")
-    return Tokenizer(
-        model,
-        normalizer=normalizer_from_hf(data.get("normalizer")),
-        pre_tokenizer=pre_tokenizer_from_hf(data.get("pre_tokenizer")),
-        post_processor=post_processor_from_hf(data.get("post_processor")),
-        decoder=decoder_from_hf(data.get("decoder")),
-        special_tokens=specials,
-        metadata={"source": "tokenizer.json"},
-    )
+    with malformed_as_format_error("tokenizer.json"):
+        tok = Tokenizer(
+            model,
+            normalizer=normalizer_from_hf(data.get("normalizer")),
+            pre_tokenizer=pre_tokenizer_from_hf(data.get("pre_tokenizer")),
+            post_processor=post_processor_from_hf(data.get("post_processor")),
+            decoder=decoder_from_hf(data.get("decoder")),
+            special_tokens=specials,
+            metadata={"source": "tokenizer.json"},
+        )
+    tok.self_check()
+    return tok
 
 
 @register_importer("hf")

@@ -31,12 +31,13 @@ from . import batching
 from .errors import FormatError, TokenizerError
 from .normalized import NormalizedString
 from .pre_tokenizers import Piece
-from .registry import build
+from .registry import build, malformed_as_format_error
 from .types import Encoding, Offsets, Sampling, Token
 
 if TYPE_CHECKING:
     from .batching import BatchEncoding, PaddingParams, TruncationParams
 
+_PROBE = "Hello, world! It's 2024: naïve café ﬁ 中文 😀\n\tend"
 FORMAT_NAME = "tokenizer-playground"
 FORMAT_VERSION = 1
 MAX_INPUT_CHARS = 50_000_000  # one call; beyond this, callers should stream lines
@@ -297,15 +298,39 @@ class Tokenizer:
             )
         if "model" not in data:
             raise FormatError("tokenizer file has no \"model\"")
-        return cls(
-            build("model", data["model"]),
-            normalizer=build("normalizer", data.get("normalizer")),
-            pre_tokenizer=build("pre_tokenizer", data.get("pre_tokenizer")),
-            post_processor=build("post_processor", data.get("post_processor")),
-            decoder=build("decoder", data.get("decoder")),
-            special_tokens=data.get("special_tokens", []),
-            metadata=data.get("metadata") or {},
-        )
+        specials = data.get("special_tokens", [])
+        if not isinstance(specials, list) or not all(isinstance(t, str) for t in specials):
+            raise FormatError("\"special_tokens\" must be a list of strings")
+        metadata = data.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise FormatError("\"metadata\" must be an object")
+        with malformed_as_format_error("tokenizer file"):
+            tok = cls(
+                build("model", data["model"]),
+                normalizer=build("normalizer", data.get("normalizer")),
+                pre_tokenizer=build("pre_tokenizer", data.get("pre_tokenizer")),
+                post_processor=build("post_processor", data.get("post_processor")),
+                decoder=build("decoder", data.get("decoder")),
+                special_tokens=specials,
+                metadata=metadata,
+            )
+        tok.self_check()
+        return tok
+
+    def self_check(self) -> None:
+        """Encode and decode a probe text (and a pair) once, so that a file whose parts load but
+        do not fit together is refused when it is opened, not in the middle of a lesson."""
+        with malformed_as_format_error("tokenizer (it fails on a test sentence)"):
+            try:
+                for enc in (self.encode(_PROBE), self.encode(_PROBE, _PROBE)):
+                    self.decode(enc.ids, skip_special_tokens=False)
+            except TokenizerError as err:
+                if isinstance(err, FormatError):
+                    raise
+                # An unknown character without an unknown token is a property of the vocabulary,
+                # not a broken file.
+                if "no unknown token" not in str(err) and "not in the vocabulary" not in str(err):
+                    raise
 
     def save(self, path: Union[str, Path]) -> None:
         """Write the own JSON format (UTF-8)."""

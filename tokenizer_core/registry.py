@@ -18,7 +18,8 @@ and the file format need no change when an algorithm is added.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Optional, TypeVar
 
 from .errors import FormatError
@@ -50,12 +51,33 @@ def build(kind: str, data: Optional[dict[str, Any]]) -> Any:
     if cls is None:
         known = sorted(t for k, t in _REGISTRY if k == kind)
         raise FormatError(f"unknown {kind} type {data['type']!r}; known types: {', '.join(known)}")
-    try:
+    with malformed_as_format_error(f"{kind} of type {data['type']!r}"):
         return cls.from_dict(data)
+
+
+@contextmanager
+def malformed_as_format_error(what: str) -> Iterator[None]:
+    """Turn the errors that malformed data causes while rebuilding ``what`` into a FormatError.
+
+    A hand-edited or truncated file shows up as a wrong type or a missing key somewhere deep
+    in a constructor; the user needs to hear that the file is malformed, and where.
+
+    >>> with malformed_as_format_error("model"):
+    ...     {}["vocab"]
+    Traceback (most recent call last):
+    ...
+    tokenizer_core.errors.FormatError: malformed model: missing 'vocab'
+    """
+    try:
+        yield
     except FormatError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError) as err:
-        raise FormatError(f"malformed {kind} of type {data['type']!r}: {err}") from err
+    except ValueError as err:  # includes TokenizerError: keep its explanation
+        raise FormatError(f"malformed {what}: {err}") from err
+    except KeyError as err:
+        raise FormatError(f"malformed {what}: missing {err}") from err
+    except (TypeError, IndexError, AttributeError, OverflowError) as err:
+        raise FormatError(f"malformed {what}: {err}") from err
 
 
 def registered(kind: str) -> list[str]:
