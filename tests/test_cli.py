@@ -162,3 +162,35 @@ def test_usage_errors_are_one_line_with_exit_2(argv, capsys):
     err = capsys.readouterr().err
     assert stop.value.code == 2
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_inspect_words_and_merge_tree_for_bpe(tmp_path):
+    model = tmp_path / "bpe.json"
+    code, _ = run(["train", "--sample", "hf-course-hug-pug", "--model", "bpe", "--num-merges", "3",
+                   "-o", str(model), "-q"])
+    assert code == 0
+    code, out = run(["inspect", "-t", str(model), "hugs", "--words", "--merge-tree", "hug"])
+    info = json.loads(out)
+    [word] = info["words"]
+    # The course's merges: u+g, then u+n, then h+ug; "hugs" uses the first and the third.
+    assert [(s["left"], s["right"]) for s in word["trace"]["steps"]] == [("u", "g"), ("h", "ug")]
+    tree = info["merge_tree"]
+    assert (tree["token"], tree["left"]["token"], tree["right"]["token"]) == ("hug", "h", "ug")
+
+
+@pytest.mark.parametrize("model, key", [("wordpiece", "attempts"), ("unigram", "log_prob")])
+def test_inspect_words_for_other_models(tmp_path, model, key):
+    path = tmp_path / "t.json"
+    assert run(["train", "--sample", "hf-course-hug-pug", "--model", model, "--vocab-size", "30",
+                "-o", str(path), "-q"])[0] == 0
+    code, out = run(["inspect", "-t", str(path), "hugs pug", "--words"])
+    words = json.loads(out)["words"]
+    assert code == 0 and len(words) >= 2
+    assert all(key in json.dumps(w["trace"]) for w in words)
+
+
+def test_merge_tree_needs_bpe_and_a_known_token(tmp_path, capsys):
+    path = tmp_path / "w.json"
+    run(["train", "--sample", "hf-course-hug-pug", "--model", "word", "-o", str(path), "-q"])
+    assert run(["inspect", "-t", str(path), "--merge-tree", "hug"])[0] == 2
+    assert "needs a BPE tokenizer" in capsys.readouterr().err

@@ -243,6 +243,15 @@ def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
         "decoder": None if tok.decoder is None else tok.decoder.to_dict(),
         "metadata": tok.metadata,
     }
+    if args.merge_tree is not None:
+        if not hasattr(tok.model, "merge_tree"):
+            raise TokenizerError("--merge-tree needs a BPE tokenizer")
+        if tok.token_to_id(args.merge_tree) is None:
+            raise TokenizerError(f"{args.merge_tree!r} is not a token of this vocabulary")
+        info["merge_tree"] = _plain(tok.model.merge_tree(args.merge_tree))
+    if args.text is not None and args.words:
+        info["words"] = [{"piece": p.text, "trace": _word_trace(tok.model, p.text)}
+                         for p in tok.explain(args.text).pieces]
     if args.text is not None:
         trace = tok.explain(args.text)
         info["text"] = {
@@ -258,6 +267,30 @@ def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
         info["last_tokens"] = [t for t, _ in by_id[-args.show:]]
     out.write(json.dumps(info, ensure_ascii=False, indent=2) + "\n")
     return 0
+
+
+def _plain(value: Any) -> Any:
+    """A trace record (dataclasses, tuples, Tokens) as plain JSON values."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _word_trace(model: Any, piece: str) -> Any:
+    """What the model did to one piece: BPE merges in order, WordPiece lookups, Unigram n-best."""
+    if hasattr(model, "encode_trace"):  # BPE
+        return _plain(model.encode_trace(piece))
+    if hasattr(model, "trace"):  # WordPiece
+        return _plain(model.trace(piece))
+    if hasattr(model, "nbest"):  # Unigram
+        return [{"tokens": [t.text for t in toks], "log_prob": lp} for toks, lp in model.nbest(piece, 5)]
+    return None
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
@@ -362,6 +395,10 @@ def build_parser() -> argparse.ArgumentParser:
     tokenizer_args(i)
     i.add_argument("text", nargs="?")
     i.add_argument("--show", type=int, default=20, help="how many first/last vocabulary entries to list")
+    i.add_argument("--words", action="store_true",
+                   help="with TEXT: how the model handled each piece (BPE merges in order, WordPiece "
+                        "longest-match lookups, Unigram 5-best segmentations)")
+    i.add_argument("--merge-tree", metavar="TOKEN", help="BPE: how TOKEN is built from its symbols")
 
     x = sub.add_parser("export", help="write a tokenizer in another format")
     tokenizer_args(x)
