@@ -9,6 +9,7 @@ shared state and rendering helpers live in ``ui/``; algorithms in ``tokenizer_co
 import streamlit as st
 
 from ui.sidebar import render_sidebar
+from ui.state import begin_run
 
 st.set_page_config(page_title="Tokenizer Playground", page_icon="🔤", layout="wide")
 
@@ -18,5 +19,6 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
+begin_run()
 render_sidebar()
 page.run()

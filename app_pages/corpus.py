@@ -4,8 +4,15 @@ import streamlit as st
 
 from tokenizer_core.corpus import corpus_from_text, list_samples
 from tokenizer_core.errors import CorpusError
-from ui import state
-from ui.corpus_upload import UPLOAD_TYPES, corpus_from_uploads, needs_column, read_uploads, upload_columns
+from ui import corpus_state, state
+from ui.corpus_upload import (
+    UPLOAD_TYPES,
+    corpus_from_uploads,
+    needs_column,
+    preferred_column,
+    read_uploads,
+    upload_columns,
+)
 from ui.corpus_view import (
     cached_stats,
     display_name,
@@ -14,6 +21,7 @@ from ui.corpus_view import (
     render_preview,
     render_summary,
     render_words,
+    sample_name,
 )
 
 SOURCES = {"sample": "Sample corpus", "upload": "Upload files", "paste": "Paste text"}
@@ -66,6 +74,7 @@ def _show_message() -> None:
         (st.error if kind == "error" else st.success)(escape_markdown(text))
 
 
+corpus_state.restore(active_sample=sample_name(state.active_corpus()))
 st.title("Corpus")
 st.markdown(
     "Choose the text that every page trains tokenizers on and measures them with. "
@@ -105,7 +114,8 @@ elif source == "upload":
             st.error(escape_markdown(str(err)))
             columns, ready = [], False
         if columns:
-            st.selectbox("Column or field holding the text", columns, key="corpus_column")
+            st.selectbox("Column or field holding the text", columns, index=preferred_column(columns),
+                         key="corpus_column")
     st.checkbox(
         "Replace invalid bytes with U+FFFD (otherwise files that are not valid text are refused)",
         key="corpus_replace",
@@ -118,10 +128,11 @@ else:
     st.text_area(
         "Text", key="corpus_paste", height=180, placeholder="Type or paste any text, in any language…"
     )
-    st.text_input("Name for this corpus", value="pasted text", key="corpus_paste_name", max_chars=80)
+    st.text_input("Name for this corpus", key="corpus_paste_name", max_chars=80)
     st.button("Use this text", key="corpus_use_paste", type="primary", on_click=_use_paste)
 
 _show_message()
+corpus_state.remember(source)
 
 corpus = state.active_corpus()
 stats = cached_stats(state.active_corpus_key(), corpus)

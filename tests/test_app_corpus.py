@@ -141,6 +141,41 @@ def test_upload_csv_lets_the_user_pick_the_column():
     assert metrics(at)["Words"] == "5"
 
 
+def test_csv_column_defaults_to_the_text_column():
+    at = upload(start(), ("data.csv", b"id,label,text\n1,a,hug pug\n2,b,pun bun hugs\n"))
+    assert at.selectbox(key="corpus_column").value == "text"  # not "id", the first column
+    at.button(key="corpus_use_upload").click().run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Words"] == "5"
+
+
+def test_the_page_keeps_its_choices_after_a_visit_to_another_page():
+    # Streamlit forgets the values of widgets a run does not draw: the pasted text came back empty
+    # and the sample box showed the first sample while another corpus was in use.
+    at = start()
+    at.radio(key="corpus_source").set_value("paste").run()
+    at.text_area(key="corpus_paste").input("hug pug pun").run()
+    at.text_input(key="corpus_paste_name").input("my words").run()
+    at.button(key="corpus_use_paste").click().run()
+    at.switch_page("app_pages/merges.py").run()
+    at.switch_page("app_pages/corpus.py").run()
+    assert not at.exception
+    assert at.radio(key="corpus_source").value == "paste"
+    assert at.text_area(key="corpus_paste").value == "hug pug pun"
+    assert at.text_input(key="corpus_paste_name").value == "my words"
+    # An edit made after coming back survives hiding the text box (another source) and showing it again.
+    at.text_area(key="corpus_paste").input("bun hugs").run()
+    at.radio(key="corpus_source").set_value("upload").run()
+    at.radio(key="corpus_source").set_value("paste").run()
+    assert at.text_area(key="corpus_paste").value == "bun hugs"
+    at = use_sample(at, "sennrich-low-lower-newest-widest")
+    at.switch_page("app_pages/merges.py").run()
+    at.switch_page("app_pages/corpus.py").run()
+    assert at.radio(key="corpus_source").value == "sample"
+    assert at.selectbox(key="corpus_sample").value == "sennrich-low-lower-newest-widest"
+    assert "Sennrich" in at.header[0].value
+
+
 @pytest.mark.parametrize(
     "name, data, words",
     [

@@ -77,6 +77,9 @@ def test_page_asks_for_training_first():
     assert at.title[0].value == "BPE step-through"
     assert any("press **Train**" in i.value for i in at.info)
     assert not at.metric
+    # A primer for students who have never seen BPE, folded away for everyone else.
+    assert at.expander[0].label.startswith("New to BPE?")
+    assert "most frequent pair" in at.expander[0].markdown[0].value
 
 
 def test_course_sample_stepping_matches_the_engine():
@@ -98,7 +101,7 @@ def test_course_sample_stepping_matches_the_engine():
         row = marked_row(at)
         assert (row["left"], row["right"], row["count"]) == (rec.left, rec.right, rec.count)
     assert at.button(key="merges_next").disabled
-    assert any("reached num_merges 3" in s.value.replace("\\", "") for s in at.success)
+    assert any("all 3 merges you asked for are done" in s.value.replace("\\", "") for s in at.success)
     # The course's vocabulary: 7 letters + 3 merges (+ our [UNK]).
     assert metrics(at)["Vocabulary size"] == "11"
 
@@ -243,6 +246,29 @@ def test_a_vocabulary_too_small_for_any_merge_is_explained():
     at.number_input(key="merges_budget").set_value(5).run()
     at = click(at, "merges_train")
     assert any("made no merge" in w.value for w in at.warning)
+    # In the page's words (its settings), not the engine's option names.
+    message = at.warning[0].value.replace("\\", "")
+    assert "vocabulary size you asked for (5)" in message and "Choose a vocabulary size above 8" in message
+    assert "vocab_size" not in message and "limit_alphabet" not in message
+
+
+def test_jump_past_the_end_goes_to_the_last_step():
+    at = click(open_page("hf-course-hug-pug"), "merges_train")
+    at = ok(at.number_input(key="merges_jump").set_value(99_999).run())
+    assert step(at) == 3 and at.number_input(key="merges_jump").value == 3
+    assert at.subheader[0].value == "Step 3 of 3"
+
+
+def test_one_huge_word_keeps_the_page_small():
+    # A corpus of one 200,000-letter word: the words table was 56 MB of HTML and the browser hung.
+    at = open_page(paste="x" * 200_000)
+    at.number_input(key="merges_budget").set_value(30).run()
+    at = click(at, "merges_train")
+    assert sum(len(h.proto.body) for h in at.get("html")) < 200_000
+    at = click(at, "merges_last")
+    assert step(at) > 10
+    assert sum(len(h.proto.body) for h in at.get("html")) < 300_000
+    assert "more)" in html_unescape(html_bodies(at))  # the merged token is cut, saying by how much
 
 
 @pytest.mark.parametrize("pre_tokenizer", ["whitespace-split", "whitespace"])

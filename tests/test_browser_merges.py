@@ -108,3 +108,37 @@ def test_hostile_tokens_render_as_text(streamlit_server, browser_page):
     assert page.locator("img[src='x']").count() == 0
     assert page.locator("script", has_text="__xss").count() == 0
     assert page.console_errors == []
+
+
+def test_candidate_chart_of_a_few_pairs_is_readable(streamlit_server, browser_page):
+    """Few candidate bars used to be squashed into a line by a legend under the chart."""
+    import io
+
+    from PIL import Image
+
+    page = browser_page
+    page.goto(streamlit_server + "/")
+    wait_idle(page)
+    page.get_by_label("Sample", exact=True).click()
+    page.get_by_role("option", name="Wikipedia: aaabdaaabac").click()
+    wait_idle(page)
+    page.get_by_role("button", name="Use this sample").click()
+    wait_idle(page)
+    page.get_by_role("link", name="BPE step-through").first.click()
+    wait_idle(page)
+    press(page, "merges_train")
+    press(page, "merges_last")  # 4 candidates: the merged pair (count 2) and three pairs seen once
+    chart = page.get_by_test_id("stVegaLiteChart").first
+    chart.wait_for(timeout=30_000)
+    page.wait_for_timeout(800)  # let Vega draw
+    image = Image.open(io.BytesIO(chart.screenshot())).convert("RGB")
+    merged = (0xD9, 0x48, 0x0F)  # KIND_COLOURS["merged"]
+    width, height = image.size
+    rows = sum(
+        any(max(abs(a - b) for a, b in zip(image.getpixel((x, y)), merged)) < 40 for x in range(0, width, 2))
+        for y in range(height)
+    )
+    assert rows >= 16, f"the merged pair's bar is {rows} px tall"
+    legend = page.locator(".tp-legend").first.inner_text()
+    assert "merged" in legend and "runner-up" in legend
+    assert page.console_errors == []

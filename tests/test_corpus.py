@@ -463,3 +463,10 @@ def test_head_is_the_start_of_text(texts, n):
     corpus = Corpus("c", tuple(texts))
     assert corpus.head(n) == corpus.text[: max(n, 0)]
     assert corpus.size_bytes == len(corpus.text.encode()) and corpus.num_chars == len(corpus.text)
+
+
+def test_a_stray_nul_is_reported_as_a_nul_not_as_utf16():
+    with pytest.raises(CorpusError, match="NUL byte at byte offset 1"):
+        load_corpus(b"a\x00b c", name="x.txt")
+    with pytest.raises(CorpusError, match="UTF-16 text without a byte-order mark"):
+        load_corpus("plain ASCII words in UTF-16".encode("utf-16-le"), name="y.txt")

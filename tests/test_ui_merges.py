@@ -13,12 +13,21 @@ from tokenizer_core.bpe_train import train_bpe_counts
 from tokenizer_core.corpus import Corpus, corpus_from_text, load_sample
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.wordpiece_train import train_wordpiece
-from ui.charts import candidates_frame, compression_frame
+from ui.charts import BAR_HEIGHT, candidates_chart, candidates_frame, compression_frame, kinds_legend_html
 from ui.merges_encode import encode, tokens_of
-from ui.merges_html import merge_banner_html, strips_html, tie_text, tree_html, words_html
+from ui.merges_html import (
+    MAX_WORD_CHIPS,
+    merge_banner_html,
+    stop_text,
+    strips_html,
+    tie_text,
+    tree_block_html,
+    tree_html,
+    words_html,
+)
 from ui.merges_pairs import pair_frame, pair_table
-from ui.merges_run import BpeRun, WordPieceRun, train_run
-from ui.merges_settings import WORKED_EXAMPLES, MergeSettings
+from ui.merges_run import MAX_TREE_NODES, BpeRun, TreeNode, WordPieceRun, train_run
+from ui.merges_settings import MARKERS, PRE_TOKENIZERS, TIE_BREAKS, WORKED_EXAMPLES, MergeSettings
 
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 
@@ -41,6 +50,13 @@ def test_settings_map_to_engine_options():
     assert byte.special_tokens == ()
     vocab = MergeSettings(budget_kind="vocab", budget=300).options()
     assert (vocab.vocab_size, vocab.num_merges) == (300, None)
+
+
+def test_option_labels_fit_a_closed_select_box():
+    # The select boxes are about 30 characters wide on a 1400-pixel screen: longer labels were cut
+    # ("Smallest token ids (Hugging"); details live in the help texts.
+    labels = [*MARKERS.values(), *TIE_BREAKS.values(), *(v for d in PRE_TOKENIZERS.values() for v in d.values())]
+    assert max(map(len, labels)) <= 30, max(labels, key=len)
 
 
 def test_wordpiece_ignores_bpe_only_options():
@@ -323,3 +339,92 @@ def test_compression_frame_keeps_first_last_and_current_step():
     steps = list(frame["step"])
     assert steps[0] == 0 and steps[-1] == len(curve) - 1 and 4321 in steps and len(steps) < 120
     assert all(frame["tokens"] == [curve[s] for s in steps])
+
+
+def test_candidates_chart_leaves_the_legend_to_the_page_and_grows_per_bar():
+    # A Vega legend under the bars squashed charts of one to a few candidates into a line.
+    run = train_run(load_sample("wikipedia-aaabdaaabac"), WORKED_EXAMPLES["wikipedia-aaabdaaabac"][0])
+    info = run.step_info(run.num_steps)
+    spec = candidates_chart(info, scheme="plain", translate=True).to_dict()
+    assert spec["height"] == {"step": BAR_HEIGHT}
+    assert all(layer["encoding"]["color"].get("legend", "absent") is None
+               for layer in spec["layer"] if "field" in layer["encoding"]["color"])
+    legend = kinds_legend_html(info, scheme="plain", translate=True)
+    assert "merged" in legend and "runner-up" in legend and "BPE" not in legend
+    assert tags(legend) <= {"div", "span"}
+
+
+# ------------------------------------------------------------------------- long words and tokens
+
+
+def test_a_huge_word_gives_small_html():
+    # One 200,000-letter word: before, the words table alone was 56 MB of HTML (the browser hung).
+    run = train_run(corpus_from_text("x" * 200_000), MergeSettings(budget=30))
+    rows = run.display_words(0, 16)
+    html = words_html(rows, run.token_id, scheme=run.scheme, translate=True)
+    assert len(html) < 30_000 and f"+{200_000 - MAX_WORD_CHIPS:,} more tokens" in html
+    last = run.num_steps
+    info = run.step_info(last)
+    assert len(info.token) > 100_000
+    html = merge_banner_html(info.left, info.right, info.token, run.token_id, scheme=run.scheme, translate=True)
+    assert len(html) < 5_000 and "more)" in html
+    tree = run.merge_tree(info.token, last)
+    html = tree_block_html(tree, scheme=run.scheme)
+    assert len(html) < 100_000 and "merge #" in html
+
+
+def _nodes(node: TreeNode) -> list[TreeNode]:
+    if node.left is None or node.right is None:
+        return [node]
+    return [node, *_nodes(node.left), *_nodes(node.right)]
+
+
+@pytest.mark.parametrize("algorithm", ["bpe", "wordpiece"])
+def test_big_merge_trees_are_drawn_with_a_bounded_number_of_merges(algorithm):
+    # WordPiece skips words over 100 characters, so: several words of 100 x's.
+    run = train_run(corpus_from_text(" ".join(["x" * 100] * 3)),
+                    MergeSettings(algorithm=algorithm, budget=200))
+    token = run.step_info(run.num_steps).token
+    tree = run.merge_tree(token, run.num_steps)
+    nodes = _nodes(tree)
+    expanded = [n for n in nodes if not n.is_leaf]
+    collapsed = [n for n in nodes if n.is_leaf and n.step is not None]
+    assert len(expanded) == MAX_TREE_NODES and collapsed  # the rest is left folded, marked by its step
+    assert "".join(n.token if algorithm == "bpe" else n.token.removeprefix("##") for n in _leaves(tree)) \
+        == token.removeprefix("##")
+    assert "merge #" in tree_html(collapsed[0], scheme=run.scheme)
+    small = run.merge_tree(token, run.num_steps, max_nodes=1)
+    assert small.step == run.num_steps and small.left is not None and small.left.left is None
+
+
+def _leaves(node: TreeNode) -> list[TreeNode]:
+    if node.left is None or node.right is None:
+        return [node]
+    return _leaves(node.left) + _leaves(node.right)
+
+
+# ------------------------------------------------------------------------------ stop reasons
+
+
+def test_stop_text_speaks_in_the_settings_of_the_page():
+    hug = load_sample("hf-course-hug-pug")
+    tiny = train_run(hug, MergeSettings(budget_kind="vocab", budget=1))
+    assert tiny.num_steps == 0
+    assert stop_text(tiny) == (
+        "the vocabulary size you asked for (1) leaves no room for merges: the starting vocabulary "
+        "(every character of the corpus and [UNK]) already has 8 tokens. Choose a vocabulary size above 8")
+    byte = train_run(hug, MergeSettings(level="byte", budget_kind="vocab", budget=100))
+    assert "(the 256 bytes)" in stop_text(byte) and "above 256" in stop_text(byte)
+    wp = train_run(hug, MergeSettings(algorithm="wordpiece", budget_kind="vocab", budget=3))
+    assert "leaves no room for merges" in stop_text(wp)  # the engine only says "reached vocab_size"
+    assert stop_text(train_run(hug, MergeSettings(budget=3))) == "all 3 merges you asked for are done"
+    assert stop_text(train_run(hug, MergeSettings(budget_kind="vocab", budget=10))) == (
+        "the vocabulary reached the size you asked for (10 tokens)")
+    rare = train_run(hug, MergeSettings(budget=50, min_frequency=16))
+    assert rare.num_steps == 2 and stop_text(rare) == (
+        "no pair occurs at least 16 times (the minimum pair frequency) any more; lower the minimum to keep merging")
+    none = train_run(hug, MergeSettings(algorithm="wordpiece", budget=50, min_frequency=10**6))
+    assert stop_text(none).startswith("no pair occurs at least 1,000,000 times") and "to merge" in stop_text(none)
+    done = train_run(hug, MergeSettings(budget=1000))
+    assert stop_text(done) == "every word is a single token now: there is no pair left to merge"
+    assert "min_frequency" not in stop_text(rare) + stop_text(none) and "vocab_size" not in stop_text(tiny)

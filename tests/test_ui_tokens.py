@@ -8,7 +8,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tokenizer_core.pre_tokenizers import bytes_to_symbols
-from ui.tokens import bytes_display, chip_html, chips_html, display_text, token_colour
+from ui.tokens import MAX_SHOWN, bytes_display, chip_html, chips_html, display_text, shown_text, token_colour
 
 
 @given(st.text(max_size=30), st.integers(min_value=0, max_value=10**6))
@@ -58,3 +58,28 @@ def test_bytes_display_is_lossless(data):
 def test_colour_is_a_pure_function_of_the_id():
     assert token_colour(42) == token_colour(42)
     assert len({token_colour(i) for i in range(50)}) == 50
+
+
+def test_invisible_and_bidi_characters_are_shown_by_code_point():
+    # A right-to-left override inside a token would reverse the chips after it; NUL, zero-width
+    # joiners and no-break spaces would be invisible.
+    assert display_text("\u202eabc") == "⟨U+202E⟩abc"
+    assert display_text("a\x00b\u200dc\u00a0") == "a⟨U+0000⟩b⟨U+200D⟩c⟨U+00A0⟩"
+    assert display_text("\u200f", scheme="byte-level", translate=False) == "⟨U+200F⟩"
+    assert display_text(bytes_to_symbols("\u200d".encode()), scheme="byte-level") == "⟨U+200D⟩"
+    assert display_text("שלום 👍 日本") == "שלום·👍·日本"  # visible characters are left alone
+    assert "unicode-bidi:isolate" in chip_html(1, "שלום")
+
+
+def test_a_lone_combining_mark_sits_on_a_dotted_circle():
+    assert display_text("\u0301") == "◌\u0301"
+    assert display_text("e\u0301") == "e\u0301"
+    assert display_text(bytes_to_symbols("\u093f".encode()), scheme="byte-level") == "◌\u093f"
+
+
+def test_long_tokens_are_cut_for_display():
+    token = "x" * 200_000
+    chip = chip_html(5, token)
+    assert len(chip) < 1_000 and f"(+{200_000 - MAX_SHOWN:,} more)" in chip
+    assert shown_text("##" + "ab" * 30, scheme="wordpiece", limit=6) == "…abab… (+56 more)"
+    assert shown_text("short") == "short"

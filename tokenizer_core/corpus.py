@@ -235,11 +235,12 @@ def _line_of(data: bytes, offset: int) -> int:
 
 def _looks_like_utf16_without_bom(data: bytes) -> bool:
     head = data[:2048]
-    if len(head) < 4:
+    if len(head) < 16:  # too little to tell; a stray NUL in a tiny file is just a NUL
         return False
     even, odd = head[0::2], head[1::2]
-    # ASCII text in UTF-16 has a NUL in every other byte.
-    return even.count(0) > 0.4 * len(even) or odd.count(0) > 0.4 * len(odd)
+    # ASCII text in UTF-16 has a NUL in every other byte, and (almost) none in the others.
+    nul_even, nul_odd = even.count(0) / len(even), odd.count(0) / len(odd)
+    return (nul_even > 0.4 and nul_odd < 0.1) or (nul_odd > 0.4 and nul_even < 0.1)
 
 
 def _refuse_binary(data: bytes, label: str) -> None:

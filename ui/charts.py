@@ -17,10 +17,12 @@ import altair as alt
 import pandas as pd
 
 from ui.merges_run import Candidate, StepInfo
-from ui.tokens import Scheme, display_text
+from ui.tokens import Scheme, shown_text
 
 #: The compression curve is drawn with at most about this many points.
 CURVE_POINTS = 600
+#: Height of one candidate bar (pixels); the chart grows with the number of candidates.
+BAR_HEIGHT = 24
 KIND_COLOURS = {
     "merged": "#d9480f",
     "tied": "#f59f00",
@@ -31,8 +33,8 @@ KIND_COLOURS = {
 
 def pair_label(c: Candidate, *, scheme: Scheme, translate: bool) -> str:
     """``left + right`` as shown in charts and tables."""
-    return (f"{display_text(c.left, scheme=scheme, translate=translate) or '∅'} + "
-            f"{display_text(c.right, scheme=scheme, translate=translate) or '∅'}")
+    return (f"{shown_text(c.left, scheme=scheme, translate=translate) or '∅'} + "
+            f"{shown_text(c.right, scheme=scheme, translate=translate) or '∅'}")
 
 
 def candidates_frame(info: StepInfo, *, scheme: Scheme, translate: bool) -> pd.DataFrame:
@@ -78,14 +80,27 @@ def candidates_chart(info: StepInfo, *, scheme: Scheme, translate: bool) -> alt.
             y=alt.Y("pair:N", sort=list(data["pair"]), title=None,
                     axis=alt.Axis(labelLimit=260, labelFontSize=13, labelOverlap=False)),
             x=alt.X("value:Q", title=title, axis=None if wordpiece else alt.Axis(tickMinStep=1, format=",d")),
+            # No Vega legend: under Streamlit a legend below the bars squashes a chart of few
+            # candidates to a line; the page draws the legend itself (kinds_legend_html).
             color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[KIND_COLOURS[k] for k in kinds]),
-                            legend=alt.Legend(title=None, orient="bottom")),
+                            legend=None),
             tooltip=tooltip,
         )
     )
     text = bars.mark_text(align="left", dx=3, fontSize=12).encode(
         text=alt.Text("value:Q", format=".3g" if wordpiece else ","), color=alt.value("#374151"))
-    return (bars + text).properties(height=max(120, 28 * len(data)))
+    return (bars + text).properties(height=alt.Step(BAR_HEIGHT))
+
+
+def kinds_legend_html(info: StepInfo, *, scheme: Scheme, translate: bool) -> str:
+    """The legend of :func:`candidates_chart`: a coloured square and a name per kind of bar shown."""
+    kinds = set(candidates_frame(info, scheme=scheme, translate=translate)["kind"])
+    items = "".join(
+        f'<span style="margin-right:1em;white-space:nowrap"><span style="display:inline-block;width:0.8em;'
+        f'height:0.8em;background:{colour};margin-right:0.3em;vertical-align:-0.05em"></span>{kind}</span>'
+        for kind, colour in KIND_COLOURS.items() if kind in kinds
+    )
+    return f'<div class="tp-legend" style="color:#6b7280;font-size:0.85em">{items}</div>'
 
 
 def _sample_steps(n: int, step: int, points: int) -> list[int]:

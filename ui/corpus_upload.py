@@ -56,6 +56,23 @@ def upload_columns(files: Sequence[Upload], *, max_bytes: int = DEFAULT_MAX_BYTE
     return list(seen)
 
 
+#: Column names that usually hold the text of a table, best first (compared without case).
+TEXT_COLUMN_NAMES = ("text", "content", "body", "sentence", "document", "review", "comment", "message")
+
+
+def preferred_column(columns: Sequence[str]) -> int:
+    """Index of the column to offer first: one with a usual name for text, else the first.
+
+    >>> preferred_column(["id", "label", "Text"]), preferred_column(["id", "label"])
+    (2, 0)
+    """
+    lowered = [c.strip().lower() for c in columns]
+    for name in TEXT_COLUMN_NAMES:
+        if name in lowered:
+            return lowered.index(name)
+    return 0
+
+
 def corpus_from_uploads(
     files: Sequence[Upload],
     *,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Optional
 
 import altair as alt
 import pandas as pd
@@ -46,14 +47,20 @@ def _escape_line_start(match: re.Match) -> str:
     return indent + ("\\" + marker if marker else number + "\\" + dot)
 
 
-def display_name(corpus: Corpus) -> str:
-    """A bundled sample's title (e.g. for "default"), else the corpus' own name."""
+def sample_name(corpus: Corpus) -> Optional[str]:
+    """The name of the bundled sample ``corpus`` is, or None for the user's own text."""
     try:
         sample = samples.get(corpus.name)
     except CorpusError:
-        return corpus.name
+        return None
     # A pasted corpus the user named "default" is not the sample: compare sources too.
-    return sample.title if corpus.source == sample.source else corpus.name
+    return corpus.name if corpus.source == sample.source else None
+
+
+def display_name(corpus: Corpus) -> str:
+    """A bundled sample's title (e.g. for "default"), else the corpus' own name."""
+    name = sample_name(corpus)
+    return corpus.name if name is None else samples.get(name).title
 
 
 def format_count(n: int) -> str:

@@ -17,23 +17,28 @@ from collections.abc import Sequence
 from typing import Callable, Optional
 
 from ui.merges_encode import EncodeView
-from ui.merges_run import StepInfo, TreeNode
-from ui.tokens import Scheme, chip_html, display_text
+from ui.merges_run import MergeRun, StepInfo, TreeNode
+from ui.tokens import MAX_SHOWN, Scheme, chip_html, shown_text
 
 IdOf = Callable[[str], Optional[int]]
+#: A word's tokens are listed up to this many (a 200,000-letter word has 200,000 at step 0).
+MAX_WORD_CHIPS = 40
+#: Characters shown of a word or token in the word tables, and of a token in a merge tree.
+WORD_CHARS = 24
+TREE_CHARS = 16
 _MUTED = "color:#6b7280;font-size:0.85em"
 _MONO = "font-family:ui-monospace,monospace"
 
 
 def _chips(tokens: Sequence[str], id_of: IdOf, *, scheme: Scheme, translate: bool,
-           highlight: frozenset[str] = frozenset()) -> str:
-    return "".join(chip_html(id_of(t), t, scheme=scheme, translate=translate, highlight=t in highlight)
+           highlight: frozenset[str] = frozenset(), limit: int = MAX_SHOWN) -> str:
+    return "".join(chip_html(id_of(t), t, scheme=scheme, translate=translate, highlight=t in highlight, limit=limit)
                    for t in tokens)
 
 
-def _text(token: str, *, scheme: Scheme, translate: bool) -> str:
-    """A token as escaped text (no chip)."""
-    return html.escape(display_text(token, scheme=scheme, translate=translate) or "∅")
+def _text(token: str, *, scheme: Scheme, translate: bool, limit: int = MAX_SHOWN) -> str:
+    """A token (or word) as escaped text (no chip), long ones cut."""
+    return html.escape(shown_text(token, scheme=scheme, translate=translate, limit=limit) or "∅")
 
 
 def merge_banner_html(left: str, right: str, token: str, id_of: IdOf, *, scheme: Scheme, translate: bool,
@@ -57,11 +62,14 @@ def words_html(rows: Sequence[tuple[str, int, Sequence[str]]], id_of: IdOf, *, s
     """A table of words: the word, its count, its tokens (``highlight``-ed ones bold)."""
     body = []
     for word, count, tokens in rows:
-        shown = _text(word, scheme=scheme, translate=translate)
-        chips = _chips(tokens, id_of, scheme=scheme, translate=translate, highlight=highlight)
+        shown = _text(word, scheme=scheme, translate=translate, limit=WORD_CHARS)
+        chips = _chips(tokens[:MAX_WORD_CHIPS], id_of, scheme=scheme, translate=translate, highlight=highlight,
+                       limit=WORD_CHARS)
+        if len(tokens) > MAX_WORD_CHIPS:
+            chips += f'<span style="{_MUTED};margin-left:0.4em">… +{len(tokens) - MAX_WORD_CHIPS:,} more tokens</span>'
         body.append(
             "<tr>"
-            f'<td style="{_MONO};padding:2px 10px 2px 0;white-space:pre">{shown}</td>'
+            f'<td style="{_MONO};padding:2px 10px 2px 0;white-space:pre-wrap;overflow-wrap:anywhere">{shown}</td>'
             f'<td style="{_MUTED};text-align:right;padding:2px 10px">{count:,}</td>'
             f'<td style="padding:2px 0">{chips}</td>'
             "</tr>"
@@ -82,8 +90,8 @@ def strips_html(view: EncodeView, id_of: IdOf, *, scheme: Scheme, translate: boo
     """One row per applied merge: ``#step left + right → token`` and the sentence after it."""
     rows = [("start", view.initial, frozenset())]
     for s in view.strips:
-        label = (f"#{s.step}  {display_text(s.left, scheme=scheme, translate=translate)} + "
-                 f"{display_text(s.right, scheme=scheme, translate=translate)}")
+        label = (f"#{s.step}  {shown_text(s.left, scheme=scheme, translate=translate)} + "
+                 f"{shown_text(s.right, scheme=scheme, translate=translate)}")
         rows.append((label, s.pieces, frozenset([s.token])))
     label_style = f"{_MONO};{_MUTED};padding:2px 12px 2px 0;white-space:pre;vertical-align:top"
     body = "".join(
@@ -108,9 +116,12 @@ def sentence_html(pieces: Sequence[Sequence[str]], id_of: IdOf, *, scheme: Schem
 def tree_html(node: TreeNode, *, scheme: Scheme, translate: bool = True) -> str:
     """A merge tree drawn top-down: the token, and under it the two tokens it was merged from."""
     head = chip_html(node.token_id, node.token, scheme=scheme, translate=translate,
-                     highlight=node.step is not None)
+                     highlight=node.step is not None, limit=TREE_CHARS)
     if node.is_leaf or node.left is None or node.right is None:
-        return f'<div style="display:flex;flex-direction:column;align-items:center">{head}</div>'
+        more = ""
+        if node.step is not None:  # made by a merge, but the tree was too big to draw it out
+            more = f'<div style="{_MUTED}">merge #{node.step:,} …</div>'
+        return f'<div style="display:flex;flex-direction:column;align-items:center">{head}{more}</div>'
     step = f'<div style="{_MUTED}">merge #{node.step:,}</div>'
     kids = (tree_html(node.left, scheme=scheme, translate=translate)
             + tree_html(node.right, scheme=scheme, translate=translate))
@@ -144,8 +155,8 @@ def tie_text(info: StepInfo, *, algorithm: str, tie_break: str, id_of: IdOf, sch
         return ""
 
     def show(left: str, right: str) -> str:
-        return (f"{display_text(left, scheme=scheme, translate=translate) or '∅'} + "
-                f"{display_text(right, scheme=scheme, translate=translate) or '∅'}")
+        return (f"{shown_text(left, scheme=scheme, translate=translate) or '∅'} + "
+                f"{shown_text(right, scheme=scheme, translate=translate) or '∅'}")
 
     pairs = [(info.left, info.right)] + [c.pair for c in info.tied]
     # The trace keeps a fixed number of runner-ups; when all of them tie, more may have.
@@ -159,3 +170,30 @@ def tie_text(info: StepInfo, *, algorithm: str, tie_break: str, id_of: IdOf, sch
         return head + "The pair seen first in the corpus wins (reading the words in order, each left to right)."
     ids = ", ".join(f"{show(a, b)} is ({id_of(a)}, {id_of(b)})" for a, b in pairs[:3])
     return head + f"The pair with the smallest ids wins, as in Hugging Face tokenizers: {ids}."
+
+
+def stop_text(run: MergeRun) -> str:
+    """Why training stopped, in the words of the page's settings (plain text; the caller escapes it).
+
+    The engine's reason speaks of its options (``vocab_size``, ``min_frequency``); a student sees
+    "Vocabulary size" and "Minimum pair frequency", so the common cases are said in those terms.
+    """
+    s, n = run.settings, run.num_steps
+    base, final = run.base_vocab_size, run.vocab_size_at(run.num_steps)
+    reason = run.stop_reason
+    if s.budget_kind == "vocab" and n == 0 and s.budget <= base:
+        start = "the 256 bytes" if s.level == "byte" and run.algorithm == "bpe" else "every character of the corpus"
+        if run.token_id("[UNK]") is not None:
+            start += " and [UNK]"
+        return (f"the vocabulary size you asked for ({s.budget:,}) leaves no room for merges: the starting "
+                f"vocabulary ({start}) already has {base:,} tokens. Choose a vocabulary size above {base:,}")
+    if s.budget_kind == "vocab" and final >= s.budget:
+        return f"the vocabulary reached the size you asked for ({s.budget:,} tokens)"
+    if s.budget_kind == "merges" and n >= s.budget:
+        return f"all {s.budget:,} merges you asked for are done"
+    if s.min_frequency > 1 and ("min_frequency" in reason or "at least" in reason):
+        return (f"no pair occurs at least {s.min_frequency:,} times (the minimum pair frequency)"
+                f"{' any more' if n else ''}; lower the minimum to {'keep merging' if n else 'merge'}")
+    if reason.startswith("no pair"):
+        return "every word is a single token now: there is no pair left to merge"
+    return reason

@@ -24,7 +24,7 @@ import pandas as pd
 
 from tokenizer_core.errors import TokenizerError
 from ui.merges_run import BpeRun, MergeRun, WordPieceRun
-from ui.tokens import Scheme, display_text
+from ui.tokens import Scheme, shown_text
 
 # The trainers leave out longer words (WordPiece's max_input_chars_per_word default).
 _WORDPIECE_MAX_WORD = 100
@@ -117,8 +117,8 @@ def pair_frame(rows: list[PairRow], *, scheme: Scheme, translate: bool, wordpiec
     chosen = next((i for i, r in enumerate(rows) if r.eligible), None)
     data: dict[str, list] = {
         "rank": list(range(1, len(rows) + 1)),
-        "left": [display_text(r.left, scheme=scheme, translate=translate) for r in rows],
-        "right": [display_text(r.right, scheme=scheme, translate=translate) for r in rows],
+        "left": [shown_text(r.left, scheme=scheme, translate=translate) for r in rows],
+        "right": [shown_text(r.right, scheme=scheme, translate=translate) for r in rows],
         "count": [r.count for r in rows],
     }
     if wordpiece:

@@ -21,7 +21,7 @@ directly.
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -33,6 +33,8 @@ from ui.tokens import Scheme, scheme_for
 
 #: Corpora with at most this many distinct words get the full pair-count table (teaching mode).
 TEACHING_MAX_WORDS = 300
+#: Merge trees are drawn with at most this many merges; deeper ones are left collapsed.
+MAX_TREE_NODES = 40
 # The BPE trace keeps this many of the most frequent words (train_bpe_counts' keep_words).
 _BPE_KEPT_WORDS = 1000
 
@@ -91,7 +93,10 @@ class StepInfo:
 
 @dataclass(frozen=True)
 class TreeNode:
-    """How a token is built: leaves are initial symbols; inner nodes name the merge step that made them."""
+    """How a token is built: leaves are initial symbols; inner nodes name the merge step that made them.
+
+    A node with a ``step`` but no children is a merge left collapsed because the tree was too big to draw.
+    """
 
     token: str
     token_id: Optional[int]
@@ -241,17 +246,17 @@ class BpeRun(MergeRun):
             tokens_after=rec.tokens_after,
         )
 
-    def merge_tree(self, token: str, step: int) -> TreeNode:
+    def merge_tree(self, token: str, step: int, *, max_nodes: int = MAX_TREE_NODES) -> TreeNode:
         self.check_step(step)
         if token not in self.vocab:
             return TreeNode(token, None)
 
-        def convert(t: Any) -> TreeNode:
+        def parts(t: Any) -> tuple[str, Optional[int], Optional[int], Any, Any]:
             if t.left is None or t.right is None or t.rank is None or t.rank >= step:
-                return TreeNode(t.token, t.id)
-            return TreeNode(t.token, t.id, t.rank + 1, convert(t.left), convert(t.right))
+                return t.token, t.id, None, None, None
+            return t.token, t.id, t.rank + 1, t.left, t.right
 
-        return convert(self.model.merge_tree(token))
+        return _bounded_tree(self.model.merge_tree(token), parts, max_nodes)
 
 
 class WordPieceRun(MergeRun):
@@ -318,17 +323,43 @@ class WordPieceRun(MergeRun):
         limit = self.vocab_size_at(step)
         return {t: i for t, i in self.vocab.items() if i < limit}
 
-    def merge_tree(self, token: str, step: int) -> TreeNode:
+    def merge_tree(self, token: str, step: int, *, max_nodes: int = MAX_TREE_NODES) -> TreeNode:
         self.check_step(step)
 
-        def build(tok: str, depth: int) -> TreeNode:
+        def parts(tok: str) -> tuple[str, Optional[int], Optional[int], Any, Any]:
             made = self._producer.get(tok)
-            if made is None or made > step or depth > 64:
-                return TreeNode(tok, self.vocab.get(tok))
+            if made is None or made > step:
+                return tok, self.vocab.get(tok), None, None, None
             m = self.merges[made - 1]
-            return TreeNode(tok, self.vocab.get(tok), made, build(m.left, depth + 1), build(m.right, depth + 1))
+            return tok, self.vocab.get(tok), made, m.left, m.right
 
-        return build(token, 0)
+        return _bounded_tree(token, parts, max_nodes)
+
+
+def _bounded_tree(root: Any, parts: Any, max_nodes: int) -> TreeNode:
+    """A :class:`TreeNode` tree from ``parts(source) -> (token, id, step or None, left, right)``,
+    expanding at most ``max_nodes`` merges, breadth first; the merges left over become
+    collapsed leaves (``step`` set, no children). A token of n characters has up to 2n - 1 nodes,
+    too many to draw for a long one."""
+    expanded: set[tuple[int, ...]] = set()
+    queue = deque([(root, ())])
+    while queue and len(expanded) < max_nodes:
+        source, path = queue.popleft()
+        _, _, made, left, right = parts(source)
+        if made is not None:
+            expanded.add(path)
+            queue.append((left, path + (0,)))
+            queue.append((right, path + (1,)))
+
+    def build(source: Any, path: tuple[int, ...]) -> TreeNode:
+        token, token_id, made, left, right = parts(source)
+        if made is None:
+            return TreeNode(token, token_id)
+        if path not in expanded:
+            return TreeNode(token, token_id, made)
+        return TreeNode(token, token_id, made, build(left, path + (0,)), build(right, path + (1,)))
+
+    return build(root, ())
 
 
 def _sorted_top(counts: Counter[str], n: int) -> list[tuple[str, int]]:

@@ -31,30 +31,51 @@ ALGORITHMS: dict[str, str] = {"bpe": "BPE", "wordpiece": "WordPiece"}
 LEVELS: dict[str, str] = {"char": "Characters", "byte": "Bytes (GPT-2 style)"}
 MARKERS: dict[str, str] = {
     "none": "None",
-    "glued": "</w> on the last character (subword-nmt, tokenizers)",
-    "symbol": "</w> as a symbol of its own (Sennrich et al.)",
+    "glued": "</w> glued to the last letter",
+    "symbol": "</w> as a symbol of its own",
 }
 TIE_BREAKS: dict[str, str] = {
-    "ids": "Smallest token ids (Hugging Face tokenizers)",
-    "first": "First seen in the corpus (the papers' Python code)",
+    "ids": "Smallest token ids",
+    "first": "First seen in the corpus",
 }
 BUDGET_KINDS: dict[str, str] = {"merges": "Number of merges", "vocab": "Vocabulary size"}
+# The option labels above are short enough to read in a closed select box on a projector; the
+# details are in these help texts (Markdown).
+PRE_TOKENIZER_HELP = (
+    "How the text is cut into words before merging; merges never cross words.\n\n"
+    "- **Words and punctuation**: runs of letters/digits, runs of punctuation (`\\w+|[^\\w\\s]+`)\n"
+    "- **Words, punctuation one by one**: every punctuation mark a word of its own, as BERT does\n"
+    "- **Split at spaces only**: punctuation stays glued to words\n"
+    "- **Metaspace**: spaces become ▁ at the start of words (SentencePiece)\n"
+    "- **BERT**: splits at spaces and around every punctuation mark (WordPiece)\n"
+    "- **GPT-2 / cl100k regex**: the patterns of OpenAI's tokenizers (bytes)"
+)
+MARKER_HELP = (
+    "Mark the end of each word so that 'st' at the end of a word and inside it become different "
+    "tokens (BPE on characters only). Glued to the last letter as subword-nmt and Hugging Face "
+    "tokenizers do (`t</w>`), or a symbol of its own as in the Python code of Sennrich et al. (2016)."
+)
+TIE_BREAK_HELP = (
+    "When several pairs occur equally often: the pair with the smallest token ids wins (Hugging Face "
+    "tokenizers), or the pair seen first in the corpus (the papers' Python code). WordPiece always "
+    "takes the pair seen first."
+)
 
 #: Pre-tokenizers offered per algorithm and level (preset names of tokenizer_core.pre_tokenizers).
 PRE_TOKENIZERS: dict[tuple[str, str], dict[str, str]] = {
     ("bpe", "char"): {
-        "whitespace": "Words and punctuation (\\w+|[^\\w\\s]+)",
-        "word-split": "Words, each punctuation mark alone",
+        "whitespace": "Words and punctuation",
+        "word-split": "Words, punctuation one by one",
         "whitespace-split": "Split at spaces only",
-        "metaspace": "Metaspace (▁ marks spaces, SentencePiece style)",
+        "metaspace": "Metaspace (▁ for spaces)",
     },
     ("bpe", "byte"): {
         "gpt2-regex": "GPT-2 regex",
         "cl100k-regex": "cl100k regex (GPT-4)",
     },
     ("wordpiece", "char"): {
-        "bert": "BERT (whitespace and punctuation)",
-        "whitespace": "Words and punctuation (\\w+|[^\\w\\s]+)",
+        "bert": "BERT (spaces and punctuation)",
+        "whitespace": "Words and punctuation",
         "whitespace-split": "Split at spaces only",
     },
 }

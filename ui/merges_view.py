@@ -12,13 +12,14 @@ import streamlit as st
 
 from ui import merges_state as ms
 from ui import state
-from ui.charts import candidates_chart, compression_chart
+from ui.charts import candidates_chart, compression_chart, kinds_legend_html
 from ui.corpus_view import display_name, escape_markdown
 from ui.merges_cache import get_run
 from ui.merges_encode import MAX_CHARS, encode, tokens_of
 from ui.merges_html import (
     merge_banner_html,
     sentence_html,
+    stop_text,
     strips_html,
     tie_text,
     tree_block_html,
@@ -30,14 +31,17 @@ from ui.merges_settings import (
     ALGORITHMS,
     BUDGET_KINDS,
     LEVELS,
+    MARKER_HELP,
     MARKERS,
     MAX_BUDGET,
+    PRE_TOKENIZER_HELP,
+    TIE_BREAK_HELP,
     TIE_BREAKS,
     WORKED_EXAMPLES,
     MergeSettings,
     pre_tokenizer_choices,
 )
-from ui.tokens import chip_html, display_text
+from ui.tokens import chip_html, shown_text
 
 K = ms.SETTING_KEYS
 
@@ -48,6 +52,17 @@ INTRO = (
     "Keys: **N** next, **P** previous, **K** play/pause."
 )
 
+PRIMER = (
+    "1. The text is cut into words (the *pre-tokenizer*), and every word into single symbols: "
+    "characters, or the bytes of UTF-8.\n"
+    "2. Count every pair of neighbouring symbols in all the words (a word that occurs 50 times counts 50 times).\n"
+    "3. Merge the most frequent pair everywhere into one new symbol, a new token of the vocabulary "
+    "(WordPiece picks the pair with the best *score* instead of the most frequent one).\n"
+    "4. Repeat until the number of merges or the vocabulary size you chose is reached.\n\n"
+    "The list of merges, in order, is the tokenizer: to encode new text, apply them in the same order. "
+    "Press **Train**, then **Next** to watch one merge at a time."
+)
+
 
 def render_page() -> None:
     """The whole page (called by ``app_pages/merges.py``)."""
@@ -55,6 +70,8 @@ def render_page() -> None:
     corpus_key = state.active_corpus_key()
     ms.prepare(corpus.name, corpus_key)
     st.markdown(INTRO)
+    with st.expander("New to BPE? How it works in four lines", icon=":material/help:"):
+        st.markdown(PRIMER)
 
     clicked = _settings_panel(corpus.name)
     settings = _settings_from_widgets()
@@ -98,22 +115,25 @@ def _settings_panel(corpus_name: str) -> bool:
             ss[K["pre_tokenizer"]] = next(iter(choices))
         with c2:
             st.selectbox("Pre-tokenizer", list(choices), format_func=choices.get, key=K["pre_tokenizer"],
-                         help="How the text is cut into words before merging; merges never cross words.")
+                         help=PRE_TOKENIZER_HELP)
             st.selectbox("End-of-word marker", list(MARKERS), format_func=MARKERS.get, key=K["marker"],
                          disabled=wordpiece or level == "byte",
-                         help="Mark the end of each word so that 'st' at the end of a word and inside it "
-                              "become different tokens (BPE on characters only).")
+                         help=MARKER_HELP)
         with c3:
             st.radio("Stop after", list(BUDGET_KINDS), format_func=BUDGET_KINDS.get, key=K["budget_kind"],
                      horizontal=True)
             by_merges = ss[K["budget_kind"]] == "merges"
             st.number_input("Number of merges" if by_merges else "Vocabulary size (special tokens included)",
-                            min_value=1, max_value=MAX_BUDGET, step=1, key=K["budget"])
+                            min_value=1, max_value=MAX_BUDGET, step=1, key=K["budget"],
+                            help=(f"How many merges to learn, 1 to {MAX_BUDGET:,}. Each merge adds one token."
+                                  if by_merges else
+                                  f"Stop when the vocabulary has this many tokens, 1 to {MAX_BUDGET:,}: it starts "
+                                  "with every character (or the 256 bytes) and [UNK], and each merge adds one."))
         with c4:
             st.number_input("Minimum pair frequency", min_value=0, max_value=1_000_000, step=1,
                             key=K["min_frequency"], help="Stop (BPE) or skip pairs (WordPiece) seen fewer times.")
             st.selectbox("Ties broken by", list(TIE_BREAKS), format_func=TIE_BREAKS.get, key=K["tie_break"],
-                         disabled=wordpiece, help="WordPiece always takes the pair seen first in the corpus.")
+                         disabled=wordpiece, help=TIE_BREAK_HELP)
             st.checkbox("Lowercase the text", key=K["lowercase"])
         b1, b2, b3 = st.columns([0.8, 1.5, 4])
         clicked = b1.button("Train", key=ms.TRAIN, type="primary", icon=":material/model_training:")
@@ -159,7 +179,7 @@ def _stepper(run: MergeRun, interval: float | None) -> None:
     ss = st.session_state
     n = run.num_steps
     if n == 0:
-        st.warning(escape_markdown(f"Training made no merge: {run.stop_reason}."))
+        st.warning(escape_markdown(f"Training made no merge: {stop_text(run)}."))
         return
     playing = bool(ss.get(ms.PLAYING, False))
     if playing and interval is not None and ms.speed() != interval:
@@ -197,8 +217,9 @@ def _controls(n: int, step: int, playing: bool) -> None:
                    icon=":material/pause:" if playing else ":material/play_arrow:", shortcut="K", width="stretch")
     cols[5].select_slider("Speed", options=list(ms.SPEEDS), key=ms.SPEED, on_change=ms.speed_changed,
                           format_func=lambda s: f"{s:g} s per step")
-    cols[6].number_input("Jump to step", min_value=0, max_value=n, step=1, key=ms.JUMP,
-                         on_change=ms.from_widget, args=(ms.JUMP, n))
+    # No max_value: Streamlit would refuse 99999 with a red mark and stay put; go to the last step instead.
+    cols[6].number_input("Jump to step", min_value=0, step=1, key=ms.JUMP, on_change=ms.from_widget,
+                         args=(ms.JUMP, n), help=f"0 to {n:,}; a larger number goes to the last step.")
     st.slider("Step", min_value=0, max_value=n, key=ms.SLIDER, on_change=ms.from_widget, args=(ms.SLIDER, n),
               label_visibility="collapsed")
 
@@ -227,10 +248,13 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
     grew = size - run.vocab_size_at(step - 1) if step else None
     m[1].metric("Vocabulary size", f"{size:,}",
                 delta=None if grew is None else (f"+{grew}" if grew else "+0 (token already existed)"),
-                delta_color="off")
+                delta_color="off", help="Tokens known after this step: the starting symbols (and [UNK]) "
+                                        "plus one new token per merge.")
     tokens = run.tokens_at(step)
     m[2].metric("Corpus length (tokens)", f"{tokens:,}",
-                delta=None if not step else f"{tokens - run.tokens_at(step - 1):,}", delta_color="inverse")
+                delta=None if not step else f"{tokens - run.tokens_at(step - 1):,}", delta_color="inverse",
+                help="How many tokens the whole corpus is split into after this many merges. Merging a "
+                     "pair that occurs n times makes it up to n tokens shorter.")
     start = run.tokens_at(0)
     shrunk = 100 * (1 - tokens / start) if start else 0.0
     m[3].metric("Shorter than at the start", f"{shrunk:.1f} %" if shrunk >= 1 or not shrunk else f"{shrunk:.2f} %")
@@ -251,7 +275,7 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
     if tie:
         st.info(escape_markdown(tie), icon=":material/balance:")
     if step == run.num_steps:
-        st.success(escape_markdown(f"Last step. Training stopped: {run.stop_reason}."))
+        st.success(escape_markdown(f"Last step. Training stopped: {stop_text(run)}."))
 
 
 def _charts(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
@@ -260,6 +284,7 @@ def _charts(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
         what = "merge #1 (next)" if step == 0 else f"merge #{step:,}"
         st.markdown(f"**Top candidate pairs for {what}**")
         st.altair_chart(candidates_chart(info, scheme=run.scheme, translate=translate), width="stretch")
+        st.html(kinds_legend_html(info, scheme=run.scheme, translate=translate))
     with right:
         st.markdown("**Compression: corpus length after each merge**")
         st.altair_chart(compression_chart(run.curve, step), width="stretch")
@@ -316,12 +341,12 @@ def _encode_panel(run: MergeRun, step: int, info: StepInfo, translate: bool) -> 
     options = tokens_of(view)
     if step and info.token not in options:
         options.insert(0, info.token)
-    options = [t for t in options if not run.merge_tree(t, step).is_leaf]
+    options = [t for t in options if not run.merge_tree(t, step, max_nodes=1).is_leaf]
     if not options:
         st.caption("No token of this text was made by a merge yet, so there is no merge tree to show.")
         return
     if ss.get(ms.TREE) not in options:
         ss[ms.TREE] = options[0]
     choice = st.selectbox("Merge tree of token", options, key=ms.TREE,
-                          format_func=lambda t: display_text(t, scheme=run.scheme, translate=translate) or "∅")
+                          format_func=lambda t: shown_text(t, scheme=run.scheme, translate=translate) or "∅")
     st.html(tree_block_html(run.merge_tree(choice, step), scheme=run.scheme, translate=translate))

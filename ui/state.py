@@ -20,6 +20,7 @@ DEFAULT_SAMPLE = "default"
 _ACTIVE = "state_active_corpus"
 _KEY = "state_active_corpus_key"
 _VERSION = "state_corpus_version"
+_RUN = "state_run_number"
 
 
 @st.cache_resource(
@@ -60,3 +61,13 @@ def corpus_version() -> int:
     """How many times this session's corpus has been set (1 after the default is loaded)."""
     active_corpus()
     return st.session_state[_VERSION]
+
+
+def begin_run() -> None:
+    """Count a full run of the app (called by the router before the page runs)."""
+    st.session_state[_RUN] = st.session_state.get(_RUN, 0) + 1
+
+
+def run_number() -> int:
+    """How many full runs of the app this session has made (fragment reruns not counted)."""
+    return st.session_state.get(_RUN, 0)

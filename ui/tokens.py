@@ -4,7 +4,11 @@ Rules (the same on every page):
 
 - a token's colour is a pure function of its id, so a token keeps its colour across
   pages, runs and machines;
-- whitespace is made visible: ``·`` for a space, ``⏎`` for a newline, ``→`` for a tab;
+- whitespace is made visible: ``·`` for a space, ``⏎`` for a newline, ``→`` for a tab; other
+  invisible characters (NUL, zero-width joiners, bidi controls, no-break spaces) as ``⟨U+200D⟩``,
+  and a token starting with a combining mark gets a dotted circle (``◌́``) to sit on;
+- very long tokens are cut for display (:data:`MAX_SHOWN` characters, then how many more:
+  :func:`shown_text`);
 - the markers ``Ġ`` (byte-level space), ``▁`` (metaspace) and ``##`` (WordPiece
   continuation) are shown as they are, or translated into what they mean;
 - byte-level tokens that are not valid UTF-8 on their own are shown as bytes (``<0xE2>``),
@@ -22,6 +26,7 @@ False
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Literal, Optional
 
@@ -30,6 +35,11 @@ from tokenizer_core.pre_tokenizers import unicode_to_bytes
 Scheme = Literal["plain", "byte-level", "metaspace", "wordpiece", "suffix"]
 _VISIBLE = {" ": "·", "\n": "⏎", "\t": "→", "\r": "↵"}
 _GOLDEN = 0.6180339887498949
+# Control, format (ZWJ, bidi overrides, BOM), separator and surrogate characters: invisible, or able
+# to reorder the text around them, so they are shown by code point.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Zs"})
+#: Token text longer than this is cut for display (a corpus can hold one 200,000-character word).
+MAX_SHOWN = 40
 
 
 def token_colour(token_id: int) -> str:
@@ -43,9 +53,34 @@ def token_colour(token_id: int) -> str:
     return f"hsl({hue:.0f}, 70%, {light}%)"
 
 
+def _visible_char(c: str) -> str:
+    shown = _VISIBLE.get(c)
+    if shown is not None:
+        return shown
+    if c.isprintable() and unicodedata.category(c) not in _HIDDEN_CATEGORIES:
+        return c
+    return f"⟨U+{ord(c):04X}⟩"
+
+
 def visible_whitespace(text: str) -> str:
-    """Replace spaces, newlines and tabs by visible marks. ``visible_whitespace("a b")`` is ``'a·b'``."""
-    return "".join(_VISIBLE.get(c, c) for c in text)
+    """Replace spaces, newlines and tabs by visible marks, and other invisible characters by their
+    code point. ``visible_whitespace("a b")`` is ``'a·b'``; ``visible_whitespace("a\\u200db")`` is
+    ``'a⟨U+200D⟩b'``."""
+    out = "".join(map(_visible_char, text))
+    if out and unicodedata.category(out[0]).startswith("M"):
+        out = "◌" + out  # a mark alone would sit on the chip's border (or the token before)
+    return out
+
+
+def shorten(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` cut to ``limit`` characters, saying how many were left out.
+
+    >>> shorten("x" * 50, 8)
+    'xxxxxxxx… (+42 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… (+{len(text) - limit:,} characters)"
 
 
 def bytes_display(data: bytes) -> str:
@@ -74,7 +109,7 @@ def display_text(token: str, *, scheme: Scheme = "plain", translate: bool = True
     (whitespace is still made visible)."""
     if scheme == "byte-level":
         if not translate:
-            return token
+            return visible_whitespace(token)  # the byte symbols are printable; anything else is shown
         table = unicode_to_bytes()
         if all(c in table for c in token):
             return visible_whitespace(bytes_display(bytes(table[c] for c in token)))
@@ -87,6 +122,18 @@ def display_text(token: str, *, scheme: Scheme = "plain", translate: bool = True
         elif scheme == "suffix" and token.endswith("</w>"):
             return visible_whitespace(token[:-4]) + "·"
     return visible_whitespace(token)
+
+
+def shown_text(token: str, *, scheme: Scheme = "plain", translate: bool = True, limit: int = MAX_SHOWN) -> str:
+    """:func:`display_text` of at most ``limit`` characters of the token, then how many were left out
+    (cut before converting, so a 200,000-character token costs no more than a short one).
+
+    >>> shown_text("ab" * 30, limit=4)
+    'abab… (+56 more)'
+    """
+    if len(token) <= limit:
+        return display_text(token, scheme=scheme, translate=translate)
+    return f"{display_text(token[:limit], scheme=scheme, translate=translate)}… (+{len(token) - limit:,} more)"
 
 
 def scheme_for(tokenizer: object) -> Scheme:
@@ -107,21 +154,21 @@ def scheme_for(tokenizer: object) -> Scheme:
 
 
 def chip_html(token_id: Optional[int], token: str, *, scheme: Scheme = "plain", translate: bool = True,
-              highlight: bool = False, title_extra: str = "") -> str:
-    """One token as an escaped HTML chip."""
-    shown = display_text(token, scheme=scheme, translate=translate) or "∅"
+              highlight: bool = False, title_extra: str = "", limit: int = MAX_SHOWN) -> str:
+    """One token as an escaped HTML chip (cut after ``limit`` characters, see :func:`shown_text`)."""
+    shown = shown_text(token, scheme=scheme, translate=translate, limit=limit) or "∅"
     colour = token_colour(token_id) if token_id is not None else "#e5e7eb"
     border = "2px solid #d9480f" if highlight else "1px solid rgba(0,0,0,0.12)"
     weight = "700" if highlight else "400"
     title = f"id {token_id}" if token_id is not None else "no id"
-    title += f" · {token!r}"
+    title += f" · {shorten(repr(token), 2 * MAX_SHOWN)}"
     if title_extra:
         title += f" · {title_extra}"
     return (
         f'<span class="tp-chip" title="{html.escape(title, quote=True)}" '
         f'style="background:{colour};border:{border};font-weight:{weight};border-radius:4px;'
         f'padding:1px 4px;margin:1px;display:inline-block;font-family:ui-monospace,monospace;'
-        f'white-space:pre;line-height:1.7">{html.escape(shown)}</span>'
+        f'white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%;unicode-bidi:isolate;line-height:1.7">{html.escape(shown)}</span>'
     )
 
 
