@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .errors import TokenizerError
+from .symbols import merge_pair
 from .types import ProgressCallback, no_progress
 
 #: BERT's special tokens, the default for WordPiece vocabularies.
@@ -208,7 +209,7 @@ class WordPieceTraining:
             if best is None or best > last:
                 break
             merge = self.merges[best - 1]
-            symbols = _merge_strings(symbols, merge.left, merge.right, merge.left + merge.right[prefix_len:])
+            symbols = merge_pair(symbols, merge.left, merge.right, merge.left + merge.right[prefix_len:])
             done = best
         return symbols
 
@@ -219,19 +220,6 @@ class WordPieceTraining:
                 ranks.setdefault((m.left, m.right), []).append(m.step)
             self._ranks = ranks
         return self._ranks
-
-
-def _merge_strings(symbols: list[str], left: str, right: str, merged: str) -> list[str]:
-    out: list[str] = []
-    i, n = 0, len(symbols)
-    while i < n:
-        if i + 1 < n and symbols[i] == left and symbols[i + 1] == right:
-            out.append(merged)
-            i += 2
-        else:
-            out.append(symbols[i])
-            i += 1
-    return out
 
 
 def train_wordpiece(

@@ -27,6 +27,7 @@ from typing import Optional
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.models.wordpiece import WordPiece
+from tokenizer_core.symbols import merge_pair
 from ui.merges_run import BpeRun, MergeRun, WordPieceRun
 
 #: At most this many strips are listed (the rest are summed up in ``hidden``).
@@ -116,23 +117,10 @@ def _wordpiece_strips(run: WordPieceRun, initial: Segmentation, step: int) -> tu
             break
         m = run.merges[best - 1]
         merged = m.left + m.right[plen:]
-        words = [_merge(syms, m.left, m.right, merged) for syms in words]
+        words = [merge_pair(syms, m.left, m.right, merged) for syms in words]
         strips.append(Strip(best, m.left, m.right, merged, tuple(tuple(w) for w in words)))
         done = best
     return strips, tuple(tuple(w) for w in words)
-
-
-def _merge(symbols: list[str], left: str, right: str, merged: str) -> list[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(symbols):
-        if i + 1 < len(symbols) and symbols[i] == left and symbols[i + 1] == right:
-            out.append(merged)
-            i += 2
-        else:
-            out.append(symbols[i])
-            i += 1
-    return out
 
 
 def tokens_of(view: EncodeView) -> list[str]:
