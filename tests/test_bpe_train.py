@@ -371,3 +371,15 @@ def test_trained_byte_level_round_trips_any_text(small_byte_level, text):
     enc = small_byte_level.encode(text)
     assert small_byte_level.decode(enc.ids, skip_special_tokens=False) == text
     assert all(small_byte_level.id_to_token(i) == t for i, t in zip(enc.ids, enc.tokens))
+
+
+def test_long_word_segmentations_are_remembered_and_stay_right():
+    long_word = "ab" * 800 + "x" * 700
+    result = train_bpe_counts({long_word: 1, "abab": 5}, num_merges=12, special_tokens=())
+    trace, model = result.trace, result.model
+    for step in (0, 3, 12, 3):
+        first = trace.segment(long_word, step)
+        again = trace.segment(long_word, step)
+        assert first == again == model.segment(long_word, max_rank=step)
+        again.append("mutating the copy")  # callers get a fresh list every time
+        assert trace.segment(long_word, step) == first

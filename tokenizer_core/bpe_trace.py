@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from .models.bpe import BPE
 
 
+_MEMO_MIN_LENGTH = 1000
+_MEMO_SIZE = 16
+
+
 @dataclass(frozen=True, slots=True)
 class RunnerUp:
     """A pair that was a candidate at a merge step but was not chosen."""
@@ -114,6 +118,8 @@ class BpeTrace:
         self.stop_reason = stop_reason
         self.word_counts = word_counts or []
         self.model = model
+        # A memo of long-word segmentations (see segment); not part of the trace's value.
+        self._memo: dict[tuple[str, int], tuple[str, ...]] = {}
         self.tie_break = tie_break
         self.top_k = top_k
 
@@ -184,7 +190,19 @@ class BpeTrace:
         """
         if self.model is None:
             raise TokenizerError("this trace has no model attached; train with train_bpe_counts()")
-        return self.model.segment(word, max_rank=self._check_step(step))
+        step = self._check_step(step)
+        if len(word) < _MEMO_MIN_LENGTH:
+            return self.model.segment(word, max_rank=step)
+        # Very long words (a corpus that is one 200k-character "word") cost up to a second
+        # each; a page asks for the same one several times per step, so remember a few.
+        key = (word, step)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = tuple(self.model.segment(word, max_rank=step))
+            if len(self._memo) >= _MEMO_SIZE:
+                self._memo.pop(next(iter(self._memo)), None)
+            self._memo[key] = hit
+        return list(hit)
 
     def segment_many(self, words: Iterable[str], step: int) -> list[list[str]]:
         """:meth:`segment` for several words at one step."""
