@@ -286,6 +286,29 @@ def test_hostile_corpus_renders_as_text(pre_tokenizer):
     assert "&lt;" in bodies
 
 
+def test_hostile_corpus_renders_as_text_in_wordpiece_mode_at_every_step():
+    # WordPiece steps also show the pair BPE would have chosen, as chips: every step must stay escaped.
+    hostile = "<script>x</script> <img src=x onerror=alert(1)> <b>b</b> <i>i</i> a&amp;b\n" * 3
+    at = open_page(paste=hostile)
+    at = ok(at.radio(key="merges_algorithm").set_value("wordpiece").run())
+    at = ok(at.selectbox(key="merges_pre_tokenizer").set_value("whitespace-split").run())
+    at.number_input(key="merges_budget").set_value(40).run()
+    at = click(at, "merges_train")
+    bodies = []
+    while True:
+        bodies.append(html_bodies(at))
+        if step(at) >= at.session_state["merges_budget"] or len(bodies) > 45:
+            break
+        before = step(at)
+        at = click(at, "merges_next")
+        if step(at) == before:
+            break
+    joined = "".join(bodies)
+    assert len(bodies) > 5
+    assert not re.search(r"<\s*(script|img|b|i)\b", joined, re.I)
+    assert "&lt;script&gt;" in joined and "BPE would have merged" in joined
+
+
 def test_leaving_a_classic_sample_restores_the_usual_settings():
     at = open_page("hf-course-hug-pug")
     assert at.session_state["merges_budget"] == 3
