@@ -502,6 +502,9 @@ def _merge_everywhere(
     neighbours change: (prev, a) and (b, next) lose a count, (prev, new) and (new, next)
     gain one, and the words where a pair gained are queued under that pair.
     """
+    # The neighbour bookkeeping below is written out four times (one/many occurrences x left/
+    # right neighbour) on purpose: this is the innermost loop of training, and a helper would
+    # add a Python function call to every pair update.
     gained: dict[int, list[int]] = {}
     gained_get = gained.get
     pc_get = pair_counts.get
