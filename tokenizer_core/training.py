@@ -13,9 +13,10 @@ algorithm needs no change to either.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import TokenizerError
 from .types import ProgressCallback, no_progress
@@ -98,3 +99,27 @@ def train(
     if model not in _TRAINERS:
         raise TokenizerError(f"unknown model {model!r}; choose one of: {', '.join(names)}")
     return _TRAINERS[model](lines, options=options, progress=progress)
+
+
+def count_pieces(
+    lines: Iterable[str],
+    *,
+    normalizer: Any,
+    pre_tokenizer: Any,
+    progress: ProgressCallback = no_progress,
+) -> Counter[str]:
+    """Count pre-tokenized pieces over ``lines``, each line normalized first (no pre-tokenizer:
+    whole lines), in order of first appearance.
+
+    >>> from tokenizer_core.pre_tokenizers import Whitespace
+    >>> count_pieces(["a b a\\n", "b\\n"], normalizer=None, pre_tokenizer=Whitespace())
+    Counter({'a': 2, 'b': 2})
+    """
+    counts: Counter[str] = Counter()
+    for n, line in enumerate(lines, 1):
+        if normalizer is not None:
+            line = normalizer.normalize_str(line)
+        counts.update(pre_tokenizer.words(line) if pre_tokenizer is not None else [line])
+        if n % 5000 == 0:
+            progress(n, 0, "counting words")
+    return counts

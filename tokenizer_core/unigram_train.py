@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import numpy as np
 
 from .errors import TokenizerError
-from .training import TrainOptions
+from .training import TrainOptions, count_pieces
 from .types import ProgressCallback, no_progress
 
 if TYPE_CHECKING:
@@ -651,12 +651,7 @@ def unigram_components(*, lowercase: bool = False, byte_fallback: bool = False) 
 def count_words(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any,
                 progress: ProgressCallback = no_progress) -> Counter[str]:
     """Pre-tokenized word counts of ``lines`` (each normalized first)."""
-    counts: Counter[str] = Counter()
-    for n, line in enumerate(lines, 1):
-        counts.update(pre_tokenizer.words(normalizer.normalize_str(line)))
-        if n % 10_000 == 0:
-            progress(n, 0, "counting words")
-    return counts
+    return count_pieces(lines, normalizer=normalizer, pre_tokenizer=pre_tokenizer, progress=progress)
 
 
 def train_tokenizer(lines: Iterable[str], *, options: TrainOptions,

@@ -7,15 +7,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
 from typing import Any, Optional
 
 from ..errors import TokenizerError
 from ..normalizers import Lowercase, Normalizer
-from ..pre_tokenizers import PreTokenizer
-from ..training import TrainOptions
-from ..types import ProgressCallback, Token, no_progress
+from ..training import TrainOptions, count_pieces  # noqa: F401  (re-exported for the models)
+from ..types import Token
 from ..vocabulary import Vocabulary
 from .base import VocabLookup
 
@@ -23,24 +20,6 @@ from .base import VocabLookup
 def normalizer_for(options: TrainOptions) -> Optional[Normalizer]:
     """The normalizer the classic trainers use: lowercase or nothing."""
     return Lowercase() if options.lowercase else None
-
-
-def count_pieces(
-    lines: Iterable[str],
-    *,
-    normalizer: Optional[Normalizer],
-    pre_tokenizer: Optional[PreTokenizer],
-    progress: ProgressCallback = no_progress,
-) -> Counter[str]:
-    """Count pre-tokenized pieces over ``lines`` (no pre-tokenizer: whole lines)."""
-    counts: Counter[str] = Counter()
-    for n, line in enumerate(lines, 1):
-        if normalizer is not None:
-            line = normalizer.normalize_str(line)
-        counts.update(pre_tokenizer.words(line) if pre_tokenizer is not None else [line])
-        if n % 5000 == 0:
-            progress(n, 0, "counting words")
-    return counts
 
 
 class VocabModel(VocabLookup):
