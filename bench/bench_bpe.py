@@ -53,7 +53,7 @@ tok.save(out)
 
 # The real command line; importing the BPE module first registers the trainer even where
 # tokenizer_core.models does not import it yet.
-OURS_CLI = "import sys, tokenizer_core.models.bpe; from tokenizer_core.cli import main; sys.exit(main(sys.argv[1:]))"
+OURS_CLI = "import sys, tokenizer_core.bpe.model; from tokenizer_core.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 def run_process(argv: list[str]) -> tuple[float, float]:
@@ -104,9 +104,9 @@ def encoding(path: Path, pipeline_mb: float) -> list[tuple[str, float, int, int]
     from tokenizers import models as hf_models
     from tokenizers import pre_tokenizers as hf_pre
 
-    from tokenizer_core.models.bpe import ByteLevelBPEEncoder
-    from tokenizer_core.pre_tokenizers import GPT2_PATTERN, unicode_to_bytes
-    from tokenizer_core.references import load_reference, reference_files
+    from tokenizer_core.bpe.model import ByteLevelBPEEncoder
+    from tokenizer_core.io.references import load_reference, reference_files
+    from tokenizer_core.text.pre_tokenizers import GPT2_PATTERN, unicode_to_bytes
 
     text = path.read_text(encoding="utf-8")
     size = len(text.encode("utf-8"))
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n== pathological input: 'a' * 100_000 (one piece) ==")
     import tiktoken  # noqa: F401  (already imported above; timing only)
 
-    from tokenizer_core.references import load_reference, load_reference_encoder
+    from tokenizer_core.io.references import load_reference, load_reference_encoder
 
     for name in ("gpt2", "cl100k_base"):
         tok = load_reference(name)

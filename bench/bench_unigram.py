@@ -29,7 +29,7 @@ def _split(path: Path) -> tuple[list[str], list[str]]:
 def main(argv: list[str] | None = None) -> int:
     import sentencepiece as spm
 
-    import tokenizer_core.models.unigram  # noqa: F401  (registers the trainer)
+    import tokenizer_core.unigram.model  # noqa: F401  (registers the trainer)
     from bench.corpus import bench_corpus_path
     from tokenizer_core.training import TrainOptions, train
 

@@ -29,11 +29,13 @@ from tokenizers import Tokenizer as HFTokenizer  # noqa: E402
 from tokenizers import models, normalizers, pre_tokenizers, trainers  # noqa: E402
 
 from bench.corpus import bench_corpus_path  # noqa: E402
-from tokenizer_core.bert import bert_tokenizer, count_words, train_bert_wordpiece  # noqa: E402
-from tokenizer_core.normalizers import BertNormalizer  # noqa: E402
-from tokenizer_core.pre_tokenizers import BertPreTokenizer  # noqa: E402
+from tokenizer_core.io.vocab_txt import bert_tokenizer
+from tokenizer_core.text.counting import count_words
+from tokenizer_core.text.normalizers import BertNormalizer  # noqa: E402
+from tokenizer_core.text.pre_tokenizers import BertPreTokenizer  # noqa: E402
 from tokenizer_core.training import TrainOptions  # noqa: E402
-from tokenizer_core.wordpiece_train import BERT_SPECIAL_TOKENS, train_wordpiece  # noqa: E402
+from tokenizer_core.wordpiece.bert import train_bert_wordpiece  # noqa: E402
+from tokenizer_core.wordpiece.trainer import BERT_SPECIAL_TOKENS, train_wordpiece  # noqa: E402
 
 
 def timed(fn, *args, **kwargs):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tokenizer_core.batching import (
+from tokenizer_core.batch.batching import (
     BatchEncoding,
     PaddingParams,
     TruncationParams,
@@ -15,8 +15,8 @@ from tokenizer_core.batching import (
     padding_from_options,
     truncation_from_options,
 )
+from tokenizer_core.batch.processors import TemplateProcessing
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.processors import TemplateProcessing
 from tokenizer_core.types import Encoding, Token
 
 CLS, SEP = 2, 3
@@ -209,9 +209,9 @@ def test_batch_keys_like_transformers() -> None:
 
 
 def test_through_the_pipeline() -> None:
-    from tokenizer_core.models.word import WordLevel
+    from tokenizer_core.classic.word import WordLevel
     from tokenizer_core.pipeline import Tokenizer
-    from tokenizer_core.pre_tokenizers import Whitespace
+    from tokenizer_core.text.pre_tokenizers import Whitespace
 
     vocab = {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "the": 4, "cat": 5, "sat": 6}
     tok = Tokenizer(WordLevel(vocab, unk_token="[UNK]"), pre_tokenizer=Whitespace(),

@@ -12,10 +12,10 @@ from tokenizers import models as hf_models
 from tokenizers import pre_tokenizers as hf_pre
 from tokenizers import processors as hf_proc
 
-from tokenizer_core.models.word import WordLevel
+from tokenizer_core.batch.processors import TemplateProcessing
+from tokenizer_core.classic.word import WordLevel
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.pre_tokenizers import Whitespace
-from tokenizer_core.processors import TemplateProcessing
+from tokenizer_core.text.pre_tokenizers import Whitespace
 
 from ._cli import run
 

@@ -27,9 +27,9 @@ from tokenizers import pre_tokenizers as hf_pre
 from tokenizers import processors as hf_proc
 
 from tests._texts import real_lines
-from tokenizer_core.batching import PaddingParams, TruncationParams, finish_encoding, make_batch
+from tokenizer_core.batch.batching import PaddingParams, TruncationParams, finish_encoding, make_batch
+from tokenizer_core.batch.processors import BertProcessing, RobertaProcessing, TemplateProcessing
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.processors import BertProcessing, RobertaProcessing, TemplateProcessing
 from tokenizer_core.types import Encoding
 
 os.environ.setdefault("RUST_BACKTRACE", "0")  # tokenizers panics on some settings; keep the log short
@@ -270,9 +270,9 @@ def test_every_real_sentence_pair_matches_tokenizers() -> None:
 
 
 def test_our_pipeline_end_to_end_matches_tokenizers() -> None:
-    from tokenizer_core.models.word import WordLevel
+    from tokenizer_core.classic.word import WordLevel
     from tokenizer_core.pipeline import Tokenizer
-    from tokenizer_core.pre_tokenizers import Whitespace
+    from tokenizer_core.text.pre_tokenizers import Whitespace
 
     processor, hf_processor = PROCESSORS["bert"]
     tok = Tokenizer(WordLevel(VOCAB, unk_token="[UNK]"), pre_tokenizer=Whitespace(),

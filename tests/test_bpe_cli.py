@@ -11,11 +11,11 @@ import pytest
 import tiktoken
 from tokenizers import Tokenizer as HFTokenizer
 
-import tokenizer_core.formats_bpe  # noqa: F401  (registers the gpt2/tiktoken importers)
-import tokenizer_core.models.bpe  # noqa: F401  (registers the bpe trainer)
-from tokenizer_core.corpus import load_sample
+import tokenizer_core.bpe.model  # noqa: F401  (registers the bpe trainer)
+import tokenizer_core.io.bpe_files  # noqa: F401  (registers the gpt2/tiktoken importers)
+from tokenizer_core.corpus.loading import load_sample
+from tokenizer_core.io.references import reference_files
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.references import reference_files
 
 from ._cli import run
 

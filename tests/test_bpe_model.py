@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Tokenizer as HFTokenizer
 
-from tokenizer_core.bpe_train import train_bpe_counts
+from tokenizer_core.bpe.model import BPE
+from tokenizer_core.bpe.trainer import train_bpe_counts
 from tokenizer_core.errors import FormatError, TokenizerError
-from tokenizer_core.models.bpe import BPE
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.registry import build
 from tokenizer_core.types import Sampling

@@ -14,12 +14,14 @@ from tokenizers import normalizers as hf_normalizers
 from tokenizers import pre_tokenizers as hf_pre
 from tokenizers import trainers as hf_trainers
 
-from tokenizer_core.bpe_train import count_words, train_bpe, train_bpe_counts
-from tokenizer_core.corpus import load_sample
+from tests._builders import train_bpe
+from tokenizer_core.bpe.trainer import count_words, train_bpe_counts
+from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.normalizers import Lowercase
-from tokenizer_core.pre_tokenizers import ByteLevel, Whitespace
-from tokenizer_core.training import TrainOptions, train
+from tokenizer_core.options import BpeOptions, TrainOptions
+from tokenizer_core.text.normalizers import Lowercase
+from tokenizer_core.text.pre_tokenizers import ByteLevel, Whitespace
+from tokenizer_core.training import train
 
 SPECIALS = ("[PAD]", "[UNK]", "[BOS]", "[EOS]")
 
@@ -240,7 +242,7 @@ def test_byte_level_counting_matches_the_pre_tokenizer_line_by_line():
 
 
 def test_parallel_counting_equals_serial(monkeypatch):
-    import tokenizer_core.bpe_words as bt
+    import tokenizer_core.text.counting as bt
 
     monkeypatch.setattr(bt, "_CHUNK_CHARS", 2000)
     monkeypatch.setattr(bt, "_PARALLEL_AFTER_CHARS", 4000)
@@ -352,9 +354,9 @@ def test_exported_char_level_tokenizers_encode_identically(options, tmp_path):
         assert hf.encode(line, add_special_tokens=False).ids == tok.encode(line).ids, line
 
 
-def test_extra_options_reach_the_trainer():
+def test_bpe_options_reach_the_trainer():
     lines = ["low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3 + "\n"]
-    opts = TrainOptions(num_merges=3, end_of_word_suffix="</w>", extra={"tie_break": "first", "suffix_as_symbol": True})
+    opts = TrainOptions(num_merges=3, end_of_word_suffix="</w>", bpe=BpeOptions(tie_break="first", suffix_as_symbol=True))
     tok = train("bpe", lines, options=opts)
     assert tok.model.merges == [("e", "s"), ("es", "t"), ("est", "</w>")]
     assert tok.decode(tok.encode("lowest newest").ids) == "lowest newest"

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tokenizer_core.classic.byte import ByteModel
+from tokenizer_core.classic.char import CharLevel
+from tokenizer_core.classic.vocabulary import Vocabulary
+from tokenizer_core.classic.word import WordLevel
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.models.byte import ByteModel
-from tokenizer_core.models.char import CharLevel
-from tokenizer_core.models.word import WordLevel
 from tokenizer_core.training import TrainOptions, train
-from tokenizer_core.vocabulary import Vocabulary
 
 SENNRICH = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 HF_COURSE = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}

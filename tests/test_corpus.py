@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.corpus import (
+from tokenizer_core.corpus.loading import (
     Corpus,
     columns_of,
     combine_corpora,

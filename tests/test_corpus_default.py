@@ -8,9 +8,9 @@ import sysconfig
 
 import pytest
 
-from tokenizer_core import default_corpus
-from tokenizer_core.corpus import load_sample
-from tokenizer_core.corpus_stats import count_words
+from tokenizer_core.corpus import default as default_corpus
+from tokenizer_core.corpus.loading import load_sample
+from tokenizer_core.corpus.stats import count_words
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 import regex
 
-from tokenizer_core.corpus import list_samples, load_sample
+from tokenizer_core.corpus.loading import list_samples, load_sample
 from tokenizer_core.errors import CorpusError
 
 # The counts as published (not read back from our files).

@@ -9,8 +9,8 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tokenizer_core.corpus import Corpus, load_sample
-from tokenizer_core.corpus_stats import char_info, corpus_stats, count_words, script_of, word_count
+from tokenizer_core.corpus.loading import Corpus, load_sample
+from tokenizer_core.corpus.stats import char_info, corpus_stats, count_words, script_of, word_count
 
 
 def test_hand_computed_tiny_corpus():

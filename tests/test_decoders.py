@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tokenizers import decoders as hf
 
-from tokenizer_core import decoders as ours
-from tokenizer_core.pre_tokenizers import ByteLevel
 from tokenizer_core.registry import build
+from tokenizer_core.text import decoders as ours
+from tokenizer_core.text.pre_tokenizers import ByteLevel
 
 CASES = [
     ["▁Hey", "▁", "▁friend"],

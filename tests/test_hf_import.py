@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from tokenizers import decoders, models, normalizers, pre_tokenizers
 
 from tokenizer_core.errors import FormatError, TokenizerError
-from tokenizer_core.formats import import_tokenizer
-from tokenizer_core.hf_import import load_from_hub, load_hf_file, tokenizer_from_hf
+from tokenizer_core.io.hf_json import load_from_hub, load_hf_file, tokenizer_from_hf
+from tokenizer_core.io.importers import import_tokenizer
 
 from ._texts import TRICKY, real_lines
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.lattice import UNK_PENALTY, Lattice, PieceTrie
+from tokenizer_core.unigram.lattice import UNK_PENALTY, Lattice, PieceTrie
 
 
 def brute_force(text: str, vocab: dict[str, float], unk_lp: float) -> list[tuple[tuple[str, ...], float]]:

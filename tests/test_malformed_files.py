@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tokenizer_core import TrainOptions, train
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.hf_import import tokenizer_from_hf
+from tokenizer_core.io.hf_json import tokenizer_from_hf
 from tokenizer_core.pipeline import Tokenizer
 
 LINES = ["low lower newest widest\n", "hug pug pun bun hugs\n", "the cat sat on the mat\n"] * 20

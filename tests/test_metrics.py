@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tokenizer_core.errors import TokenizerError
-from tokenizer_core.metrics import (
+from tokenizer_core.analysis.metrics import (
     compute_metrics,
     content_tokens,
     ratio,
 )
+from tokenizer_core.errors import TokenizerError
 from tokenizer_core.types import Encoding, Token
 
 

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tokenizers import normalizers as hf
 
-from tokenizer_core import normalizers as ours
 from tokenizer_core.registry import build
+from tokenizer_core.text import normalizers as ours
 
 from ._texts import TRICKY, real_lines
 

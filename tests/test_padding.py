@@ -8,8 +8,8 @@ import pytest
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models as hf_models
 
+from tokenizer_core.batch.padding import PaddingParams, pad_encoding, pad_encodings
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.padding import PaddingParams, pad_encoding, pad_encodings
 from tokenizer_core.types import Encoding, Token
 
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tokenizer_core.batch.stats import PaddingWaste, batches_waste, bucket_by_length, padding_waste
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.padding_stats import PaddingWaste, batches_waste, bucket_by_length, padding_waste
 
 
 def test_waste_of_a_known_batch() -> None:

@@ -9,11 +9,11 @@ import tokenizers
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tokenizer_core.classic.word import WordLevel
 from tokenizer_core.errors import FormatError, TokenizerError
-from tokenizer_core.models.word import WordLevel
-from tokenizer_core.normalizers import NFKC, Lowercase, Sequence
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.pre_tokenizers import Whitespace
+from tokenizer_core.text.normalizers import NFKC, Lowercase, Sequence
+from tokenizer_core.text.pre_tokenizers import Whitespace
 from tokenizer_core.training import TrainOptions, train
 
 from ._texts import TRICKY, real_lines
@@ -38,7 +38,10 @@ def test_special_tokens_in_the_text_stay_whole():
     tok = _word_tokenizer()
     enc = tok.encode("[CLS] fine[CLS]day")
     assert enc.tokens == ["[CLS]", "fine", "[CLS]", "day"]
-    assert enc.special_tokens_mask == [1, 0, 1, 0]
+    # As tokenizers: a special token typed in the text is a word of its own, and only tokens a
+    # post-processor adds are marked in special_tokens_mask.
+    assert enc.special_tokens_mask == [0, 0, 0, 0]
+    assert enc.word_ids == [0, 1, 2, 3]
     assert tok.decode(enc.ids) == "fine day"
     assert tok.decode(enc.ids, skip_special_tokens=False) == "[CLS] fine [CLS] day"
 

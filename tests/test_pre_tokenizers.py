@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from tokenizers import Regex
 from tokenizers import pre_tokenizers as hf
 
-from tokenizer_core import pre_tokenizers as ours
 from tokenizer_core.registry import build
+from tokenizer_core.text import pre_tokenizers as ours
 
 from ._texts import real_lines
 

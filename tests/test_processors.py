@@ -12,8 +12,7 @@ from tokenizers import models as hf_models
 from tokenizers import pre_tokenizers as hf_pre
 from tokenizers import processors as hf_proc
 
-from tokenizer_core.errors import TokenizerError
-from tokenizer_core.processors import (
+from tokenizer_core.batch.processors import (
     BertProcessing,
     ByteLevelProcessing,
     Piece,
@@ -25,6 +24,7 @@ from tokenizer_core.processors import (
     post_processor_from_hf,
     trim_offsets,
 )
+from tokenizer_core.errors import TokenizerError
 from tokenizer_core.registry import build
 from tokenizer_core.types import Encoding, Token
 
@@ -317,7 +317,7 @@ def test_trim_offsets_by_hand() -> None:
 
 
 def test_presets_pick_the_usual_special_tokens() -> None:
-    from tokenizer_core.processors import preset
+    from tokenizer_core.batch.processors import preset
 
     trained = {"[PAD]": 0, "[UNK]": 1, "[BOS]": 2, "[EOS]": 3, "hello": 4}
     gpt = preset("gpt", vocab=trained)

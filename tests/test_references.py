@@ -12,11 +12,11 @@ from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models as hf_models
 from tokenizers import pre_tokenizers as hf_pre
 
-from tokenizer_core.corpus import load_sample
+from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.errors import FormatError, TokenizerError
-from tokenizer_core.formats import import_tokenizer
-from tokenizer_core.pre_tokenizers import GPT2_PATTERN, unicode_to_bytes
-from tokenizer_core.references import list_references, load_reference, load_reference_encoder, reference_files
+from tokenizer_core.io.importers import import_tokenizer
+from tokenizer_core.io.references import list_references, load_reference, load_reference_encoder, reference_files
+from tokenizer_core.text.pre_tokenizers import GPT2_PATTERN, unicode_to_bytes
 
 from ._texts import TRICKY
 
@@ -63,8 +63,8 @@ def pairs(tiktoken_gpt2, tiktoken_cl100k):
 
 
 def test_list_and_errors():
-    assert [r.name for r in list_references()] == ["gpt2", "cl100k_base"]
-    with pytest.raises(TokenizerError, match="gpt2, cl100k_base"):
+    assert [r.name for r in list_references()][:2] == ["gpt2", "cl100k_base"]  # the others: test_references_more.py
+    with pytest.raises(TokenizerError, match="gpt2, cl100k_base, o200k_base"):
         load_reference("gpt5")
     assert load_reference("gpt2") is load_reference("gpt2")  # parsed once per process
 

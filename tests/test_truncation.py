@@ -12,14 +12,14 @@ from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models as hf_models
 from tokenizers import pre_tokenizers as hf_pre
 
-from tokenizer_core.errors import TokenizerError
-from tokenizer_core.truncation import (
+from tokenizer_core.batch.truncation import (
     TruncationParams,
     pair_budget,
     truncate_pair,
     truncate_windows,
     window_ranges,
 )
+from tokenizer_core.errors import TokenizerError
 from tokenizer_core.types import Encoding, Token
 
 os.environ.setdefault("RUST_BACKTRACE", "0")

@@ -9,13 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.bpe_train import train_bpe_counts
-from tokenizer_core.corpus import Corpus, corpus_from_text, load_sample
+from tokenizer_core.bpe.trainer import train_bpe_counts
+from tokenizer_core.corpus.loading import Corpus, corpus_from_text, load_sample
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.wordpiece_train import train_wordpiece
-from ui.charts import BAR_HEIGHT, candidates_chart, candidates_frame, compression_frame, kinds_legend_html
-from ui.merges_encode import encode, tokens_of
-from ui.merges_html import (
+from tokenizer_core.wordpiece.trainer import train_wordpiece
+from ui.merges.encode import encode, tokens_of
+from ui.merges.html import (
     MAX_WORD_CHIPS,
     merge_banner_html,
     stop_text,
@@ -25,9 +24,11 @@ from ui.merges_html import (
     tree_html,
     words_html,
 )
-from ui.merges_pairs import pair_frame, pair_table
-from ui.merges_run import MAX_TREE_NODES, BpeRun, TreeNode, WordPieceRun, train_run
-from ui.merges_settings import MARKERS, PRE_TOKENIZERS, TIE_BREAKS, WORKED_EXAMPLES, MergeSettings
+from ui.merges.pairs import pair_frame, pair_table
+from ui.merges.run import MAX_TREE_NODES, BpeRun, TreeNode, WordPieceRun
+from ui.merges.settings import MARKERS, PRE_TOKENIZERS, TIE_BREAKS, WORKED_EXAMPLES, MergeSettings
+from ui.merges.training import train_run
+from ui.widgets.charts import BAR_HEIGHT, candidates_chart, candidates_frame, compression_frame, kinds_legend_html
 
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 
@@ -44,7 +45,7 @@ def test_settings_map_to_engine_options():
     opts = MergeSettings(marker="symbol", tie_break="first", budget=7, min_frequency=2).options()
     assert (opts.num_merges, opts.vocab_size, opts.min_frequency) == (7, None, 2)
     assert opts.end_of_word_suffix == "</w>"
-    assert opts.extra == {"suffix_as_symbol": True, "tie_break": "first"}
+    assert (opts.bpe.suffix_as_symbol, opts.bpe.tie_break) == (True, "first")
     byte = MergeSettings(level="byte", marker="glued", pre_tokenizer="whitespace").options()
     assert byte.byte_level and byte.end_of_word_suffix is None and byte.pre_tokenizer == "gpt2-regex"
     assert byte.special_tokens == ()

@@ -7,8 +7,8 @@ import re
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tokenizer_core.pre_tokenizers import bytes_to_symbols
-from ui.tokens import MAX_SHOWN, bytes_display, chip_html, chips_html, display_text, shown_text, token_colour
+from tokenizer_core.text.pre_tokenizers import bytes_to_symbols
+from ui.widgets.tokens import MAX_SHOWN, bytes_display, chip_html, chips_html, display_text, shown_text, token_colour
 
 
 @given(st.text(max_size=30), st.integers(min_value=0, max_value=10**6))

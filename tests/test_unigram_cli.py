@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
-import tokenizer_core.formats_sentencepiece  # noqa: F401  (registers the sentencepiece importer)
-import tokenizer_core.models.unigram  # noqa: F401  (registers the unigram trainer)
+import tokenizer_core.io.sentencepiece  # noqa: F401  (registers the sentencepiece importer)
+import tokenizer_core.unigram.model  # noqa: F401  (registers the unigram trainer)
 from tokenizer_core.pipeline import Tokenizer
 
 from ._cli import run

@@ -17,9 +17,9 @@ from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models as hf_models
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.lattice import Lattice
-from tokenizer_core.models.unigram import Unigram, byte_token
 from tokenizer_core.types import Sampling
+from tokenizer_core.unigram.lattice import Lattice
+from tokenizer_core.unigram.model import Unigram, byte_token
 
 COURSE_FREQS = {
     "h": 15, "u": 36, "g": 20, "hu": 15, "ug": 20, "p": 17, "pu": 17, "n": 16,

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import tokenizer_core.models.unigram  # noqa: F401  (registers the trainer)
+import tokenizer_core.unigram.model  # noqa: F401  (registers the trainer)
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.lattice import Lattice, PieceTrie
 from tokenizer_core.training import TrainOptions, train
-from tokenizer_core.unigram_train import (
+from tokenizer_core.unigram.lattice import Lattice, PieceTrie
+from tokenizer_core.unigram.trainer import (
     RemovedPiece,
     _edges,
     _hash_strings,
@@ -94,7 +94,7 @@ def test_vectorised_viterbi_equals_lattice_viterbi(words, multi):
 
 # ------------------------------------------------------------------ trainer rules
 def _count(lines, *, lowercase=False):
-    from tokenizer_core.unigram_train import count_words, unigram_components
+    from tokenizer_core.unigram.trainer import count_words, unigram_components
 
     parts = unigram_components(lowercase=lowercase)
     return count_words(lines, normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
@@ -244,13 +244,23 @@ def test_sampling_reaches_the_model_through_the_pipeline():
         (TrainOptions(vocab_size=4), "no room"),
         (TrainOptions(vocab_size=10), "distinct characters"),
         (TrainOptions(vocab_size=300, pre_tokenizer="byte-level"), "pre-tokenizer"),
-        (TrainOptions(vocab_size=300, extra={"nonsense": 1}), "unknown Unigram option"),
         (TrainOptions(vocab_size=300, unk_token="<unk>"), "unk_token"),
     ],
 )
 def test_bad_tokenizer_options_raise_clear_errors(options, message):
     with pytest.raises(TokenizerError, match=message):
         train("unigram", [PROSE], options=options)
+
+
+def test_unigram_options_are_typed_and_checked():
+    from tokenizer_core.options import UnigramOptions
+
+    with pytest.raises(TypeError):
+        UnigramOptions(nonsense=1)  # a misspelt option is an error, not silently ignored
+    with pytest.raises(TokenizerError, match="max_word_length"):
+        UnigramOptions(max_word_length=0)
+    with pytest.raises(TokenizerError, match="seed_size"):
+        UnigramOptions(seed_size="many")
 
 
 def test_quality_is_close_to_sentencepiece(default_lines, tmp_path):
@@ -271,6 +281,6 @@ def test_quality_is_close_to_sentencepiece(default_lines, tmp_path):
 
 @pytest.fixture(scope="module")
 def default_lines() -> list[str]:
-    from tokenizer_core.corpus import load_sample
+    from tokenizer_core.corpus.loading import load_sample
 
     return [ln.rstrip("\n") for ln in load_sample("default").lines() if ln.strip()]

@@ -6,13 +6,16 @@ from collections import Counter
 
 import pytest
 
-import tokenizer_core.models.wordpiece  # noqa: F401  (registers the wordpiece trainer)
-from tokenizer_core.bert import bert_tokenizer, count_words, train_bert_wordpiece
+import tokenizer_core.wordpiece.model  # noqa: F401  (registers the wordpiece trainer)
+from tests._builders import train_bert_wordpiece
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.io.vocab_txt import bert_tokenizer
+from tokenizer_core.options import TrainOptions, WordPieceOptions
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.pre_tokenizers import ByteLevel, Whitespace
-from tokenizer_core.training import TrainOptions, train
-from tokenizer_core.wordpiece_train import BERT_SPECIAL_TOKENS
+from tokenizer_core.text.counting import count_words
+from tokenizer_core.text.pre_tokenizers import ByteLevel, Whitespace
+from tokenizer_core.training import train
+from tokenizer_core.wordpiece.trainer import BERT_SPECIAL_TOKENS
 
 LINES = ["Hugging Face hugs pugs, puns and buns.\n", "The pug hugs the bun!\n"] * 5
 
@@ -44,10 +47,10 @@ def test_other_pre_tokenizer_and_prefix():
 
 
 def test_max_input_chars_per_word_option():
-    tok, _ = train_bert_wordpiece(LINES, options=TrainOptions(vocab_size=60, extra={"max_input_chars_per_word": 4}))
+    tok, _ = train_bert_wordpiece(LINES, options=TrainOptions(vocab_size=60, wordpiece=WordPieceOptions(max_input_chars_per_word=4)))
     assert tok.encode("Hugging", add_special_tokens=False).tokens == ["[UNK]"]  # 7 characters > 4
     with pytest.raises(TokenizerError, match="max_input_chars_per_word"):
-        train_bert_wordpiece(LINES, options=TrainOptions(vocab_size=60, extra={"max_input_chars_per_word": "x"}))
+        WordPieceOptions(max_input_chars_per_word="x")
 
 
 def test_empty_corpus_is_explained():
@@ -67,7 +70,9 @@ def test_special_tokens_in_the_input_stay_whole_and_decode_skips_them():
     tok = bert_tokenizer(vocab)
     enc = tok.encode("a [MASK] masked.")
     assert enc.tokens == ["[CLS]", "a", "[MASK]", "mask", "##ed", ".", "[SEP]"]
-    assert enc.special_tokens_mask == [1, 0, 1, 0, 0, 0, 1]
+    # As tokenizers: the [MASK] typed in the text is not marked (only the template's tokens are).
+    assert enc.special_tokens_mask == [1, 0, 0, 0, 0, 0, 1]
+    assert enc.word_ids == [None, 0, 1, 2, 2, 3, None]
     assert tok.decode(enc.ids) == "a masked."
     assert tok.decode(enc.ids, skip_special_tokens=False) == "[CLS] a [MASK] masked. [SEP]"
 

@@ -7,8 +7,8 @@ import json
 import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
-import tokenizer_core.formats_wordpiece  # noqa: F401  (registers the bert-vocab importers)
-import tokenizer_core.models.wordpiece  # noqa: F401  (registers the wordpiece trainer)
+import tokenizer_core.io.vocab_txt  # noqa: F401  (registers the bert-vocab importers)
+import tokenizer_core.wordpiece.model  # noqa: F401  (registers the wordpiece trainer)
 from tokenizer_core.pipeline import Tokenizer
 
 from ._cli import run

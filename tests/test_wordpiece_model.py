@@ -12,8 +12,8 @@ from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models as hf_models
 
 from tokenizer_core.errors import FormatError, TokenizerError
-from tokenizer_core.models.wordpiece import WordPiece, read_vocab_txt
 from tokenizer_core.registry import build
+from tokenizer_core.wordpiece.model import WordPiece, read_vocab_txt
 
 # The course's vocabulary after its three merges ("##gs", "hu", "hug"), plus [UNK].
 COURSE_VOCAB = ["[UNK]", "b", "h", "p", "##g", "##n", "##s", "##u", "##gs", "hu", "hug"]
@@ -33,8 +33,8 @@ def test_course_encodings():
 
 def test_course_implementation_encodings():
     """The course's tokenize() after training to 70 tokens on its four sentences."""
-    from tokenizer_core.pre_tokenizers import BertPreTokenizer
-    from tokenizer_core.wordpiece_train import train_wordpiece
+    from tokenizer_core.text.pre_tokenizers import BertPreTokenizer
+    from tokenizer_core.wordpiece.trainer import train_wordpiece
 
     corpus = [
         "This is the Hugging Face Course.",

@@ -15,10 +15,12 @@ from tokenizers import pre_tokenizers as hf_pre
 from tokenizers import processors as hf_processors
 from tokenizers import trainers as hf_trainers
 
-from tokenizer_core.bert import bert_tokenizer, count_words, load_bert_vocab, train_bert_wordpiece
-from tokenizer_core.corpus import load_sample
-from tokenizer_core.normalizers import BertNormalizer
-from tokenizer_core.pre_tokenizers import BertPreTokenizer
+from tests._builders import train_bert_wordpiece
+from tokenizer_core.corpus.loading import load_sample
+from tokenizer_core.io.vocab_txt import bert_tokenizer, load_bert_vocab
+from tokenizer_core.text.counting import count_words
+from tokenizer_core.text.normalizers import BertNormalizer
+from tokenizer_core.text.pre_tokenizers import BertPreTokenizer
 from tokenizer_core.training import TrainOptions
 
 

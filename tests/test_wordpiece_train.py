@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.wordpiece_train import BERT_SPECIAL_TOKENS, train_wordpiece
+from tokenizer_core.wordpiece.trainer import BERT_SPECIAL_TOKENS, train_wordpiece
 
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 
@@ -43,7 +43,7 @@ def test_course_first_merges_hug_pug_pun_bun_hugs():
 
 def test_course_implementation_section_vocabulary():
     """The course trains on four sentences (bert-base-cased pre-tokenization) up to 70 tokens."""
-    from tokenizer_core.pre_tokenizers import BertPreTokenizer
+    from tokenizer_core.text.pre_tokenizers import BertPreTokenizer
 
     corpus = [
         "This is the Hugging Face Course.",
@@ -287,8 +287,8 @@ def test_many_shared_symbols_match_naive(counts, top_k, min_frequency):
 
 
 def test_real_text_matches_naive():
-    from tokenizer_core.corpus import load_sample
-    from tokenizer_core.pre_tokenizers import BertPreTokenizer
+    from tokenizer_core.corpus.loading import load_sample
+    from tokenizer_core.text.pre_tokenizers import BertPreTokenizer
 
     pre = BertPreTokenizer()
     lines = list(load_sample("multilingual").lines())

@@ -8,20 +8,21 @@ The public API, re-exported here; everything else is reachable through its modul
 ['low', 'newest', '[UNK]']
 """
 
-from .batching import BatchEncoding, PaddingParams, TruncationParams, make_batch
-from .corpus import Corpus, corpus_from_text, list_samples, load_corpus, load_sample
-from .corpus_stats import corpus_stats
-from .errors import CorpusError, FormatError, TokenizerError
-from .formats import import_tokenizer, importer_names
-from .metrics import compute_metrics
-from .padding_stats import bucket_by_length, padding_waste
-from .pipeline import Tokenizer
-from .processors import TemplateProcessing
-from .training import TrainOptions, train, trainer_names
-from .types import Encoding, Sampling, Token
+from tokenizer_core.analysis.metrics import compute_metrics
+from tokenizer_core.batch.batching import BatchEncoding, PaddingParams, TruncationParams, make_batch
+from tokenizer_core.batch.processors import TemplateProcessing
+from tokenizer_core.batch.stats import bucket_by_length, padding_waste
+from tokenizer_core.corpus.loading import Corpus, corpus_from_text, list_samples, load_corpus, load_sample
+from tokenizer_core.corpus.stats import corpus_stats
+from tokenizer_core.errors import CorpusError, FormatError, TokenizerError
+from tokenizer_core.io.importers import import_tokenizer, importer_names
+from tokenizer_core.options import BpeOptions, TrainOptions, UnigramOptions, WordPieceOptions
+from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.training import train, trainer_names
+from tokenizer_core.types import Encoding, Sampling, Token
 
 __all__ = [
-    "BatchEncoding", "Corpus", "CorpusError", "Encoding", "FormatError", "PaddingParams", "Sampling",
+    "BatchEncoding", "BpeOptions", "UnigramOptions", "WordPieceOptions", "Corpus", "CorpusError", "Encoding", "FormatError", "PaddingParams", "Sampling",
     "TemplateProcessing", "Token", "Tokenizer", "TokenizerError", "TrainOptions", "TruncationParams",
     "bucket_by_length", "compute_metrics", "corpus_from_text", "corpus_stats", "import_tokenizer",
     "importer_names", "list_samples", "load_corpus", "load_sample", "make_batch", "padding_waste", "train",

@@ -1,12 +1,14 @@
 """The tokenizer pipeline: normalizer -> pre-tokenizer -> model -> post-processor, and back.
 
 Offsets in every :class:`~tokenizer_core.types.Encoding` point into the text the
-caller gave, whatever the normalizer did. Special tokens written in the input
-("[CLS]", "<|endoftext|>") are kept whole, as in Hugging Face ``tokenizers``.
+caller gave, whatever the normalizer did. Added tokens written in the input
+("[CLS]", "<|endoftext|>") are kept whole, matched and numbered as in Hugging Face
+``tokenizers`` (see :mod:`~tokenizer_core.text.added_vocabulary`): each is a word of its
+own, and only the tokens a post-processor adds are marked in ``special_tokens_mask``.
 
->>> from tokenizer_core.models.word import WordLevel
->>> from tokenizer_core.pre_tokenizers import Whitespace
->>> from tokenizer_core.normalizers import Lowercase
+>>> from tokenizer_core.classic.word import WordLevel
+>>> from tokenizer_core.text.pre_tokenizers import Whitespace
+>>> from tokenizer_core.text.normalizers import Lowercase
 >>> tok = Tokenizer(WordLevel({"[UNK]": 0, "hello": 1, "world": 2}), normalizer=Lowercase(),
 ...                 pre_tokenizer=Whitespace(), special_tokens=["[UNK]"])
 >>> enc = tok.encode("Hello big World")
@@ -25,17 +27,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-import regex
-
-from . import batching
-from .errors import FormatError, TokenizerError
-from .normalized import NormalizedString
-from .pre_tokenizers import Piece
-from .registry import build, malformed_as_format_error
-from .types import Encoding, Offsets, Sampling, Token
+# The algorithm packages register their model classes (and the stage packages their components)
+# when imported, so that saved files can name them; nothing below imports the pipeline back.
+import tokenizer_core.batch as _batch_stage  # noqa: F401
+import tokenizer_core.bpe as _bpe  # noqa: F401
+import tokenizer_core.classic as _classic  # noqa: F401
+import tokenizer_core.text as _text_stage  # noqa: F401
+import tokenizer_core.unigram as _unigram  # noqa: F401
+import tokenizer_core.wordpiece as _wordpiece  # noqa: F401
+from tokenizer_core.batch import batching
+from tokenizer_core.errors import FormatError, TokenizerError
+from tokenizer_core.jsonfile import read_json_file
+from tokenizer_core.parts import TokenizerParts
+from tokenizer_core.registry import build, malformed_as_format_error
+from tokenizer_core.text.added_vocabulary import AddedToken, AddedVocabulary
+from tokenizer_core.text.normalized import NormalizedString
+from tokenizer_core.text.pre_tokenizers import Piece
+from tokenizer_core.types import Encoding, Offsets, Sampling, Token
 
 if TYPE_CHECKING:
-    from .batching import BatchEncoding, PaddingParams, TruncationParams
+    from tokenizer_core.batch.batching import BatchEncoding, PaddingParams, TruncationParams
 
 _PROBE = "Hello, world! It's 2024: naïve café ﬁ 中文 😀\n\tend"
 FORMAT_NAME = "tokenizer-playground"
@@ -65,6 +76,13 @@ class PipelineTrace:
 class Tokenizer:
     """A complete tokenizer. Build one with a trainer, an importer, or by hand."""
 
+    @classmethod
+    def from_parts(cls, parts: TokenizerParts) -> "Tokenizer":
+        """Assemble the stages an algorithm described (see :class:`~tokenizer_core.parts.TokenizerParts`)."""
+        return cls(parts.model, normalizer=parts.normalizer, pre_tokenizer=parts.pre_tokenizer,
+                   post_processor=parts.post_processor, decoder=parts.decoder,
+                   special_tokens=parts.special_tokens, metadata=parts.metadata)
+
     def __init__(
         self,
         model: Any,
@@ -74,6 +92,7 @@ class Tokenizer:
         post_processor: Any = None,
         decoder: Any = None,
         special_tokens: Iterable[str] = (),
+        added_tokens: Iterable[AddedToken] = (),
         metadata: Optional[dict[str, Any]] = None,
     ) -> None:
         self.model = model
@@ -81,48 +100,31 @@ class Tokenizer:
         self.pre_tokenizer = pre_tokenizer
         self.post_processor = post_processor
         self.decoder = decoder
-        self.special_tokens: list[str] = []
-        self._special_ids: dict[str, int] = {}
-        for t in special_tokens:
-            tid = model.token_to_id(t)
-            if tid is None:
+        specials = []
+        for t in special_tokens:  # our own special tokens are always part of the vocabulary
+            if model.token_to_id(t) is None:
                 raise TokenizerError(f"special token {t!r} is not in the model's vocabulary")
-            if t not in self._special_ids:
-                self.special_tokens.append(t)
-                self._special_ids[t] = tid
-        self._special_id_set = set(self._special_ids.values())
-        self._special_re = (
-            regex.compile("|".join(regex.escape(t) for t in sorted(self.special_tokens, key=len, reverse=True)))
-            if self.special_tokens else None
-        )
+            specials.append(AddedToken(t, special=True))
+        self.added = AddedVocabulary([*specials, *added_tokens], model_ids=model.token_to_id,
+                                     model_size=model.vocab_size)
+        self.special_tokens: list[str] = [t.content for t, _ in self.added.entries if t.special]
+        self._special_id_set = self.added.special_ids
+        self._beyond_model = sum(1 for _, i in self.added.entries if model.id_to_token(i) is None)
         self.metadata: dict[str, Any] = dict(metadata or {})
 
     # ----------------------------------------------------------------- encoding
-    def _segments(self, text: str, split_special: bool) -> list[tuple[str, int, bool]]:
-        """Cut the input at special tokens: ``(segment, start, is_special)``."""
-        if self._special_re is None or not split_special:
-            return [(text, 0, False)]
-        out: list[tuple[str, int, bool]] = []
-        pos = 0
-        for m in self._special_re.finditer(text):
-            if m.start() > pos:
-                out.append((text[pos:m.start()], pos, False))
-            out.append((m.group(), m.start(), True))
-            pos = m.end()
-        if pos < len(text):
-            out.append((text[pos:], pos, False))
-        return out
+    def _normalized(self, segment: str) -> tuple[NormalizedString, Any]:
+        """The normalized segment and the map from its spans back to the segment's."""
+        if self.normalizer is None:  # the alignment is never read without a normalizer
+            return NormalizedString(segment, [], len(segment)), _identity_span
+        ns = self.normalizer.normalize(segment)
+        return ns, ns.original_span
 
-    def _pieces(self, text: str) -> tuple[NormalizedString, list[Piece]]:
-        if self.normalizer is not None:
-            ns = self.normalizer.normalize(text)
-        else:  # the alignment is never read without a normalizer (see _trace)
-            ns = NormalizedString(text, [], len(text))
+    def _pieces(self, text: str, *, at_start: bool = True) -> list[Piece]:
         if self.pre_tokenizer is None:
-            pieces = [Piece(ns.text, 0, len(ns.text))] if ns.text else []
-        else:
-            pieces = self.pre_tokenizer.split(ns.text)
-        return ns, pieces
+            return [Piece(text, 0, len(text))] if text else []
+        split_at = getattr(self.pre_tokenizer, "split_at", None)
+        return self.pre_tokenizer.split(text) if split_at is None else split_at(text, at_start=at_start)
 
     def _tokenize_piece(self, piece: str, rng: Optional[random.Random], sampling: Optional[Sampling]) -> list[Token]:
         if sampling is None:
@@ -143,36 +145,43 @@ class Tokenizer:
         rng = random.Random(sampling.seed) if sampling is not None else None
         tokens: list[Token] = []
         word_ids: list[Optional[int]] = []
-        special: list[int] = []
         traces: list[PieceTrace] = []
         normalized_parts: list[str] = []
-        word = 0
-        for segment, base, is_special in self._segments(text, split_special):
-            if is_special:
-                tok = Token(self._special_ids[segment], segment, (base, base + len(segment)))
-                tokens.append(tok)
-                word_ids.append(None)
-                special.append(1)
-                traces.append(PieceTrace(segment, tok.offsets, [tok]))
+        added, skip = self.added, not split_special
+
+        def emit(piece: str, offsets: Offsets, piece_tokens: list[Token]) -> None:
+            # Every piece is a word, added tokens too (tokenizers numbers its splits).
+            word_ids.extend([len(traces)] * len(piece_tokens))
+            traces.append(PieceTrace(piece, offsets, piece_tokens))
+            tokens.extend(piece_tokens)
+
+        # Added tokens are cut out of the raw text first; each remaining segment is normalized
+        # on its own and searched for the added tokens that match normalized text.
+        for base, end, entry in added.split(text, normalized=False, skip_special=skip):
+            segment = text[base:end]
+            if entry is not None:
+                emit(segment, (base, end), [Token(entry[1], segment, (base, end))])
                 normalized_parts.append(segment)
                 continue
-            ns, pieces = self._pieces(segment)
+            ns, to_original = self._normalized(segment)
             normalized_parts.append(ns.text)
-            # Without a normalizer the normalized text is the input: skip the alignment lookups.
-            to_original = ns.original_span if self.normalizer is not None else _identity_span
-            for piece in pieces:
-                piece_tokens = []
-                for t in self._tokenize_piece(piece.text, rng, sampling):
-                    o0, o1 = to_original(*piece.token_span(*t.offsets))
-                    piece_tokens.append(Token(t.id, t.text, (o0 + base, o1 + base)))
-                o0, o1 = to_original(piece.start, piece.end)
-                traces.append(PieceTrace(piece.text, (o0 + base, o1 + base), piece_tokens))
-                tokens.extend(piece_tokens)
-                word_ids.extend([word] * len(piece_tokens))
-                special.extend([0] * len(piece_tokens))
-                word += 1
+            for s, e, entry in added.split(ns.text, normalized=True, normalizer=self.normalizer, skip_special=skip):
+                o0, o1 = to_original(s, e)
+                if entry is not None:
+                    emit(ns.text[s:e], (o0 + base, o1 + base), [Token(entry[1], ns.text[s:e], (o0 + base, o1 + base))])
+                    continue
+                for piece in self._pieces(ns.text[s:e] if e - s < len(ns.text) else ns.text, at_start=o0 + base == 0):
+                    piece_tokens = []
+                    span = piece.token_span
+                    for t in self._tokenize_piece(piece.text, rng, sampling):
+                        a, b = span(*t.offsets)
+                        a, b = to_original(a + s, b + s)
+                        piece_tokens.append(Token(t.id, t.text, (a + base, b + base)))
+                    a, b = to_original(piece.start + s, piece.end + s)
+                    word_ids.extend([len(traces)] * len(piece_tokens))  # emit(), inlined: the hot loop
+                    traces.append(PieceTrace(piece.text, (a + base, b + base), piece_tokens))
+                    tokens.extend(piece_tokens)
         enc = Encoding.from_tokens(tokens, word_ids=word_ids, type_id=sequence_id, sequence_id=sequence_id)
-        enc.special_tokens_mask = special
         return traces, enc, "".join(normalized_parts)
 
     def encode_sequence(self, text: str, *, sequence_id: int = 0, sampling: Optional[Sampling] = None,
@@ -232,15 +241,15 @@ class Tokenizer:
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
         """Text for a list of ids; unknown ids are an error."""
         tokens = []
+        specials = self.added.special_contents if skip_special_tokens else ()
         for i in ids:
             if not isinstance(i, int) or isinstance(i, bool):
                 raise TokenizerError(f"token ids must be integers, got {i!r}")
-            if skip_special_tokens and i in self._special_id_set:
-                continue
-            t = self.model.id_to_token(i)
+            t = self.id_to_token(i)
             if t is None:
                 raise TokenizerError(f"id {i} is not in the vocabulary (0..{self.vocab_size - 1})")
-            tokens.append(t)
+            if t not in specials:  # tokenizers skips by the token's text
+                tokens.append(t)
         if self.decoder is None:
             return " ".join(tokens)
         return self.decoder.decode(tokens)
@@ -249,18 +258,24 @@ class Tokenizer:
         return [self.decode(ids, skip_special_tokens=skip_special_tokens) for ids in batch]
 
     # ------------------------------------------------------------- vocabulary
+    # Added tokens first, then the model (as tokenizers looks them up).
     def token_to_id(self, token: str) -> Optional[int]:
-        return self.model.token_to_id(token)
+        tid = self.added.token_to_id(token)
+        return self.model.token_to_id(token) if tid is None else tid
 
     def id_to_token(self, token_id: int) -> Optional[str]:
-        return self.model.id_to_token(token_id)
+        token = self.added.id_to_token(token_id, normalizer=self.normalizer)
+        return self.model.id_to_token(token_id) if token is None else token
 
     def get_vocab(self) -> dict[str, int]:
-        return self.model.get_vocab()
+        vocab = self.model.get_vocab()
+        vocab.update((t.content, i) for t, i in self.added.entries)
+        return vocab
 
     @property
     def vocab_size(self) -> int:
-        return self.model.vocab_size
+        """Model vocabulary plus the added tokens it does not hold."""
+        return self.model.vocab_size + self._beyond_model
 
     def is_special_id(self, token_id: int) -> bool:
         return token_id in self._special_id_set
@@ -275,6 +290,7 @@ class Tokenizer:
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
             "special_tokens": list(self.special_tokens),
+            "added_tokens": [t.to_dict() for t, _ in self.added.entries],
             "normalizer": opt(self.normalizer),
             "pre_tokenizer": opt(self.pre_tokenizer),
             "model": self.model.to_dict(),
@@ -286,7 +302,6 @@ class Tokenizer:
     @classmethod
     def from_dict(cls, data: Any) -> "Tokenizer":
         """Rebuild from :meth:`to_dict` output, checking the format name and version."""
-        _register_all()
         if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
             raise FormatError(f"not a {FORMAT_NAME} tokenizer file (missing \"format\": \"{FORMAT_NAME}\")")
         version = data.get("version")
@@ -304,7 +319,12 @@ class Tokenizer:
         metadata = data.get("metadata") or {}
         if not isinstance(metadata, dict):
             raise FormatError("\"metadata\" must be an object")
+        added = data.get("added_tokens")  # with their flags (files from before hold special_tokens only)
+        if added is not None and not isinstance(added, list):
+            raise FormatError("\"added_tokens\" must be a list of objects")
         with malformed_as_format_error("tokenizer file"):
+            if added is not None:
+                added, specials = [AddedToken.from_dict(a) for a in added], []
             tok = cls(
                 build("model", data["model"]),
                 normalizer=build("normalizer", data.get("normalizer")),
@@ -312,6 +332,7 @@ class Tokenizer:
                 post_processor=build("post_processor", data.get("post_processor")),
                 decoder=build("decoder", data.get("decoder")),
                 special_tokens=specials,
+                added_tokens=added or (),
                 metadata=metadata,
             )
         tok.self_check()
@@ -339,23 +360,18 @@ class Tokenizer:
     @classmethod
     def load(cls, path: Union[str, Path]) -> "Tokenizer":
         """Read a file written by :meth:`save`; malformed files raise :class:`FormatError`."""
-        return cls.from_dict(_read_json(path))
+        return cls.from_dict(read_json_file(path))
 
     def to_hf_json(self) -> dict[str, Any]:
         """A Hugging Face ``tokenizer.json`` document for this tokenizer."""
         def opt(c: Any) -> Optional[dict[str, Any]]:
             return None if c is None else c.to_hf()
 
-        added = [
-            {"id": self._special_ids[t], "content": t, "single_word": False, "lstrip": False, "rstrip": False,
-             "normalized": False, "special": True}
-            for t in self.special_tokens
-        ]
         return {
             "version": "1.0",
             "truncation": None,
             "padding": None,
-            "added_tokens": sorted(added, key=lambda a: a["id"]),
+            "added_tokens": self.added.to_hf(),
             "normalizer": opt(self.normalizer),
             "pre_tokenizer": opt(self.pre_tokenizer),
             "post_processor": opt(self.post_processor),
@@ -373,30 +389,3 @@ class Tokenizer:
 
 def _identity_span(start: int, end: int) -> Offsets:
     return (start, end)
-
-
-def _read_json(path: Union[str, Path]) -> Any:
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as err:
-        raise FormatError(f"cannot read {p}: {err.strerror or err}") from err
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as err:
-        raise FormatError(f"{p} is not UTF-8 text (bad byte at offset {err.start})") from err
-    except json.JSONDecodeError as err:
-        raise FormatError(f"{p} is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from err
-
-
-def _register_all() -> None:
-    """Import every module that registers components, so saved files can name them."""
-    import importlib
-
-    from . import models  # noqa: F401
-
-    for name in ("processors", "bpe_train", "wordpiece_train", "unigram_train", "bert"):
-        try:
-            importlib.import_module(f"{__package__}.{name}")
-        except ImportError:  # pragma: no cover - optional component modules
-            pass

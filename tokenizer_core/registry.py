@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Optional, TypeVar
 
-from .errors import FormatError
+from tokenizer_core.errors import FormatError
 
 KINDS = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
 _REGISTRY: dict[tuple[str, str], type] = {}

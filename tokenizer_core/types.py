@@ -128,7 +128,7 @@ class Sampling:
     nbest_size: int = -1
 
     def __post_init__(self) -> None:
-        from .errors import TokenizerError
+        from tokenizer_core.errors import TokenizerError
 
         if not 0.0 <= self.dropout <= 1.0:
             raise TokenizerError(f"dropout must be between 0 and 1, got {self.dropout}")

@@ -1,0 +1,244 @@
+"""The vocabulary-size sweep: train at several sizes, score each on held-out text, find the knee.
+
+How each algorithm gets its sizes:
+
+* **BPE** trains once, at the largest size, and reads every smaller size off the merge list
+  (:func:`~tokenizer_core.analysis.prefixes.bpe_prefix`): the model with the first *k* merges and
+  the vocabulary they reach is exactly what a training stopped at that size learns. Scoring is one
+  traced encoding per distinct held-out piece for all sizes together
+  (:meth:`~tokenizer_core.analysis.heldout.Heldout.score_bpe_prefixes`).
+* **WordPiece** also trains once: its vocabulary is built in order too
+  (:func:`~tokenizer_core.analysis.prefixes.wordpiece_prefix_vocab`); each size is then scored.
+* **Unigram** trains once per size. Its pruning rounds are the same for every target until the
+  last ones, which cut to ``1.1 × vocab_size``, so sharing them would mean forking the trainer's
+  EM state mid-run; each size is trained on its own instead.
+
+``should_stop()`` is polled between steps and at every progress report of a training; when it
+returns True the sweep raises :class:`SweepCancelled`, whose ``rows`` holds the sizes finished.
+
+>>> from tokenizer_core.options import TrainOptions
+>>> lines = ["low lower lowest newer newest wider widest\\n"] * 3 + ["slow slower slowest\\n"]
+>>> train, heldout = split_lines(lines, heldout_fraction=0.25)
+>>> rows = sweep("bpe", train, heldout, sizes=[20, 30], options=TrainOptions())
+>>> [(r.vocab_size, r.heldout_tokens, r.derived) for r in rows]
+[(20, 20, True), (30, 7, False)]
+>>> log_sizes(256, 32000, 8)
+[256, 510, 1000, 2000, 4000, 8100, 16000, 32000]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, Optional
+
+from tokenizer_core.analysis.heldout import Heldout, HeldoutScore
+from tokenizer_core.analysis.metrics import chars_per_token, fertility, unk_rate, vocab_usage
+from tokenizer_core.analysis.prefixes import bpe_prefix, wordpiece_prefix_tokenizer
+from tokenizer_core.bpe.trainer import train_bpe
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.options import TrainOptions
+from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.training import train
+from tokenizer_core.types import ProgressCallback, no_progress
+from tokenizer_core.wordpiece.bert import train_bert_wordpiece
+
+__all__ = ["SWEEP_MODELS", "SweepCancelled", "SweepRow", "knee", "log_sizes", "split_lines", "sweep"]
+
+SWEEP_MODELS: tuple[str, ...] = ("bpe", "wordpiece", "unigram")
+
+
+class SweepCancelled(TokenizerError):
+    """The sweep stopped because ``should_stop()`` said so; ``rows`` holds the sizes finished."""
+
+    def __init__(self, rows: list["SweepRow"]) -> None:
+        super().__init__(f"the sweep was cancelled after {len(rows)} size(s)")
+        self.rows = rows
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    """One size of a sweep, scored on the held-out text (ratios ``None`` when undefined).
+
+    ``vocab_size`` is the tokenizer's actual size (a training may stop short of the target, or a
+    target may be below the alphabet); ``requested_size`` the size asked for. ``utilization`` is
+    distinct ids used / vocabulary size. ``seconds`` is the time spent training this size;
+    ``derived`` sizes were read off a larger training and cost nothing more (0.0).
+    """
+
+    model: str
+    vocab_size: int
+    requested_size: int
+    heldout_tokens: int
+    chars_per_token: Optional[float]
+    fertility: Optional[float]
+    unk_rate: Optional[float]
+    utilization: Optional[float]
+    embedding_params: int
+    seconds: float
+    derived: bool
+
+
+def sweep(
+    model: Literal["bpe", "wordpiece", "unigram"],
+    train_lines: Sequence[str],
+    heldout_lines: Sequence[str],
+    *,
+    sizes: Sequence[int],
+    options: TrainOptions,
+    progress: ProgressCallback = no_progress,
+    should_stop: Callable[[], bool] = lambda: False,
+    d_model: int = 768,
+) -> list[SweepRow]:
+    """Train ``model`` on ``train_lines`` at each of ``sizes`` (``options.vocab_size`` is ignored) and
+    score each on ``heldout_lines``; one row per distinct size, smallest first."""
+    if model not in SWEEP_MODELS:
+        raise TokenizerError(f"the sweep trains {', '.join(SWEEP_MODELS)}, not {model!r}")
+    if isinstance(d_model, bool) or not isinstance(d_model, int) or d_model < 1:
+        raise TokenizerError(f"d_model must be a positive whole number, got {d_model!r}")
+    targets = _checked_sizes(sizes)
+    train_lines, heldout_lines = list(train_lines), list(heldout_lines)
+    if not any(line.strip() for line in heldout_lines):
+        raise TokenizerError("the held-out text is empty; hold out some lines (or give a held-out file)")
+    rows: list[SweepRow] = []
+
+    def check() -> None:
+        if should_stop():
+            raise SweepCancelled(rows)
+
+    def report(done: int, total: int, message: str) -> None:
+        check()
+        progress(done, total, message)
+
+    def add(requested: int, size: int, score: HeldoutScore, held: Heldout, seconds: float, derived: bool) -> None:
+        rows.append(SweepRow(
+            model=model, vocab_size=size, requested_size=requested, heldout_tokens=score.tokens,
+            chars_per_token=chars_per_token(held.chars, score.tokens), fertility=fertility(score.tokens, held.words),
+            unk_rate=unk_rate(score.unk_tokens, score.tokens), utilization=vocab_usage(score.distinct_ids, size),
+            embedding_params=size * d_model, seconds=seconds, derived=derived,
+        ))
+
+    check()
+    largest = replace(options, vocab_size=targets[-1], top_k=0)  # runner-ups only feed the trace
+    if model == "bpe":
+        start = time.perf_counter()
+        parts, result = train_bpe(train_lines, options=replace(largest, bpe=replace(options.bpe, keep_words=0)),
+                                  progress=report)
+        big, seconds = Tokenizer.from_parts(parts), time.perf_counter() - start
+        held = Heldout(heldout_lines, big)
+        cuts = [bpe_prefix(result, s, num_merges=options.num_merges) for s in targets]
+        report(0, 1, "scoring the held-out text")
+        scores = held.score_bpe_prefixes(big, [kept for kept, _ in cuts])
+        for s, (_, size), score in zip(targets, cuts, scores):
+            add(s, size, score, held, seconds if s == targets[-1] else 0.0, s != targets[-1])
+    elif model == "wordpiece":
+        start = time.perf_counter()
+        parts, training = train_bert_wordpiece(train_lines, options=largest, progress=report)
+        big, seconds = Tokenizer.from_parts(parts), time.perf_counter() - start
+        held = Heldout(heldout_lines, big)
+        for i, s in enumerate(targets):
+            report(i, len(targets), f"scoring vocabulary size {s:,}")
+            tok = wordpiece_prefix_tokenizer(big, training, s, num_merges=options.num_merges)
+            add(s, tok.vocab_size, held.score(tok), held, seconds if s == targets[-1] else 0.0, s != targets[-1])
+    else:
+        held_out: Optional[Heldout] = None
+        for s in targets:
+            check()
+            start = time.perf_counter()
+            tok = train("unigram", train_lines, options=replace(options, vocab_size=s),
+                        progress=lambda d, t, m, s=s: report(d, t, f"vocabulary size {s:,}: {m}"))
+            seconds = time.perf_counter() - start
+            held_out = held_out or Heldout(heldout_lines, tok)  # every size shares the pipeline stages
+            add(s, tok.vocab_size, held_out.score(tok), held_out, seconds, False)
+    progress(1, 1, "done")
+    return rows
+
+
+def _checked_sizes(sizes: Sequence[int]) -> list[int]:
+    if isinstance(sizes, (str, bytes)) or not sizes:
+        raise TokenizerError("give the sweep one or more vocabulary sizes, e.g. [500, 1000, 4000]")
+    for s in sizes:
+        if isinstance(s, bool) or not isinstance(s, int) or s < 1:
+            raise TokenizerError(f"vocabulary sizes must be positive whole numbers, got {s!r}")
+        if s > 10_000_000:
+            raise TokenizerError(f"vocabulary size {s:,} is absurdly large; use at most 10,000,000")
+    return sorted(set(sizes))
+
+
+def split_lines(lines: Sequence[str], *, heldout_fraction: float = 0.1, seed: int = 0) -> tuple[list[str], list[str]]:
+    """Split ``lines`` into (train, held-out), both in their original order; the same ``seed`` always
+    holds out the same lines. At least one line goes to each side.
+
+    >>> split_lines(["a", "b", "c", "d"], heldout_fraction=0.5, seed=1)
+    (['b', 'c'], ['a', 'd'])
+    """
+    lines = list(lines)
+    if not 0 < heldout_fraction < 1:
+        raise TokenizerError(f"heldout_fraction must be between 0 and 1 (e.g. 0.1), got {heldout_fraction!r}")
+    if len(lines) < 2:
+        raise TokenizerError(f"need at least 2 lines to hold some out, got {len(lines)}")
+    n = min(len(lines) - 1, max(1, round(len(lines) * heldout_fraction)))
+    order = list(range(len(lines)))
+    random.Random(seed).shuffle(order)
+    held = set(order[:n])
+    return ([line for i, line in enumerate(lines) if i not in held],
+            [line for i, line in enumerate(lines) if i in held])
+
+
+def log_sizes(lo: int = 256, hi: int = 32000, n: int = 8) -> list[int]:
+    """``n`` sizes from ``lo`` to ``hi`` evenly spaced on a log scale, the inner ones rounded to two
+    significant digits (sizes that round together appear once).
+
+    >>> log_sizes(500, 8000, 5), log_sizes(1000, 1000, 3)
+    ([500, 1000, 2000, 4000, 8000], [1000])
+    """
+    for name, value in (("lo", lo), ("hi", hi), ("n", n)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise TokenizerError(f"{name} must be a positive whole number, got {value!r}")
+    if hi < lo:
+        raise TokenizerError(f"hi ({hi}) must be at least lo ({lo})")
+    if n == 1 or lo == hi:
+        return [hi]
+    out = [lo]
+    for i in range(1, n - 1):
+        x = lo * (hi / lo) ** (i / (n - 1))
+        unit = 10 ** max(0, math.floor(math.log10(x)) - 1)
+        out.append(min(hi, max(lo, round(x / unit) * unit)))
+    out.append(hi)
+    return sorted(set(out))
+
+
+def knee(rows: Sequence[SweepRow], metric: str = "chars_per_token") -> Optional[int]:
+    """The vocabulary size at the knee of ``metric`` against log(size): the point farthest from the
+    chord joining the first and last points, both axes scaled to [0, 1]. None with fewer than three
+    sizes, or when the curve is a straight line. Rows of several models: the first model's.
+
+    >>> def row(size, cpt):
+    ...     return SweepRow("bpe", size, size, 1, cpt, None, None, None, 0, 0.0, False)
+    >>> knee([row(s, y) for s, y in [(250, 1.0), (500, 2.0), (1000, 3.0), (2000, 3.2), (4000, 3.3)]])
+    1000
+    """
+    if not rows:
+        return None
+    points: dict[int, float] = {}
+    for r in rows:
+        value = getattr(r, metric)
+        if r.model == rows[0].model and value is not None and r.vocab_size not in points:
+            points[r.vocab_size] = float(value)
+    if len(points) < 3:
+        return None
+    sizes = sorted(points)
+    xs = [math.log(s) for s in sizes]
+    ys = [points[s] for s in sizes]
+    (x0, x1), (y0, y1) = (xs[0], xs[-1]), (min(ys), max(ys))
+    if x1 == x0 or y1 == y0:
+        return None
+    nx = [(x - x0) / (x1 - x0) for x in xs]
+    ny = [(y - y0) / (y1 - y0) for y in ys]
+    # Distance to the chord, up to a constant factor (the chord is the same for every point).
+    dist = [abs(ny[i] - (ny[0] + (ny[-1] - ny[0]) * nx[i])) for i in range(len(sizes))]
+    best = max(range(1, len(sizes) - 1), key=dist.__getitem__)
+    return sizes[best] if dist[best] > 1e-9 else None

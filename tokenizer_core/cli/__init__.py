@@ -1,0 +1,146 @@
+"""Command line: ``python -m tokenizer_core train|encode|decode|inspect|export|import|references|compare|sweep``.
+
+Bad input ends with exit code 2 and one line on stderr saying what to fix; the
+tokenizer errors of the core are already written that way.
+
+>>> import io; buf = io.StringIO()
+>>> main(["references"], stdout=buf) == 0 and "gpt2" in buf.getvalue()
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Optional, TextIO
+
+from tokenizer_core.cli.analysis_commands import add_compare_parser, add_sweep_parser, cmd_compare, cmd_sweep
+from tokenizer_core.cli.commands import (
+    _cmd_decode,
+    _cmd_encode,
+    _cmd_export,
+    _cmd_import,
+    _cmd_inspect,
+    _cmd_references,
+    _cmd_train,
+    trace_rows,
+)
+from tokenizer_core.cli.common import EXIT_BAD_INPUT, _CliError, _Parser
+from tokenizer_core.cli.train_args import add_corpus_args, add_option_args
+from tokenizer_core.errors import TokenizerError
+
+__all__ = ["EXIT_BAD_INPUT", "build_parser", "main", "trace_rows"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for docs and tests)."""
+    from tokenizer_core.io.importers import importer_names
+    from tokenizer_core.training import trainer_names
+
+    p = _Parser(prog="python -m tokenizer_core", description="Train, run and inspect tokenizers.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def tokenizer_args(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("-t", "--tokenizer", help="tokenizer file (own JSON format)")
+        sp.add_argument("--reference", help="a pretrained reference instead of a file, e.g. gpt2, cl100k_base")
+
+    t = sub.add_parser("train", help="train a tokenizer on corpus files")
+    add_corpus_args(t)
+    t.add_argument("--model", required=True, choices=trainer_names())
+    t.add_argument("--vocab-size", type=int)
+    t.add_argument("--num-merges", type=int)
+    add_option_args(t)
+    t.add_argument("--trace", help="write the training trace here as JSON lines (one merge or round per line)")
+    t.add_argument("-o", "--output", required=True)
+    t.add_argument("-q", "--quiet", action="store_true")
+
+    e = sub.add_parser("encode", help="encode lines of text (stdin or files): one output line per input line")
+    tokenizer_args(e)
+    e.add_argument("inputs", nargs="*")
+    e.add_argument("--tokens", action="store_true", help="print tokens instead of ids")
+    e.add_argument("--json", action="store_true", help="print the whole encoding as JSON")
+    e.add_argument("--no-special-tokens", action="store_true")
+    e.add_argument("--dropout", type=float, default=0.0, help="BPE-dropout probability")
+    e.add_argument("--sample", action="store_true", help="sample a segmentation (Unigram)")
+    e.add_argument("--alpha", type=float, default=0.1)
+    e.add_argument("--nbest-size", type=int, default=-1)
+    e.add_argument("--seed", type=int)
+    e.add_argument("--batch", action="store_true", help="encode all lines as one padded batch (JSON)")
+    e.add_argument("--padding", default="longest", choices=["longest", "max_length", "do_not_pad"])
+    e.add_argument("--truncation", default="do_not_truncate",
+                   choices=["longest_first", "only_first", "only_second", "do_not_truncate"])
+    e.add_argument("--max-length", type=int)
+    e.add_argument("--stride", type=int, default=0)
+    e.add_argument("--pad-to-multiple-of", type=int)
+    e.add_argument("--padding-side", default="right", choices=["left", "right"])
+    e.add_argument("--truncation-side", default="right", choices=["left", "right"])
+    e.add_argument("--return-overflowing", action="store_true",
+                   help="with --truncation and --stride: windows cut off become rows of their own")
+    e.add_argument("--pad-token")
+    e.add_argument("--pair-file", help="file with the second text of each pair, one per line")
+
+    d = sub.add_parser("decode", help="decode lines of ids (space-separated or JSON lists)")
+    tokenizer_args(d)
+    d.add_argument("inputs", nargs="*")
+    d.add_argument("--keep-special-tokens", action="store_true")
+
+    i = sub.add_parser("inspect", help="describe a tokenizer, or show every stage for one text")
+    tokenizer_args(i)
+    i.add_argument("text", nargs="?")
+    i.add_argument("--show", type=int, default=20, help="how many first/last vocabulary entries to list")
+    i.add_argument("--words", action="store_true",
+                   help="with TEXT: how the model handled each piece (BPE merges in order, WordPiece "
+                        "longest-match lookups, Unigram 5-best segmentations)")
+    i.add_argument("--merge-tree", metavar="TOKEN", help="BPE: how TOKEN is built from its symbols")
+
+    x = sub.add_parser("export", help="write a tokenizer in another format")
+    tokenizer_args(x)
+    x.add_argument("--format", choices=["hf", "own"], default="hf")
+    x.add_argument("-o", "--output", required=True)
+
+    m = sub.add_parser("import", help="read a tokenizer made elsewhere into the own format")
+    m.add_argument("path")
+    m.add_argument("--format", required=True, choices=importer_names())
+    m.add_argument("-o", "--output", required=True)
+
+    sub.add_parser("references", help="list the pretrained references available offline")
+    add_compare_parser(sub)
+    add_sweep_parser(sub)
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = None,
+         stdin: Optional[TextIO] = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 2 bad input)."""
+    out = stdout or sys.stdout
+    inp = stdin or sys.stdin
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "train":
+            return _cmd_train(args)
+        if args.command == "encode":
+            return _cmd_encode(args, out, inp)
+        if args.command == "decode":
+            return _cmd_decode(args, out, inp)
+        if args.command == "inspect":
+            return _cmd_inspect(args, out)
+        if args.command == "export":
+            return _cmd_export(args)
+        if args.command == "import":
+            return _cmd_import(args)
+        if args.command == "compare":
+            return cmd_compare(args, out, inp)
+        if args.command == "sweep":
+            return cmd_sweep(args, out)
+        return _cmd_references(out)
+    except (TokenizerError, _CliError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        print("error: out of memory; use a smaller corpus or vocabulary", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,33 @@
+"""Read a JSON file with errors that say what is wrong with it (not a bare decoder traceback).
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "x.json")
+>>> _ = open(path, "w").write('{"a": [1, 2')
+>>> read_json_file(path)
+Traceback (most recent call last):
+...
+tokenizer_core.errors.FormatError: ... is not valid JSON: Expecting ',' delimiter at line 1, column 12
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Union
+
+from tokenizer_core.errors import FormatError
+
+
+def read_json_file(path: Union[str, Path]) -> Any:
+    """The parsed content of the JSON file at ``path`` (a FormatError if unreadable or malformed)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as err:
+        raise FormatError(f"cannot read {p}: {err.strerror or err}") from err
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise FormatError(f"{p} is not UTF-8 text (bad byte at offset {err.start})") from err
+    except json.JSONDecodeError as err:
+        raise FormatError(f"{p} is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from err

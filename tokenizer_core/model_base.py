@@ -1,0 +1,107 @@
+"""The protocol every tokenization model follows.
+
+A model turns one pre-tokenized piece (a word, or a byte-level chunk such as
+``"Ġhello"``) into tokens whose offsets are character positions *inside that
+piece*; the pipeline maps them back to the original text.
+
+>>> from tokenizer_core.classic.word import WordLevel
+>>> m = WordLevel({"[UNK]": 0, "low": 1}, unk_token="[UNK]")
+>>> [t.text for t in m.tokenize("low")], m.token_to_id("low")
+(['low'], 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Protocol, runtime_checkable
+
+from tokenizer_core.types import Token
+
+
+@runtime_checkable
+class Model(Protocol):
+    """What the pipeline needs from a model (WordLevel, Char, Byte, BPE, WordPiece, Unigram)."""
+
+    def tokenize(self, piece: str) -> list[Token]:
+        """Tokens of one piece; offsets are positions within ``piece``."""
+        ...
+
+    def token_to_id(self, token: str) -> Optional[int]: ...
+
+    def id_to_token(self, token_id: int) -> Optional[str]: ...
+
+    def get_vocab(self) -> dict[str, int]: ...
+
+    @property
+    def vocab_size(self) -> int: ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """Own-format JSON, with a ``"type"`` field (see :mod:`tokenizer_core.registry`)."""
+        ...
+
+    def to_hf(self) -> dict[str, Any]:
+        """The ``"model"`` object of a Hugging Face ``tokenizer.json``."""
+        ...
+
+
+class VocabLookup:
+    """The vocabulary half of :class:`Model`, for models keeping ``_vocab`` (token -> id)
+    and ``_inv`` (id -> token) dictionaries."""
+
+    _vocab: dict[str, int]
+    _inv: dict[int, str]
+
+    def token_to_id(self, token: str) -> Optional[int]:
+        return self._vocab.get(token)
+
+    def id_to_token(self, token_id: int) -> Optional[str]:
+        return self._inv.get(token_id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self._vocab)
+
+
+class ScoredPieceLookup:
+    """The vocabulary half of a SentencePiece-style model keeping ``_vocab`` as
+    ``[(piece, score, type), ...]`` in id order and ``_ids`` (piece -> id).
+
+    >>> class M(ScoredPieceLookup):
+    ...     def __init__(self):
+    ...         self._vocab = [("<unk>", 0.0, "unknown"), ("▁a", -1.5, "normal")]
+    ...         self._ids = {p: i for i, (p, _, _) in enumerate(self._vocab)}
+    >>> M().score("▁a"), M().piece_type("<unk>"), M().id_to_token(5)
+    (-1.5, 'unknown', None)
+    """
+
+    _vocab: list[tuple[str, float, str]]
+    _ids: dict[str, int]
+
+    def token_to_id(self, token: str) -> Optional[int]:
+        return self._ids.get(token)
+
+    def id_to_token(self, token_id: int) -> Optional[str]:
+        return self._vocab[token_id][0] if 0 <= token_id < len(self._vocab) else None
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._ids)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self._vocab)
+
+    @property
+    def pieces(self) -> list[tuple[str, float, str]]:
+        """``[(piece, score, type), ...]`` in id order."""
+        return list(self._vocab)
+
+    def score(self, token: str) -> Optional[float]:
+        """The score the file gives a piece (``None`` if it is not in the vocabulary)."""
+        i = self._ids.get(token)
+        return None if i is None else self._vocab[i][1]
+
+    def piece_type(self, token: str) -> Optional[str]:
+        i = self._ids.get(token)
+        return None if i is None else self._vocab[i][2]

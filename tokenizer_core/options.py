@@ -1,0 +1,119 @@
+"""Training options: the settings every trainer shares, and one typed group per algorithm.
+
+Common settings live on :class:`TrainOptions`; what only one algorithm understands lives in
+its own frozen dataclass (:class:`BpeOptions`, :class:`WordPieceOptions`,
+:class:`UnigramOptions`), held by ``TrainOptions`` under the algorithm's name. A typo in an
+option name is a ``TypeError`` at construction, not a silently ignored key.
+
+>>> opts = TrainOptions(vocab_size=300, bpe=BpeOptions(tie_break="first"))
+>>> opts.special_tokens, opts.bpe.tie_break, opts.unigram.max_word_length
+(('[PAD]', '[UNK]', '[BOS]', '[EOS]'), 'first', 256)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from tokenizer_core.errors import TokenizerError
+
+DEFAULT_SPECIAL_TOKENS: tuple[str, ...] = ("[PAD]", "[UNK]", "[BOS]", "[EOS]")
+TIE_BREAKS = ("ids", "first")
+
+
+def _positive_int(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise TokenizerError(f"{name} must be a positive whole number, got {value!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class BpeOptions:
+    """BPE-only settings.
+
+    ``tie_break``: among pairs of equal count, ``"ids"`` picks the pair whose token ids are
+    smallest (as ``tokenizers``), ``"first"`` the pair seen first in the corpus.
+    ``suffix_as_symbol``: the end-of-word suffix is its own symbol (Sennrich's ``</w>``)
+    instead of being glued to the last character. ``keep_words``: how many of the most
+    frequent words the training trace keeps for the step-through view.
+    """
+
+    tie_break: str = "ids"
+    suffix_as_symbol: bool = False
+    keep_words: int = 1000
+
+    def __post_init__(self) -> None:
+        if self.tie_break not in TIE_BREAKS:
+            raise TokenizerError(f"tie_break must be one of {TIE_BREAKS}, got {self.tie_break!r}")
+        if isinstance(self.keep_words, bool) or not isinstance(self.keep_words, int) or self.keep_words < 0:
+            raise TokenizerError(f"keep_words must be 0 or more, got {self.keep_words!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class WordPieceOptions:
+    """WordPiece-only settings: words longer than ``max_input_chars_per_word`` become [UNK]."""
+
+    max_input_chars_per_word: int = 100
+
+    def __post_init__(self) -> None:
+        _positive_int("max_input_chars_per_word", self.max_input_chars_per_word)
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnigramOptions:
+    """Unigram-only settings, named as in SentencePiece's trainer.
+
+    ``max_word_length``: longer words only contribute their characters (SentencePiece's
+    ``max_sentencepiece_length`` is ``TrainOptions.max_piece_length``).
+    """
+
+    seed_size: int = 1_000_000
+    num_sub_iterations: int = 2
+    split_by_script: bool = True
+    split_digits: bool = False
+    max_word_length: int = 256
+
+    def __post_init__(self) -> None:
+        _positive_int("seed_size", self.seed_size)
+        _positive_int("num_sub_iterations", self.num_sub_iterations)
+        _positive_int("max_word_length", self.max_word_length)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainOptions:
+    """Settings understood by the trainers; each trainer uses the ones that apply to it.
+
+    ``vocab_size`` counts special tokens, as in Hugging Face ``tokenizers``.
+    """
+
+    vocab_size: Optional[int] = None
+    num_merges: Optional[int] = None
+    min_frequency: int = 0
+    lowercase: bool = False
+    special_tokens: tuple[str, ...] = DEFAULT_SPECIAL_TOKENS
+    unk_token: Optional[str] = "[UNK]"
+    pre_tokenizer: Optional[str] = None  # name from text.pre_tokenizers.PRESETS; None = algorithm default
+    byte_level: bool = False
+    end_of_word_suffix: Optional[str] = None
+    continuing_subword_prefix: Optional[str] = None
+    limit_alphabet: Optional[int] = None
+    max_piece_length: int = 16
+    shrinking_factor: float = 0.75
+    byte_fallback: bool = False
+    top_k: int = 10
+    bpe: BpeOptions = field(default_factory=BpeOptions)
+    wordpiece: WordPieceOptions = field(default_factory=WordPieceOptions)
+    unigram: UnigramOptions = field(default_factory=UnigramOptions)
+
+    def __post_init__(self) -> None:
+        if self.vocab_size is not None and self.vocab_size <= 0:
+            raise TokenizerError(f"vocab_size must be a positive number, got {self.vocab_size}")
+        if self.vocab_size is not None and self.vocab_size > 10_000_000:
+            raise TokenizerError(f"vocab_size {self.vocab_size} is absurdly large; use at most 10,000,000")
+        if self.num_merges is not None and self.num_merges < 0:
+            raise TokenizerError(f"num_merges must be 0 or more, got {self.num_merges}")
+        if self.min_frequency < 0:
+            raise TokenizerError(f"min_frequency must be 0 or more, got {self.min_frequency}")
+        if len(set(self.special_tokens)) != len(self.special_tokens):
+            raise TokenizerError(f"special tokens must be distinct, got {list(self.special_tokens)}")
+        if not 0 < self.shrinking_factor < 1:
+            raise TokenizerError(f"shrinking_factor must be between 0 and 1, got {self.shrinking_factor}")

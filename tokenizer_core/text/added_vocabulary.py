@@ -1,0 +1,200 @@
+r"""Added tokens ("added_tokens" of a tokenizer.json): their ids, and finding them in text as ``tokenizers`` does.
+
+An added token is matched in the text before the model sees it. Its flags say how:
+``normalized`` tokens are looked for in the normalized text (as their own normalized form),
+the others in the raw text; ``single_word`` only matches between non-word characters;
+``lstrip``/``rstrip`` take the white space on that side into the token; ``special`` tokens are
+left out of decoding with ``skip_special_tokens``. At one position the longest token wins,
+and the leftmost match first (Aho-Corasick's leftmost-longest, as ``tokenizers``).
+
+Ids follow ``tokenizers`` too (the ids written in a file are not read): a token the model
+knows keeps the model's id; the others get the next free id after the model's vocabulary,
+in the order they are listed.
+
+>>> vocab = AddedVocabulary([AddedToken("<mask>", special=True, lstrip=True), AddedToken("yo")],
+...                         model_ids={"a": 0, "b": 1}.get, model_size=2)
+>>> [(a.content, i) for a, i in vocab.entries]
+[('<mask>', 2), ('yo', 3)]
+>>> [(s, e, m and m[0].content) for s, e, m in vocab.split("hi  <mask>yo", normalized=False)]
+[(0, 2, None), (2, 10, '<mask>'), (10, 12, None)]
+>>> [(s, e, m and m[0].content) for s, e, m in vocab.split("yo!", normalized=True)]
+[(0, 2, 'yo'), (2, 3, None)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any, Optional
+
+import regex
+
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.text.patterns import WHITE_SPACE
+
+_FLAGS = ("special", "single_word", "lstrip", "rstrip", "normalized")
+# Word characters as tokenizers' single_word test counts them (Rust regex's \w).
+_WORD = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]")
+
+Entry = tuple["AddedToken", int]
+Split = tuple[int, int, Optional[Entry]]
+
+
+@dataclass(frozen=True)
+class AddedToken:
+    """One added token and its matching flags (``normalized`` defaults to ``not special``).
+
+    >>> AddedToken("[MASK]", special=True).normalized
+    False
+    """
+
+    content: str
+    special: bool = False
+    single_word: bool = False
+    lstrip: bool = False
+    rstrip: bool = False
+    normalized: Optional[bool] = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.content, str) or not self.content:
+            raise TokenizerError(f"an added token needs a non-empty string content, got {self.content!r:.40}")
+        for flag in _FLAGS:
+            value = getattr(self, flag)
+            if value is not None and not isinstance(value, bool):
+                raise TokenizerError(f"added token {self.content!r}: {flag} must be true or false, got {value!r:.20}")
+        if self.normalized is None:
+            object.__setattr__(self, "normalized", not self.special)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AddedToken":
+        """From a tokenizer.json ``added_tokens`` entry (its ``id`` is ignored, as tokenizers does)."""
+        if not isinstance(data, Mapping):
+            raise TokenizerError(f"an added token must be an object, got {data!r:.60}")
+        return cls(data.get("content"), **{f: data[f] for f in _FLAGS if f in data})  # type: ignore[arg-type]
+
+
+def _next_id(assigned: Iterable[int], model_size: int) -> int:
+    # tokenizers: after the model's vocabulary, or after the largest added id when that is past it.
+    top = max(assigned, default=None)
+    if top is None:
+        return model_size
+    return top + 1 if top >= model_size or model_size == 0 else model_size
+
+
+class AddedVocabulary:
+    """Added tokens with ids, and the splitting of text at them."""
+
+    def __init__(self, tokens: Iterable[AddedToken], *, model_ids: Callable[[str], Optional[int]],
+                 model_size: int) -> None:
+        self._by_content: dict[str, Entry] = {}
+        for tok in tokens:
+            old = self._by_content.get(tok.content)
+            if old is not None:  # listed again: the new flags win, the id stays
+                self._by_content[tok.content] = (tok, old[1])
+                continue
+            tid = model_ids(tok.content)
+            if tid is None:
+                tid = _next_id((i for _, i in self._by_content.values()), model_size)
+            self._by_content[tok.content] = (tok, tid)
+        self.entries: list[Entry] = list(self._by_content.values())
+        self._by_id = {i: t.content for t, i in self.entries}
+        self.special_ids = frozenset(i for t, i in self.entries if t.special)
+        #: Decoding skips tokens whose text is one of these (tokenizers compares text, not ids).
+        self.special_contents = frozenset(t.content for t, _ in self.entries if t.special)
+        self._forms: dict[int, tuple[Any, dict[int, str]]] = {}  # id(normalizer) -> (normalizer, id -> form)
+        # (normalized?, skip special?, id(normalizer)) -> (normalizer, matcher)
+        self._matchers: dict[tuple[bool, bool, int], tuple[Any, Any]] = {}
+
+    def _matcher(self, *, normalized: bool, skip_special: bool,
+                 normalizer: Any) -> Optional[tuple[Any, dict[str, Entry]]]:
+        key = (normalized, skip_special, id(normalizer) if normalized else 0)
+        cached = self._matchers.get(key)
+        if cached is not None and (not normalized or cached[0] is normalizer):
+            return cached[1]
+        table: dict[str, Entry] = {}
+        forms = self._normalized_forms(normalizer) if normalized else {}
+        for tok, tid in self.entries:
+            if tok.normalized != normalized or (skip_special and tok.special):
+                continue
+            # Normalized tokens are looked for as the normalizer writes them ("BAR" -> "bar").
+            pattern = forms.get(tid, tok.content)
+            if pattern:
+                table.setdefault(pattern, (tok, tid))
+        matcher = None
+        if table:
+            # Longest first: at one position the regex takes the first alternative that matches.
+            alternatives = sorted(table, key=len, reverse=True)
+            matcher = (regex.compile("|".join(regex.escape(t) for t in alternatives)), table)
+        self._matchers[key] = (normalizer, matcher)
+        return matcher
+
+    def _normalized_forms(self, normalizer: Any) -> dict[int, str]:
+        """id -> the normalized text of each ``normalized`` token (what is matched and shown)."""
+        if normalizer is None:
+            return {}
+        cached = self._forms.get(id(normalizer))
+        if cached is None or cached[0] is not normalizer:
+            forms = {i: normalizer.normalize_str(t.content) for t, i in self.entries if t.normalized}
+            cached = self._forms[id(normalizer)] = (normalizer, forms)
+        return cached[1]
+
+    # ------------------------------------------------------------------ lookups
+    def id_to_token(self, token_id: int, *, normalizer: Any = None) -> Optional[str]:
+        """The token text of an added id; a ``normalized`` token reads as the normalizer writes
+        it ("NEWWORD" as "newword"), as in tokenizers."""
+        content = self._by_id.get(token_id)
+        if content is None or normalizer is None:
+            return content
+        return self._normalized_forms(normalizer).get(token_id, content)
+
+    def token_to_id(self, token: str) -> Optional[int]:
+        entry = self._by_content.get(token)
+        return None if entry is None else entry[1]
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def to_hf(self) -> list[dict[str, Any]]:
+        """The ``added_tokens`` list of a tokenizer.json (sorted by id, as tokenizers writes it)."""
+        return [{"id": i, "content": t.content, "single_word": t.single_word, "lstrip": t.lstrip,
+                 "rstrip": t.rstrip, "normalized": t.normalized, "special": t.special}
+                for t, i in sorted(self.entries, key=lambda e: e[1])]
+
+    # ---------------------------------------------------------------- splitting
+    def split(self, text: str, *, normalized: bool, normalizer: Any = None,
+              skip_special: bool = False) -> list[Split]:
+        """``(start, end, entry)`` pieces covering ``text``: added-token matches (with the white
+        space they strip) and the text between them (entry None). ``normalized`` picks the
+        tokens matched in normalized text; ``skip_special`` ignores special tokens."""
+        matcher = self._matcher(normalized=normalized, skip_special=skip_special, normalizer=normalizer)
+        if matcher is None or not text:
+            return [(0, len(text), None)] if text else []
+        compiled, table = matcher
+        out: list[Split] = []
+        prev = 0
+        for m in compiled.finditer(text):
+            entry = table[m.group()]
+            tok = entry[0]
+            start, stop = m.span()
+            if tok.single_word and ((start > 0 and _WORD.match(text[start - 1]))
+                                    or (stop < len(text) and _WORD.match(text[stop]))):
+                continue
+            if tok.lstrip:
+                while start > prev and text[start - 1] in WHITE_SPACE:
+                    start -= 1
+            if tok.rstrip:
+                while stop < len(text) and text[stop] in WHITE_SPACE:
+                    stop += 1
+            start = max(start, prev)  # the previous token's rstrip may have taken our start
+            if stop <= start:
+                continue
+            if start > prev:
+                out.append((prev, start, None))
+            out.append((start, stop, entry))
+            prev = stop
+        if prev < len(text):
+            out.append((prev, len(text), None))
+        return out

@@ -1,0 +1,273 @@
+"""Word counts for training, the one counter every trainer uses: pre-tokenize lines and count
+the pieces, fast.
+
+Each line is normalized and pre-tokenized on its own, as ``tokenizers`` does when it
+reads files; the result is the ``{piece: count}`` mapping the trainer starts from
+(byte-level pieces already in GPT-2's byte symbols, e.g. ``"Ġthe"``). The common
+cases take a fast path: lines are scanned in ~1 MB chunks with one regex call, and
+past a few MB the chunks are spread over forked worker processes (2 cores here),
+because in Python the GPT-2 regex scan, not the merging, dominates training time.
+
+>>> from tokenizer_core.text.pre_tokenizers import ByteLevel
+>>> sorted(count_words(["the cat\\n", "the\\n"], pre_tokenizer=ByteLevel()).items())
+[('the', 2), ('Ċ', 2), ('Ġcat', 1)]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Optional
+
+import regex
+
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.types import ProgressCallback, no_progress
+
+# The GPT-2 pattern made safe for many lines at once: a run of spaces ending in "\n" is
+# one piece, exactly what the pattern gives at the end of a single line, so scanning
+# joined lines gives the same pieces as scanning each line (as tokenizers reads files).
+_GPT2_LINES = regex.compile(
+    r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|[^\S\n]*\n|\s+(?!\S)|\s+"""
+)
+_GPT2_ONE = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
+_CHUNK_CHARS = 1 << 20
+_PARALLEL_AFTER_CHARS = 1 << 20
+
+
+def _byte_table() -> dict[int, str]:
+    from tokenizer_core.text.pre_tokenizers import bytes_to_unicode
+
+    return {b: c for b, c in bytes_to_unicode().items()}
+
+
+def to_byte_symbols(piece: str, _table: dict[int, str] = {}) -> str:  # noqa: B006 (module cache)
+    """A piece in GPT-2's byte symbols. ``to_byte_symbols(" héllo") == 'ĠhÃ©llo'``."""
+    if not _table:
+        _table.update(_byte_table())
+    if not piece.isascii():
+        piece = piece.encode("utf-8").decode("latin-1")
+    return piece.translate(_table)
+
+
+def _line_chunks(lines: Iterable[str], progress: ProgressCallback) -> Iterator[tuple[str, bool]]:
+    """Group lines into ~1 MB chunks; ``(text, joined)`` where joined chunks hold whole "\\n"-lines."""
+    buf: list[str] = []
+    size = 0
+    seen = 0
+    for line in lines:
+        if not isinstance(line, str):
+            raise TokenizerError(f"training lines must be strings, got {type(line).__name__}")
+        nl = line.find("\n")
+        if nl == len(line) - 1 and nl >= 0:
+            buf.append(line)
+            size += len(line)
+            if size >= _CHUNK_CHARS:
+                seen += size
+                yield "".join(buf), True
+                progress(seen, 0, "counting words")
+                buf, size = [], 0
+        else:  # no newline, or newlines inside: scan it on its own, as one text
+            if buf:
+                seen += size
+                yield "".join(buf), True
+                buf, size = [], 0
+            if line:
+                seen += len(line)
+                yield line, False
+    if buf:
+        yield "".join(buf), True
+
+
+def _fork_ok() -> bool:
+    # Forking a process that runs other threads (a web server) can deadlock; only fork alone.
+    return (
+        threading.active_count() == 1
+        and "fork" in multiprocessing.get_all_start_methods()
+        and (os.cpu_count() or 1) > 1
+    )
+
+
+def count_gpt2_pieces(
+    lines: Iterable[str],
+    *,
+    normalize: Optional[Callable[[str], str]] = None,
+    workers: Optional[int] = None,
+    progress: ProgressCallback = no_progress,
+) -> Counter[str]:
+    """Count GPT-2 regex pieces per line (raw text, not yet byte-mapped), fast.
+
+    Lines are scanned in ~1 MB chunks; past the first MB the chunks are spread over
+    ``workers`` processes (default: the CPU count; 1 disables it). ``normalize`` (e.g.
+    ``Lowercase().normalize_str``) must work character by character, as it sees chunks.
+
+    >>> sorted(count_gpt2_pieces(["Hello world\\n", "Hello  you\\n"]).items())
+    [('\\n', 2), (' ', 1), (' world', 1), (' you', 1), ('Hello', 2)]
+    """
+    chunks = _line_chunks(lines, progress)
+    if normalize is None:
+        return _count_chunks(chunks, _gpt2_split, workers)
+    return _count_chunks(chunks, lambda text, joined: _gpt2_split(normalize(text), joined), workers)
+
+
+def _gpt2_split(text: str, joined: bool) -> list[str]:
+    return (_GPT2_LINES if joined else _GPT2_ONE).findall(text)
+
+
+# The splitter used by worker processes; set before forking so the children inherit it.
+_JOB_SPLIT: Any = None
+
+
+def _count_worker(tasks: Any, results: Any) -> None:
+    """Worker process: count the pieces of every chunk it is given, then send one total back."""
+    total: Counter[str] = Counter()
+    while True:
+        item = tasks.get()
+        if item is None:
+            break
+        total.update(_JOB_SPLIT(*item))
+    results.put(total)
+
+
+def _count_chunks(chunks: Iterator[tuple[str, bool]], split: Any, workers: Optional[int]) -> Counter[str]:
+    """Count ``split(text, joined)`` over chunks; past the first MB, in ``workers`` forked processes.
+
+    Each worker keeps its own total and sends it once at the end, so the parent merges
+    ``workers`` counters rather than one per chunk.
+    """
+    global _JOB_SPLIT
+    total: Counter[str] = Counter()
+    if workers is None:
+        workers = os.cpu_count() or 1
+    done = 0
+    for text, joined in chunks:
+        total.update(split(text, joined))
+        done += len(text)
+        if done >= _PARALLEL_AFTER_CHARS and workers > 1 and _fork_ok():
+            break
+    else:
+        return total
+    # Large input: the rest goes to worker processes.
+    ctx = multiprocessing.get_context("fork")
+    tasks = ctx.Queue(maxsize=2 * workers)
+    results = ctx.Queue()
+    _JOB_SPLIT = split
+    procs = [ctx.Process(target=_count_worker, args=(tasks, results), daemon=True) for _ in range(workers)]
+    ok = False
+    try:
+        for proc in procs:
+            proc.start()
+        for item in chunks:
+            tasks.put(item)
+        for _ in procs:
+            tasks.put(None)
+        for _ in procs:
+            total.update(results.get())
+        ok = True
+    finally:
+        _JOB_SPLIT = None
+        for proc in procs:
+            if proc.pid is None:
+                continue
+            if not ok:  # the parent failed (e.g. a bad line): do not wait for idle workers
+                proc.terminate()
+            proc.join(timeout=10)
+    return total
+
+
+def count_words(
+    lines: Iterable[str],
+    *,
+    normalizer: Any = None,
+    pre_tokenizer: Any = None,
+    workers: Optional[int] = None,
+    progress: ProgressCallback = no_progress,
+) -> Counter[str]:
+    """Count pre-tokenized pieces of ``lines`` as a trainer sees them (byte-mapped for ByteLevel).
+
+    Each line is normalized and pre-tokenized on its own, as ``tokenizers`` does with
+    files (no pre-tokenizer: each non-empty line is one piece). The common cases take a
+    fast path: GPT-2 byte-level and the whitespace splitters scan ~1 MB chunks (in worker
+    processes past the first MB), and the BERT normalizer, which works character by
+    character, normalizes each distinct space-separated chunk once. Without worker
+    processes, pieces are counted in order of first appearance.
+
+    >>> from tokenizer_core.text.pre_tokenizers import ByteLevel
+    >>> sorted(count_words(["the cat\\n", "the\\n"], pre_tokenizer=ByteLevel()).items())
+    [('the', 2), ('Ċ', 2), ('Ġcat', 1)]
+    """
+    from tokenizer_core.text.normalizers import BertNormalizer, Lowercase
+    from tokenizer_core.text.pre_tokenizers import (
+        GPT2_PATTERN,
+        BertPreTokenizer,
+        ByteLevel,
+        Whitespace,
+        WhitespaceSplit,
+        WordSplit,
+    )
+
+    simple_norm = normalizer is None or type(normalizer) is Lowercase
+    if (
+        type(pre_tokenizer) is ByteLevel
+        and simple_norm
+        and pre_tokenizer.use_regex
+        and not pre_tokenizer.add_prefix_space
+        and pre_tokenizer.pattern == GPT2_PATTERN
+    ):
+        norm = None if normalizer is None else normalizer.normalize_str
+        raw = count_gpt2_pieces(lines, normalize=norm, workers=workers, progress=progress)
+        return Counter({to_byte_symbols(p): c for p, c in raw.items()})
+    splits_at_spaces = type(pre_tokenizer) in (Whitespace, WordSplit, WhitespaceSplit, BertPreTokenizer)
+    if splits_at_spaces and simple_norm:
+        # These splitters never keep whitespace in a piece, so lines can be scanned together.
+        words = pre_tokenizer.words
+        if normalizer is not None:
+            norm = normalizer.normalize_str
+            return _count_chunks(_line_chunks(lines, progress), lambda text, _: words(norm(text)), workers)
+        return _count_chunks(_line_chunks(lines, progress), lambda text, _: words(text), workers)
+    if splits_at_spaces and type(normalizer) is BertNormalizer:
+        return _count_by_space_chunks(lines, normalizer=normalizer, pre_tokenizer=pre_tokenizer, progress=progress)
+    counts: Counter[str] = Counter()
+    for n, line in enumerate(_checked(lines), 1):
+        if normalizer is not None:
+            line = normalizer.normalize_str(line)
+        counts.update(pre_tokenizer.words(line) if pre_tokenizer is not None else ([line] if line else []))
+        if n % 10_000 == 0:
+            progress(n, 0, "counting words")
+    return counts
+
+
+#: The trainers' historical name for :func:`count_words`.
+count_pieces = count_words
+
+_SPACES = regex.compile(r"[ \t\n\r]+")
+
+
+def _checked(lines: Iterable[str]) -> Iterator[str]:
+    for line in lines:
+        if not isinstance(line, str):
+            raise TokenizerError(f"training lines must be text (str), got {type(line).__name__}")
+        yield line
+
+
+def _count_by_space_chunks(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any,
+                           progress: ProgressCallback) -> Counter[str]:
+    """BERT-style counting: the normalizer works character by character and the pre-tokenizer
+    splits at spaces, tabs and newlines, so a line's words are the words of its space-separated
+    chunks. Chunks repeat a lot: each distinct one is normalized once, in order of first
+    appearance, which keeps the words in that order too."""
+    chunks: Counter[str] = Counter()
+    for n, line in enumerate(_checked(lines), 1):
+        chunks.update(_SPACES.split(line))
+        if n % 5000 == 0:
+            progress(n, 0, "counting words")
+    words = pre_tokenizer.words
+    counts: Counter[str] = Counter()
+    for chunk, count in chunks.items():
+        if chunk:
+            for word in words(normalizer.normalize_str(chunk)):
+                counts[word] += count
+    return counts

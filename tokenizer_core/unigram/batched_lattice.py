@@ -1,0 +1,162 @@
+"""The lattices of every distinct training word at once, as flat numpy arrays: the E-step and Viterbi.
+
+One node per position of each word (plus one at its end), one edge per piece occurrence,
+so forward-backward is a few vectorised passes per word position rather than a Python
+loop per word.
+
+>>> from tokenizer_core.unigram.words import _hash_strings
+>>> w = _Words(["ab"], np.ones(1))
+>>> hashes = _hash_strings(["a", "b", "ab"])
+>>> lat = _Lattices(w, *_edges(w, _PieceIndex(hashes, np.array([1, 1, 2])), None))
+>>> counts, loglik = lat.expected_counts(np.log(np.array([0.25, 0.25, 0.5])), 3)
+>>> [round(float(c), 3) for c in counts], round(loglik, 3)   # P("a b") = 1/16, P("ab") = 1/2
+([0.111, 0.111, 0.889], -0.575)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Optional
+
+import numpy as np
+
+from tokenizer_core.unigram.words import _PieceIndex, _Words
+
+
+def _grouped_logsumexp(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``log(sum(exp(v)))`` of each run ``values[starts[k]:starts[k] + sizes[k]]`` (runs are contiguous)."""
+    m = np.maximum.reduceat(values, starts)
+    s = np.add.reduceat(np.exp(values - np.repeat(m, sizes)), starts)
+    return m + np.log(s)
+
+
+class _Lattices:
+    """The lattices of many words at once: flat edge arrays sorted by (end position, end node)."""
+
+    def __init__(self, words: _Words, start: np.ndarray, end: np.ndarray, piece: np.ndarray,
+                 word: np.ndarray) -> None:
+        self.w = words
+        level = end - words.first[word]
+        order = np.lexsort((start, end, level))
+        self.start, self.end, self.piece, self.word = start[order], end[order], piece[order], word[order]
+        b_level = self.start - words.first[self.word]
+        self.b_order = np.lexsort((self.end, self.start, b_level))
+        self._index()
+
+    def keep(self, keep_piece: np.ndarray, new_id: np.ndarray) -> None:
+        """Drop edges of removed pieces and renumber the rest; both sort orders survive filtering."""
+        k = keep_piece[self.piece]
+        position = np.cumsum(k) - 1
+        self.b_order = position[self.b_order[k[self.b_order]]]
+        self.start, self.end, self.word = self.start[k], self.end[k], self.word[k]
+        self.piece = new_id[self.piece[k]]
+        self._index()
+
+    def _index(self) -> None:
+        w = self.w
+        # Forward: edges grouped by end node, levels = end position inside the word.
+        self.f_level = self.end - w.first[self.word]
+        self.f_bounds = np.searchsorted(self.f_level, np.arange(w.max_length + 2))
+        new_group = np.ones(len(self.end), dtype=bool)
+        new_group[1:] = self.end[1:] != self.end[:-1]
+        self.f_gstart = np.flatnonzero(new_group)
+        self.f_gnode = self.end[self.f_gstart]
+        self.f_gsize = np.diff(np.append(self.f_gstart, len(self.end)))
+        self.f_gbounds = np.searchsorted(self.f_gstart, self.f_bounds)
+        # Backward: the same edges grouped by start node (order ``b_order``), levels = start position.
+        self.b_start, self.b_end = self.start[self.b_order], self.end[self.b_order]
+        b_level = self.b_start - w.first[self.word[self.b_order]]
+        self.b_bounds = np.searchsorted(b_level, np.arange(w.max_length + 2))
+        new_group = np.ones(len(self.b_start), dtype=bool)
+        new_group[1:] = self.b_start[1:] != self.b_start[:-1]
+        self.b_gstart = np.flatnonzero(new_group)
+        self.b_gnode = self.b_start[self.b_gstart]
+        self.b_gsize = np.diff(np.append(self.b_gstart, len(self.b_start)))
+        self.b_gbounds = np.searchsorted(self.b_gstart, self.b_bounds)
+
+    def _levels(self, bounds: np.ndarray, gbounds: np.ndarray,
+                gstart: np.ndarray) -> Iterator[tuple[int, int, int, int, np.ndarray]]:
+        for lev in range(len(bounds) - 1):
+            lo, hi = int(bounds[lev]), int(bounds[lev + 1])
+            if lo == hi:
+                continue
+            glo, ghi = int(gbounds[lev]), int(gbounds[lev + 1])
+            yield lo, hi, glo, ghi, gstart[glo:ghi] - lo
+
+    def forward(self, lpe: np.ndarray) -> np.ndarray:
+        alpha = np.full(self.w.num_nodes, -np.inf)
+        alpha[self.w.first] = 0.0
+        for lo, hi, glo, ghi, gs in self._levels(self.f_bounds, self.f_gbounds, self.f_gstart):
+            v = alpha[self.start[lo:hi]] + lpe[lo:hi]
+            alpha[self.f_gnode[glo:ghi]] = _grouped_logsumexp(v, gs, self.f_gsize[glo:ghi])
+        return alpha
+
+    def backward(self, lpe: np.ndarray) -> np.ndarray:
+        beta = np.full(self.w.num_nodes, -np.inf)
+        beta[self.w.last] = 0.0
+        lpb = lpe[self.b_order]
+        levels = list(self._levels(self.b_bounds, self.b_gbounds, self.b_gstart))
+        for lo, hi, glo, ghi, gs in reversed(levels):
+            v = beta[self.b_end[lo:hi]] + lpb[lo:hi]
+            beta[self.b_gnode[glo:ghi]] = _grouped_logsumexp(v, gs, self.b_gsize[glo:ghi])
+        return beta
+
+    def expected_counts(self, lp: np.ndarray, num_pieces: int) -> tuple[np.ndarray, float]:
+        """E-step: expected count of every piece, and the corpus log-likelihood."""
+        lpe = lp[self.piece]
+        alpha, beta = self.forward(lpe), self.backward(lpe)
+        z = alpha[self.w.last]
+        post = np.exp(alpha[self.start] + lpe + beta[self.end] - z[self.word]) * self.w.counts[self.word]
+        return np.bincount(self.piece, weights=post, minlength=num_pieces), float(np.dot(self.w.counts, z))
+
+    def viterbi(self, lp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Best incoming edge of every node (earliest start on ties) and best scores."""
+        lpe = lp[self.piece]
+        best = np.full(self.w.num_nodes, -np.inf)
+        best[self.w.first] = 0.0
+        back = np.full(self.w.num_nodes, -1, dtype=np.int64)
+        for lo, hi, glo, ghi, gs in self._levels(self.f_bounds, self.f_gbounds, self.f_gstart):
+            v = best[self.start[lo:hi]] + lpe[lo:hi]
+            m = np.maximum.reduceat(v, gs)
+            hit = np.flatnonzero(v == np.repeat(m, self.f_gsize[glo:ghi]))
+            group = np.searchsorted(gs, hit, side="right") - 1
+            first = np.ones(len(hit), dtype=bool)
+            first[1:] = group[1:] != group[:-1]
+            nodes = self.f_gnode[glo:ghi]
+            best[nodes] = m
+            back[nodes[group[first]]] = lo + hit[first]
+        return back, best
+
+    def viterbi_paths(self, back: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield ``(word, piece)`` arrays, one token per word per step, walking the best
+        paths (``back`` from :meth:`viterbi`) backwards from the end of every word.
+        """
+        wid = np.arange(len(self.w.words))
+        cur = self.w.last[wid]
+        while len(wid):
+            e = back[cur]
+            yield wid, self.piece[e]
+            cur = self.start[e]
+            more = cur != self.w.first[wid]
+            wid, cur = wid[more], cur[more]
+
+
+def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """All (start node, end node, piece, word) edges of the words' lattices."""
+    parts = []
+    for length, h in words.window_hashes(min(index.max_len, words.max_length)):
+        ok = words.rem >= length
+        if runs is not None and length > 1:
+            n = len(runs)
+            ok[: n - length + 1] &= runs[: n - length + 1] == runs[length - 1:]
+        idx = np.flatnonzero(ok)
+        pid = index.find(length, h[idx])
+        hit = pid >= 0
+        idx = idx[hit]
+        wid = words.word_of[idx]
+        start = idx + wid
+        parts.append((start, start + length, pid[hit], wid))
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))

@@ -1,0 +1,95 @@
+"""The EM state of Unigram training: current pieces, their log-probabilities and lattices, and one EM step.
+
+>>> from tokenizer_core.unigram.words import _Words
+>>> w = _Words(["ab", "ab", "b"], np.ones(3))
+>>> state = EMState(w, w.runs(split_by_script=True, split_digits=False), ["a", "b", "ab"],
+...                 np.log(np.array([0.25, 0.25, 0.5])), num_chars=2)
+>>> loglik, removed = state.em_step()
+>>> state.pieces, [r.piece for r in removed]   # "a" alone is never expected: kept, as a character
+(['a', 'b', 'ab'], [])
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from tokenizer_core.unigram.batched_lattice import _edges, _Lattices
+from tokenizer_core.unigram.results import RemovedPiece
+from tokenizer_core.unigram.words import _hash_strings, _PieceIndex, _Words
+
+_MIN_EXPECTED = 0.5  # SentencePiece's M-step threshold on expected counts
+
+
+def digamma(x: np.ndarray) -> np.ndarray:
+    """The digamma function for positive arrays (recurrence up to 6, then the asymptotic series).
+
+    >>> [round(float(v), 6) for v in digamma(np.array([1.0, 0.5, 10.0]))]
+    [-0.577216, -1.96351, 2.251753]
+    """
+    x = np.asarray(x, dtype=np.float64).copy()
+    acc = np.zeros_like(x)
+    small = x < 6.0
+    while small.any():
+        acc[small] -= 1.0 / x[small]
+        x[small] += 1.0
+        small = x < 6.0
+    inv = 1.0 / x
+    inv2 = inv * inv
+    series = np.log(x) - 0.5 * inv - inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 / 132))))
+    return acc + series
+
+
+class EMState:
+    """Pieces (the first ``num_chars`` are the single characters), their log-probabilities
+    ``lp`` and the corpus lattices over them, kept in step as pieces are removed.
+    """
+
+    def __init__(self, words: _Words, runs: np.ndarray, pieces: list[str], lp: np.ndarray, *,
+                 num_chars: int) -> None:
+        self.words = words
+        self.pieces = pieces
+        self.lp = lp
+        self.is_char = np.zeros(len(pieces), dtype=bool)
+        self.is_char[:num_chars] = True
+        self.hashes = _hash_strings(pieces)
+        self.lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
+        start, end, piece, word = _edges(words, _PieceIndex(self.hashes, self.lengths), runs)
+        self.lattices = _Lattices(words, start, end, piece, word)
+
+    def keep_only(self, keep: np.ndarray) -> None:
+        """Drop the pieces where ``keep`` is false (and their lattice edges); the rest are renumbered."""
+        new_id = np.cumsum(keep) - 1
+        self.lattices.keep(keep, new_id)
+        self.pieces = [p for p, k in zip(self.pieces, keep.tolist()) if k]
+        self.lp, self.is_char = self.lp[keep], self.is_char[keep]
+        self.hashes, self.lengths = self.hashes[keep], self.lengths[keep]
+
+    def removed_pieces(self, mask: np.ndarray, reason: str,
+                       loss: Optional[np.ndarray] = None) -> list[RemovedPiece]:
+        """Trace records of the pieces selected by ``mask`` (call before :meth:`keep_only` drops them)."""
+        idx = np.flatnonzero(mask)
+        return [RemovedPiece(self.pieces[i], reason, float(self.lp[i]), None if loss is None else float(loss[i]))
+                for i in idx.tolist()]
+
+    def em_step(self) -> tuple[float, list[RemovedPiece]]:
+        """One E-step and M-step; returns the corpus log-likelihood before it and the rare pieces dropped."""
+        expected, loglik = self.lattices.expected_counts(self.lp, len(self.pieces))
+        # Characters are never dropped; an unused one keeps the smallest count a kept piece can have.
+        expected = np.where(self.is_char, np.maximum(expected, _MIN_EXPECTED), expected)
+        keep = expected >= _MIN_EXPECTED
+        removed = self.removed_pieces(~keep, "rare")
+        # SentencePiece's Bayesian M-step: digamma instead of log damps rare pieces.
+        self.lp = digamma(np.maximum(expected, _MIN_EXPECTED)) - digamma(np.array([expected[keep].sum()]))[0]
+        if not keep.all():
+            self.keep_only(keep)
+        return loglik, removed
+
+    def viterbi_freq(self) -> np.ndarray:
+        """How often each piece occurs in the Viterbi segmentation of the corpus."""
+        freq = np.zeros(len(self.pieces))
+        back, _ = self.lattices.viterbi(self.lp)
+        for wid, piece in self.lattices.viterbi_paths(back):
+            freq += np.bincount(piece, weights=self.words.counts[wid], minlength=len(self.pieces))
+        return freq

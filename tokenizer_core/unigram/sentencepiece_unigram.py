@@ -1,0 +1,215 @@
+"""SentencePiece's Unigram encoder, exactly as ``sentencepiece`` segments a normalized text.
+
+Where it differs from our :class:`~tokenizer_core.unigram.model.Unigram` (which follows
+Hugging Face ``tokenizers``):
+
+* the best path runs over the whole normalized text, not word by word, and adds scores in
+  32-bit floats as SentencePiece does, rounding after every addition; exact and
+  near-exact ties therefore fall the same way;
+* user-defined pieces are matched in raw text with a score of their own that wins over
+  ordinary pieces: 0.1 for each UTF-8 byte after the first (measured against
+  ``sentencepiece``; the score in the file is ignored);
+* control, unknown, byte and unused pieces are never matched in text;
+* unknown characters score 10 below the least likely ordinary piece and only where no
+  one-character piece starts; a run of them is one unknown token, or with byte fallback the
+  byte pieces of its UTF-8 bytes, where a byte whose piece the model lacks becomes the
+  unknown token.
+
+Pieces carry SentencePiece's types: ``normal``, ``unknown``, ``control``,
+``user_defined``, ``unused`` and ``byte``.
+
+>>> m = SentencePieceUnigram([("<unk>", 0.0, "unknown"), ("<s>", 0.0, "control"), ("▁", -2.0, "normal"),
+...                           ("▁hug", -3.0, "normal"), ("s", -2.5, "normal"), ("h", -4.0, "normal")])
+>>> [(t.text, t.id) for t in m.tokenize("▁hugs▁<x>")]
+[('▁hug', 3), ('s', 4), ('▁', 2), ('<x>', 0)]
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Sequence
+from typing import Any
+
+from tokenizer_core.errors import FormatError, TokenizerError
+from tokenizer_core.model_base import ScoredPieceLookup
+from tokenizer_core.registry import register
+from tokenizer_core.types import Token
+
+PIECE_TYPES = ("normal", "unknown", "control", "user_defined", "unused", "byte")
+UNK_PENALTY = 10.0
+_CACHE_LIMIT = 50_000  # normalized texts remembered by tokenize(); cleared wholesale when full
+_F32 = array("f", [0.0])
+
+
+def as_float32(x: float) -> float:
+    """``x`` rounded to the nearest 32-bit float (the precision SentencePiece adds in).
+
+    >>> as_float32(0.1)
+    0.10000000149011612
+    """
+    _F32[0] = x
+    return _F32[0]
+
+
+def user_defined_score(piece: str) -> float:
+    """The score a user-defined piece gets in SentencePiece's search: 0.1 per byte after the first.
+
+    >>> user_defined_score("<sep>"), user_defined_score("x")
+    (0.4000000059604645, 0.0)
+    """
+    return as_float32(0.1 * (len(piece.encode("utf-8")) - 1))
+
+
+def check_sentencepiece_vocab(vocab: Sequence[Any], what: str) -> list[tuple[str, float, str]]:
+    """Validate ``[(piece, score, type), ...]``: unique non-empty pieces, finite scores, known types,
+    exactly one unknown piece. Shared by the Unigram and BPE encoders' constructors."""
+    out: list[tuple[str, float, str]] = []
+    seen: set[str] = set()
+    for entry in vocab:
+        if not isinstance(entry, (tuple, list)) or len(entry) != 3:
+            raise TokenizerError(f"{what} vocab entries must be (piece, score, type) triples, got {entry!r:.60}")
+        piece, score, kind = entry
+        if not isinstance(piece, str) or not piece:
+            raise TokenizerError(f"{what} pieces must be non-empty strings, got {piece!r:.40}")
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+            raise TokenizerError(f"piece {piece!r} has score {score!r}; scores must be finite numbers")
+        if kind not in PIECE_TYPES:
+            raise TokenizerError(f"piece {piece!r} has type {kind!r}; expected one of {', '.join(PIECE_TYPES)}")
+        if piece in seen:
+            raise TokenizerError(f"piece {piece!r} appears twice in the {what} vocabulary")
+        seen.add(piece)
+        out.append((piece, float(score), kind))
+    unknown = [p for p, _, k in out if k == "unknown"]
+    if len(unknown) != 1:
+        raise TokenizerError(f"a {what} model needs exactly one unknown piece (like <unk>), found {len(unknown)}")
+    return out
+
+
+@register("model", "SentencePieceUnigram")
+class SentencePieceUnigram(ScoredPieceLookup):
+    """A SentencePiece Unigram model: ``vocab`` is ``[(piece, score, type), ...]`` in id order."""
+
+    type_name = "SentencePieceUnigram"
+
+    def __init__(self, vocab: Sequence[tuple[str, float, str]], *, byte_fallback: bool = False) -> None:
+        self._vocab = check_sentencepiece_vocab(vocab, "SentencePiece Unigram")
+        self._ids = {p: i for i, (p, _, _) in enumerate(self._vocab)}
+        self.byte_fallback = bool(byte_fallback)
+        self.unk_id = next(i for i, (_, _, k) in enumerate(self._vocab) if k == "unknown")
+        # Pieces never produced by matching text (the pipeline must not match them either).
+        self.special_tokens = [p for p, _, k in self._vocab if k in ("unknown", "control", "unused")]
+        normal = [s for _, s, k in self._vocab if k == "normal"]
+        self.unk_score = as_float32((min(normal) if normal else 0.0) - UNK_PENALTY)
+        self._byte_ids = {b: self._ids.get(f"<0x{b:02X}>", self.unk_id) for b in range(256)}
+        self._trie: dict[Any, Any] = {}
+        self.max_piece_length = 0
+        for i, (piece, score, kind) in enumerate(self._vocab):
+            if kind not in ("normal", "user_defined"):
+                continue
+            node = self._trie
+            for ch in piece:
+                node = node.setdefault(ch, {})
+            node[None] = (i, user_defined_score(piece) if kind == "user_defined" else as_float32(score))
+            self.max_piece_length = max(self.max_piece_length, len(piece))
+        self._cache: dict[str, list[Token]] = {}
+
+    # ------------------------------------------------------------------ encoding
+    def viterbi(self, text: str) -> list[tuple[int, int, int]]:
+        """Best path as ``(start, end, id)`` triples; id ``-1`` marks an unknown character.
+
+        Path scores are 32-bit floats, rounded after each addition; on equal scores the
+        piece that starts earlier wins (the first one found)."""
+        n = len(text)
+        best = [-math.inf] * (n + 1)
+        best[0] = 0.0
+        back_start = [0] * (n + 1)
+        back_id = [-1] * (n + 1)
+        root, maxlen, unk_score = self._trie, self.max_piece_length, self.unk_score
+        f32 = _F32
+        for s in range(n):
+            base = best[s]
+            node = root
+            single = False
+            e = s
+            for ch in text[s:s + maxlen]:
+                e += 1
+                node = node.get(ch)
+                if node is None:
+                    break
+                hit = node.get(None)
+                if hit is not None:
+                    if e == s + 1:
+                        single = True
+                    # Two 32-bit floats add exactly in a double, and rounding to float32 never
+                    # lifts a sum past a float32 it was below: only a sum above the best so far
+                    # needs rounding (storing it in a float32 array rounds as C's float addition).
+                    score = base + hit[1]
+                    if score > best[e]:
+                        f32[0] = score
+                        score = f32[0]
+                        if score > best[e]:
+                            best[e], back_start[e], back_id[e] = score, s, hit[0]
+            if not single:
+                f32[0] = base + unk_score
+                score = f32[0]
+                if score > best[s + 1]:
+                    best[s + 1], back_start[s + 1], back_id[s + 1] = score, s, -1
+        out = []
+        pos = n
+        while pos > 0:
+            s = back_start[pos]
+            out.append((s, pos, back_id[pos]))
+            pos = s
+        out.reverse()
+        return out
+
+    def _unknown(self, text: str, start: int, end: int) -> list[Token]:
+        surface = text[start:end]
+        if not self.byte_fallback:
+            return [Token(self.unk_id, surface, (start, end))]
+        # Every byte token carries the span of the whole unknown run, as in tokenizers.
+        ids = [self._byte_ids[b] for b in surface.encode("utf-8")]
+        return [Token(i, self._vocab[i][0], (start, end)) for i in ids]
+
+    def tokenize(self, text: str) -> list[Token]:
+        """Tokens of a normalized text; offsets are positions inside ``text``."""
+        hit = self._cache.get(text)
+        if hit is not None:
+            return list(hit)
+        tokens: list[Token] = []
+        run = -1  # start of the current run of unknown characters
+        path = self.viterbi(text)
+        for k, (s, e, tid) in enumerate(path):
+            if tid < 0:
+                if run < 0:
+                    run = s
+                if k + 1 == len(path) or path[k + 1][2] >= 0:
+                    tokens.extend(self._unknown(text, run, e))
+                    run = -1
+                continue
+            tokens.append(Token(tid, self._vocab[tid][0], (s, e)))
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[text] = tokens
+        return list(tokens)
+
+    # ------------------------------------------------------------------ saving
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type_name, "vocab": [list(v) for v in self._vocab], "byte_fallback": self.byte_fallback}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "SentencePieceUnigram":
+        vocab = data.get("vocab")
+        if not isinstance(vocab, list):
+            raise FormatError("a SentencePieceUnigram model needs a \"vocab\" list of [piece, score, type] triples")
+        return cls([tuple(v) if isinstance(v, list) else v for v in vocab],
+                   byte_fallback=bool(data.get("byte_fallback", False)))
+
+    def to_hf(self) -> dict[str, Any]:
+        """The nearest ``tokenizers`` model: a Unigram over the same pieces and scores."""
+        return {"type": "Unigram", "unk_id": self.unk_id, "vocab": [[p, s] for p, s, _ in self._vocab],
+                "byte_fallback": self.byte_fallback}
+
+    def __repr__(self) -> str:
+        return f"SentencePieceUnigram(vocab_size={self.vocab_size}, byte_fallback={self.byte_fallback})"

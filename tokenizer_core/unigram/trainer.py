@@ -1,0 +1,273 @@
+"""Training a Unigram language model the SentencePiece way (Kudo 2018).
+
+1. **Seed**: every substring of at most ``max_piece_length`` characters that occurs
+   twice or more and is not always followed by the same character inside a word
+   (a maximal repeat, as a suffix array finds them), ranked by ``frequency * length``; the
+   best ``seed_size`` plus every single character. A piece may hold "▁" only at
+   its start and, like SentencePiece's defaults, may not mix Unicode scripts
+   (letters of one script; digits and punctuation count as "common").
+2. **EM**: the E-step runs forward-backward over every distinct word's lattice and
+   collects expected piece counts; the M-step turns them into log-probabilities
+   with SentencePiece's Bayesian update ``digamma(count) - digamma(total)`` and
+   drops pieces expected fewer than 0.5 times.
+3. **Prune**: for each piece, the loss of corpus likelihood if it were replaced by
+   its best split into other pieces; keep the ``shrinking_factor`` share with the
+   highest loss, then EM again, until at most ``1.1 * vocab_size`` pieces remain,
+   then keep the most probable ``vocab_size``. Single characters are never removed,
+   so every training character stays representable.
+
+The steps live in their own modules: :mod:`~tokenizer_core.unigram.words` (the packed
+corpus), :mod:`~tokenizer_core.unigram.seed`, :mod:`~tokenizer_core.unigram.batched_lattice`
+(all lattices of the corpus as flat numpy arrays), :mod:`~tokenizer_core.unigram.em`,
+:mod:`~tokenizer_core.unigram.pruning` and :mod:`~tokenizer_core.unigram.results`; this
+module runs the rounds and builds the complete tokenizer.
+
+>>> res = train_unigram({"▁hug": 10, "▁pug": 5, "▁pun": 12, "▁bun": 4, "▁hugs": 5}, vocab_size=12)
+>>> len(res.pieces) <= 12, set("▁hugpnbs") <= {p for p, _ in res.pieces}
+(True, True)
+>>> res.rounds[-1].vocab_size >= 12
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, Union
+
+import numpy as np
+
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.options import TrainOptions
+from tokenizer_core.parts import TokenizerParts
+from tokenizer_core.text.counting import count_pieces
+from tokenizer_core.types import ProgressCallback, no_progress
+from tokenizer_core.unigram.batched_lattice import _edges, _Lattices
+from tokenizer_core.unigram.em import EMState, digamma
+from tokenizer_core.unigram.pruning import finalize, prune
+from tokenizer_core.unigram.results import RemovedPiece, UnigramRound, UnigramTrainResult
+from tokenizer_core.unigram.seed import _seed
+from tokenizer_core.unigram.words import BOUNDARY, _hash_strings, _PieceIndex, _Words
+
+# Re-exported: tests, the app and benchmarks import these from here (the private ones are
+# the numpy internals that tests check directly).
+__all__ = [
+    "BOUNDARY", "DEFAULT_VOCAB_SIZE", "RemovedPiece", "UnigramRound", "UnigramTrainResult", "count_words",
+    "digamma", "train_unigram", "train_unigram_parts", "unigram_components",
+    "_Lattices", "_PieceIndex", "_Words", "_edges", "_hash_strings",
+]
+
+DEFAULT_VOCAB_SIZE = 8000
+
+
+def train_unigram(
+    word_counts: Union[Mapping[str, int], Iterable[tuple[str, int]]],
+    *,
+    vocab_size: int,
+    max_piece_length: int = 16,
+    shrinking_factor: float = 0.75,
+    num_sub_iterations: int = 2,
+    seed_size: int = 1_000_000,
+    split_by_script: bool = True,
+    split_digits: bool = False,
+    max_word_length: int = 256,
+    progress: ProgressCallback = no_progress,
+) -> UnigramTrainResult:
+    """Learn ``vocab_size`` pieces (characters included) from word counts.
+
+    Words are pre-tokenized pieces such as ``"▁hello"``; "▁" may start a piece but
+    never appear inside one. Words longer than ``max_word_length`` characters only
+    contribute their characters (SentencePiece likewise skips over-long sentences).
+    If the corpus has fewer candidate pieces than ``vocab_size``, all are kept.
+    """
+    _check_settings(vocab_size=vocab_size, max_piece_length=max_piece_length, shrinking_factor=shrinking_factor,
+                    num_sub_iterations=num_sub_iterations)
+    counts = _merged_counts(word_counts)
+    alphabet = sorted({ch for w in counts for ch in w})
+    if vocab_size < len(alphabet):
+        raise TokenizerError(
+            f"vocab_size {vocab_size} is smaller than the {len(alphabet)} distinct characters of the corpus, "
+            "which Unigram always keeps; raise vocab_size"
+        )
+    words = _training_words(counts, max_word_length=max_word_length)
+    runs = words.runs(split_by_script=split_by_script, split_digits=split_digits)
+
+    progress(0, 0, "seeding pieces")
+    pieces, lp = _seed(words, runs, max_len=max_piece_length, seed_size=seed_size)
+    state = EMState(words, runs, pieces, lp, num_chars=len(alphabet))
+    desired = max(vocab_size, int(vocab_size * 1.1))
+    seed_count = len(pieces)
+    expected_rounds = 1 + max(0, math.ceil(math.log(max(desired, 1) / max(seed_count, 1)) / math.log(shrinking_factor)))
+    total_steps = expected_rounds * (num_sub_iterations + 1)
+    rounds = _em_rounds(state, desired=desired, shrinking_factor=shrinking_factor,
+                        num_sub_iterations=num_sub_iterations, total_steps=total_steps, progress=progress)
+    final, cut = finalize(state, target=vocab_size)
+    if cut:
+        last = rounds[-1]
+        rounds[-1] = UnigramRound(last.round, last.vocab_size, last.log_likelihood, last.loss,
+                                  last.em_iterations, last.num_tokens, last.removed + tuple(cut))
+    progress(total_steps, total_steps, "EM and pruning")
+    return UnigramTrainResult(final, rounds, seed_count, alphabet, int(words.counts.sum()), len(counts))
+
+
+def _check_settings(*, vocab_size: int, max_piece_length: int, shrinking_factor: float,
+                    num_sub_iterations: int) -> None:
+    if not isinstance(vocab_size, int) or vocab_size < 1:
+        raise TokenizerError(f"vocab_size must be a positive number, got {vocab_size!r}")
+    if not 1 <= max_piece_length <= 256:
+        raise TokenizerError(f"max_piece_length must be between 1 and 256, got {max_piece_length}")
+    if not 0 < shrinking_factor < 1:
+        raise TokenizerError(f"shrinking_factor must be between 0 and 1, got {shrinking_factor}")
+    if num_sub_iterations < 1:
+        raise TokenizerError(f"num_sub_iterations must be at least 1, got {num_sub_iterations}")
+
+
+def _merged_counts(word_counts: Union[Mapping[str, int], Iterable[tuple[str, int]]]) -> Counter[str]:
+    """Positive counts of non-empty words, summed over repeated words (pairs may repeat a word)."""
+    items = word_counts.items() if isinstance(word_counts, Mapping) else word_counts
+    counts: Counter[str] = Counter()
+    for w, c in items:
+        if not isinstance(w, str) or isinstance(c, bool) or not isinstance(c, int):
+            raise TokenizerError(f"word counts must be (str, int) pairs, got ({w!r:.30}, {c!r})")
+        if w and c > 0:
+            counts[w] += c
+    if not counts:
+        raise TokenizerError("the corpus has no words to learn from; give it some text")
+    return counts
+
+
+def _training_words(counts: Counter[str], *, max_word_length: int) -> _Words:
+    """The distinct words EM works on, sorted; an over-long word only adds its characters."""
+    # Long words only feed the alphabet: add each of their characters as a one-letter word.
+    trainable = Counter({w: c for w, c in counts.items() if len(w) <= max_word_length})
+    for w, c in counts.items():
+        if len(w) > max_word_length:
+            for ch in w:
+                trainable[ch] += c
+    word_list = sorted(trainable)
+    return _Words(word_list, np.array([trainable[w] for w in word_list], dtype=np.float64))
+
+
+def _em_rounds(state: EMState, *, desired: int, shrinking_factor: float, num_sub_iterations: int,
+               total_steps: int, progress: ProgressCallback) -> list[UnigramRound]:
+    """EM then pruning, round after round, until at most ``desired`` pieces remain (or none can go)."""
+    total_words = float(state.words.counts.sum())
+    rounds: list[UnigramRound] = []
+    step = 0
+    while True:
+        removed: list[RemovedPiece] = []
+        loglik = 0.0
+        for _ in range(num_sub_iterations):
+            loglik, gone = state.em_step()
+            removed.extend(gone)
+            step += 1
+            progress(min(step, total_steps), total_steps, "EM and pruning")
+        size = len(state.pieces)
+        loss = -loglik / total_words
+        if size <= desired:
+            num_tokens = int(round(state.viterbi_freq().sum()))
+            rounds.append(UnigramRound(len(rounds), size, loglik, loss, num_sub_iterations, num_tokens,
+                                       tuple(removed)))
+            return rounds
+        num_tokens, pruned = prune(state, target=desired, shrinking_factor=shrinking_factor)
+        step += 1
+        progress(min(step, total_steps), total_steps, "EM and pruning")
+        rounds.append(UnigramRound(len(rounds), size, loglik, loss, num_sub_iterations, num_tokens,
+                                   tuple(removed + pruned)))
+        if len(state.pieces) == size:  # nothing left to prune (tiny corpus): stop here
+            return rounds
+
+
+# ---------------------------------------------------------------------- pipeline
+def unigram_components(*, lowercase: bool = False, byte_fallback: bool = False) -> dict[str, Any]:
+    """Normalizer, pre-tokenizer and decoder of a SentencePiece-style Unigram tokenizer.
+
+    NFKC (SentencePiece's default ``nmt_nfkc`` is NFKC plus a few extra mappings), then
+    whitespace splitting with "▁" put before every word: the same as SentencePiece's
+    defaults ``remove_extra_whitespaces`` and ``add_dummy_prefix`` with whitespace-split
+    training.
+
+    >>> c = unigram_components()
+    >>> c["pre_tokenizer"].words("Hello  world\\n")
+    ['▁Hello', '▁world']
+    """
+    from tokenizer_core.text.decoders import ByteFallbackDecoder, MetaspaceDecoder, SequenceDecoder
+    from tokenizer_core.text.normalizers import NFKC, Lowercase
+    from tokenizer_core.text.normalizers import Sequence as NormalizerSequence
+    from tokenizer_core.text.pre_tokenizers import Metaspace, WhitespaceSplit
+    from tokenizer_core.text.pre_tokenizers import Sequence as PreTokenizerSequence
+
+    normalizer = NormalizerSequence([NFKC(), Lowercase()]) if lowercase else NFKC()
+    pre = PreTokenizerSequence([WhitespaceSplit(), Metaspace(replacement=BOUNDARY, prepend_scheme="always")])
+    decoder: Any = MetaspaceDecoder(replacement=BOUNDARY, prepend_scheme="always")
+    if byte_fallback:
+        decoder = SequenceDecoder([ByteFallbackDecoder(), decoder])
+    return {"normalizer": normalizer, "pre_tokenizer": pre, "decoder": decoder}
+
+
+def count_words(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any,
+                progress: ProgressCallback = no_progress) -> Counter[str]:
+    """Pre-tokenized word counts of ``lines`` (each normalized first)."""
+    return count_pieces(lines, normalizer=normalizer, pre_tokenizer=pre_tokenizer, progress=progress)
+
+
+def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
+                        progress: ProgressCallback = no_progress) -> TokenizerParts:
+    """A complete Unigram tokenizer: special tokens first (score 0), then the 256 byte
+    tokens if ``byte_fallback``, then the learned pieces, most probable first.
+
+    ``options.vocab_size`` (default 8000) counts all of them; ``options.unigram`` holds the
+    Unigram-only settings (see :class:`~tokenizer_core.options.UnigramOptions`).
+    """
+    from tokenizer_core.unigram.model import Unigram, byte_token
+
+    if options.pre_tokenizer not in (None, "metaspace", "whitespace-split"):
+        raise TokenizerError(
+            f"the Unigram trainer uses SentencePiece-style pre-tokenization (whitespace split + '▁'); "
+            f"pre-tokenizer {options.pre_tokenizer!r} is not supported, leave it unset"
+        )
+    if options.unk_token is not None and options.unk_token not in options.special_tokens:
+        raise TokenizerError(f"unk_token {options.unk_token!r} must be one of the special tokens "
+                             f"{list(options.special_tokens)}")
+    parts = unigram_components(lowercase=options.lowercase, byte_fallback=options.byte_fallback)
+    counts = count_words(lines, normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"],
+                         progress=progress)
+    if options.min_frequency > 1:
+        counts = Counter({w: c for w, c in counts.items() if c >= options.min_frequency})
+    specials = list(options.special_tokens)
+    fixed = specials + ([byte_token(b) for b in range(256)] if options.byte_fallback else [])
+    vocab_size = options.vocab_size if options.vocab_size is not None else DEFAULT_VOCAB_SIZE
+    if vocab_size <= len(fixed):
+        raise TokenizerError(
+            f"vocab_size {vocab_size} leaves no room for pieces after {len(fixed)} special/byte tokens; raise it"
+        )
+    alphabet = {ch for w in counts for ch in w}
+    if counts and vocab_size < len(fixed) + len(alphabet):
+        raise TokenizerError(
+            f"vocab_size {vocab_size} cannot hold the {len(fixed)} special/byte tokens and the {len(alphabet)} "
+            f"distinct characters of the corpus (Unigram keeps every character); use at least "
+            f"{len(fixed) + len(alphabet)}"
+        )
+    result = train_unigram(
+        counts,
+        vocab_size=vocab_size - len(fixed),
+        max_piece_length=options.max_piece_length,
+        shrinking_factor=options.shrinking_factor,
+        progress=progress,
+        seed_size=options.unigram.seed_size,
+        num_sub_iterations=options.unigram.num_sub_iterations,
+        split_by_script=options.unigram.split_by_script,
+        split_digits=options.unigram.split_digits,
+        max_word_length=options.unigram.max_word_length,
+    )
+    fixed_set = set(fixed)
+    # 15 significant digits: every JSON reader (serde_json's fast path in tokenizers included)
+    # reads such a number back exactly, so exported models add up the very same scores and
+    # break ties the same way.
+    vocab = [(t, 0.0) for t in fixed] + [(p, float(f"{s:.15g}")) for p, s in result.pieces if p not in fixed_set]
+    unk_id = specials.index(options.unk_token) if options.unk_token is not None else None
+    model = Unigram(vocab, unk_id=unk_id, byte_fallback=options.byte_fallback, special_tokens=specials)
+    model.training = result
+    return TokenizerParts(model=model, special_tokens=specials, metadata={"trainer": "unigram", **result.to_dict()},
+                          **parts)

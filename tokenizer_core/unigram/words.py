@@ -1,0 +1,124 @@
+"""The training corpus packed for numpy: distinct words end to end, their runs and substring hashes.
+
+>>> w = _Words(["▁ab", "▁b"], np.array([2.0, 1.0]))
+>>> w.offsets.tolist(), w.first.tolist(), w.last.tolist(), w.num_nodes
+([0, 3, 5], [0, 4], [3, 6], 7)
+>>> w.runs(split_by_script=True, split_digits=False).tolist()   # a new run at each word and "▁"
+[1, 1, 1, 2, 2]
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+import numpy as np
+
+BOUNDARY = "▁"
+_HASH_BASE = np.uint64(0x100000001B3)  # odd multiplier of the polynomial window hash (mod 2**64)
+
+
+def _script_of(ch: str) -> str:
+    """SentencePiece-like script class: letters by script, marks "inherited", the rest "common"."""
+    cat = unicodedata.category(ch)
+    if cat[0] == "L":
+        name = unicodedata.name(ch, "")
+        first = name.split(" ", 1)[0] if name else "UNKNOWN"
+        # SentencePiece merges Hiragana and Katakana into Han.
+        return "HAN" if first in ("CJK", "HIRAGANA", "KATAKANA") else first
+    if cat[0] == "M":
+        return "INHERITED"
+    return "COMMON"
+
+
+class _Words:
+    """Distinct words packed end to end: code points, word offsets and per-position facts.
+
+    Node ``i + word_of[i]`` is the position before character ``i`` (each word adds
+    one extra node at its end), so word ``w`` has nodes ``first[w] .. last[w]``.
+    """
+
+    def __init__(self, words: list[str], counts: np.ndarray) -> None:
+        self.words = words
+        self.counts = counts
+        self.text = "".join(words)
+        lengths = np.fromiter((len(w) for w in words), dtype=np.int64, count=len(words))
+        self.offsets = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=self.offsets[1:])
+        n = int(self.offsets[-1])
+        self.cps = np.frombuffer(self.text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+        self.word_of = np.repeat(np.arange(len(words), dtype=np.int64), lengths)
+        self.rem = self.offsets[1:][self.word_of] - np.arange(n, dtype=np.int64)  # chars left from i, incl. i
+        self.first = self.offsets[:-1] + np.arange(len(words), dtype=np.int64)
+        self.last = self.first + lengths
+        self.num_nodes = n + len(words)
+        self.max_length = int(lengths.max()) if len(words) else 0
+
+    def runs(self, *, split_by_script: bool, split_digits: bool) -> np.ndarray:
+        """Run id per character: a valid piece lies inside one run (so ``run[i] == run[i+L-1]``).
+
+        A run starts at each word start and each "▁", and (unless after a "▁") where the script
+        changes; with ``split_digits`` every digit is a run of its own.
+        """
+        n = len(self.cps)
+        new = np.zeros(n, dtype=bool)
+        new[self.offsets[:-1]] = True
+        uniq, inv = np.unique(self.cps, return_inverse=True)
+        chars = [chr(int(c)) for c in uniq]
+        is_ws = (np.array([c == BOUNDARY for c in chars], dtype=bool))[inv]
+        new |= is_ws
+        prev_ws = np.zeros(n, dtype=bool)
+        prev_ws[1:] = is_ws[:-1]
+        if split_by_script:
+            names: dict[str, int] = {}
+            script = np.array([names.setdefault(_script_of(c), len(names)) for c in chars], dtype=np.int64)[inv]
+            change = np.zeros(n, dtype=bool)
+            change[1:] = script[1:] != script[:-1]
+            new |= change & ~prev_ws
+        if split_digits:
+            is_digit = np.array([unicodedata.category(c) == "Nd" for c in chars], dtype=bool)[inv]
+            new |= is_digit
+            new[1:] |= is_digit[:-1]
+        return np.cumsum(new)
+
+    def window_hashes(self, max_len: int) -> Iterable[tuple[int, np.ndarray]]:
+        """``(L, h)`` for ``L = 1..max_len``: ``h[i]`` hashes ``cps[i:i+L]`` wherever ``rem[i] >= L``."""
+        n = len(self.cps)
+        h = np.zeros(n, dtype=np.uint64)
+        cu = self.cps.astype(np.uint64)
+        for length in range(1, max_len + 1):
+            if length > n:
+                return
+            h[: n - length + 1] = h[: n - length + 1] * _HASH_BASE + cu[length - 1:]
+            yield length, h
+
+
+def _hash_strings(pieces: list[str]) -> np.ndarray:
+    """The window hash of each whole string (same function as :meth:`_Words.window_hashes`)."""
+    w = _Words(pieces, np.ones(len(pieces)))
+    lengths = w.offsets[1:] - w.offsets[:-1]
+    out = np.zeros(len(pieces), dtype=np.uint64)
+    for length, h in w.window_hashes(w.max_length):
+        sel = lengths == length
+        out[sel] = h[w.offsets[:-1][sel]]
+    return out
+
+
+class _PieceIndex:
+    """Find piece ids by (length, hash) with one binary search per window."""
+
+    def __init__(self, hashes: np.ndarray, lengths: np.ndarray) -> None:
+        self.max_len = int(lengths.max()) if len(lengths) else 0
+        self._by_len: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for length in np.unique(lengths):
+            ids = np.flatnonzero(lengths == length)
+            order = np.argsort(hashes[ids], kind="stable")
+            self._by_len[int(length)] = (hashes[ids][order], ids[order])
+
+    def find(self, length: int, hashes: np.ndarray) -> np.ndarray:
+        table = self._by_len.get(length)
+        if table is None or not len(hashes):
+            return np.full(len(hashes), -1, dtype=np.int64)
+        keys, ids = table
+        pos = np.minimum(np.searchsorted(keys, hashes), len(keys) - 1)
+        return np.where(keys[pos] == hashes, ids[pos], -1)
