@@ -1,24 +1,27 @@
 """Tokenizer Playground: the Streamlit entry point (router only).
 
-Run with ``streamlit run app.py``. Each page is a thin script in ``app_pages/`` (not ``pages/``:
-Streamlit would also run a ``pages/`` folder's scripts on their own when a page URL is opened
-directly, skipping this router);
-shared state and rendering helpers live in ``ui/``; algorithms in ``tokenizer_core``.
+Run with ``streamlit run app.py``. Each page is a thin script in ``pages/``; shared state and
+rendering helpers live in ``ui/``; algorithms in ``tokenizer_core``. A ``pages/`` folder makes
+Streamlit run a page script on its own (without this router) for the first request of a fresh
+server; every page therefore starts with :func:`ui.router.require_router`, which sends that run
+back through here.
 """
 
 import streamlit as st
 
-from ui.sidebar import render_sidebar
-from ui.state import begin_run
+from ui.navigation import PAGES as NAV_PAGES
+from ui.session import begin_run
+from ui.widgets.sidebar import render_sidebar
 
 st.set_page_config(page_title="Tokenizer Playground", page_icon="🔤", layout="wide")
 
 PAGES = [
-    st.Page("app_pages/corpus.py", title="Corpus", icon=":material/description:", default=True),
-    st.Page("app_pages/merges.py", title="BPE step-through", icon=":material/call_merge:"),
+    st.Page(spec.script, title=spec.title, icon=spec.icon, url_path=spec.url_path, default=(i == 0))
+    for i, spec in enumerate(NAV_PAGES)
 ]
 
 page = st.navigation(PAGES)
 begin_run()
-render_sidebar()
+refresh_shelf = render_sidebar()
 page.run()
+refresh_shelf()  # the page may have put a tokenizer on the shelf

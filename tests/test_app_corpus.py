@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tokenizer_core.corpus import list_samples
+from tokenizer_core.corpus.loading import list_samples
 from tokenizer_core.errors import CorpusError
-from ui.corpus_upload import corpus_from_uploads, needs_column, upload_columns
+from ui.corpus.upload import corpus_from_uploads, needs_column, upload_columns
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 TIMEOUT = 120  # the first run may build the default corpus (a few seconds on a busy machine)
@@ -157,8 +157,8 @@ def test_the_page_keeps_its_choices_after_a_visit_to_another_page():
     at.text_area(key="corpus_paste").input("hug pug pun").run()
     at.text_input(key="corpus_paste_name").input("my words").run()
     at.button(key="corpus_use_paste").click().run()
-    at.switch_page("app_pages/merges.py").run()
-    at.switch_page("app_pages/corpus.py").run()
+    at.switch_page("pages/merges.py").run()
+    at.switch_page("pages/corpus.py").run()
     assert not at.exception
     assert at.radio(key="corpus_source").value == "paste"
     assert at.text_area(key="corpus_paste").value == "hug pug pun"
@@ -169,8 +169,8 @@ def test_the_page_keeps_its_choices_after_a_visit_to_another_page():
     at.radio(key="corpus_source").set_value("paste").run()
     assert at.text_area(key="corpus_paste").value == "bun hugs"
     at = use_sample(at, "sennrich-low-lower-newest-widest")
-    at.switch_page("app_pages/merges.py").run()
-    at.switch_page("app_pages/corpus.py").run()
+    at.switch_page("pages/merges.py").run()
+    at.switch_page("pages/corpus.py").run()
     assert at.radio(key="corpus_source").value == "sample"
     assert at.selectbox(key="corpus_sample").value == "sennrich-low-lower-newest-widest"
     assert "Sennrich" in at.header[0].value
@@ -243,8 +243,8 @@ def test_state_helpers_share_the_corpus_between_runs():
     def script():
         import streamlit as st
 
-        from tokenizer_core.corpus import corpus_from_text
-        from ui import state
+        from tokenizer_core.corpus.loading import corpus_from_text
+        from ui import session as state
 
         if st.button("swap", key="t_swap"):
             state.set_active_corpus(corpus_from_text("hug pug", name="mine"))

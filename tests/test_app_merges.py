@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tokenizer_core.bpe_train import train_bpe, train_bpe_counts
-from tokenizer_core.corpus import load_sample
+from tests._builders import train_bpe
+from tokenizer_core.bpe.trainer import train_bpe_counts
+from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.training import TrainOptions
-from tokenizer_core.wordpiece_train import train_wordpiece
+from tokenizer_core.wordpiece.trainer import train_wordpiece
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGE = "app_pages/merges.py"
+PAGE = "pages/merges.py"
 TIMEOUT = 120
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 SENNRICH = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
@@ -41,6 +43,36 @@ def open_page(sample: str | None = None, paste: str | None = None) -> AppTest:
 
 def click(at: AppTest, key: str) -> AppTest:
     return ok(at.button(key=key).click().run())
+
+
+def stepper_data(at: AppTest) -> dict:
+    """What the page sent to the step controls (step, number of steps, run id, playing)."""
+    (element,) = [e for e in at.get("bidi_component") if e.proto.component_name == "tp_stepper"]
+    return json.loads(element.proto.json)
+
+
+def press(at: AppTest, action: str) -> AppTest:
+    """Set what the step controls' command sets in the browser for ``action`` (first, prev, next,
+    last, play), then rerun.
+
+    AppTest cannot run the component's JavaScript; the command path itself (sequence numbers,
+    run ids) is tested in ``test_ui_stepper.py`` and in the browser tests.
+    """
+    from ui.merges import state as ms
+    from ui.widgets import stepper
+
+    data = stepper_data(at)
+    step_now, n, playing = data["step"], data["n"], data["playing"]
+    target = {"first": 0, "prev": step_now - 1, "next": step_now + 1, "last": n, "play": step_now}[action]
+    if action == "play":
+        playing = not playing
+        target = 0 if playing and step_now >= n else step_now
+    else:
+        playing = False
+    at.session_state[ms.STEPPER.step] = stepper.clamp_step(target, num_steps=n)
+    at.session_state[ms.STEPPER.playing] = playing
+    at.session_state[ms.STEPPER.seq] = data["seq"] + 1
+    return ok(at.run())
 
 
 def step(at: AppTest) -> int:
@@ -90,9 +122,9 @@ def test_course_sample_stepping_matches_the_engine():
     engine = train_bpe_counts(HUG, num_merges=3, special_tokens=("[UNK]",), unk_token="[UNK]").trace
     assert step(at) == 0 and at.subheader[0].value.startswith("Step 0 of 3")
     assert metrics(at)["Next pair's count"] == f"{engine[0].count:,}"
-    assert at.button(key="merges_prev").disabled and not at.button(key="merges_next").disabled
+    assert (stepper_data(at)["step"], stepper_data(at)["n"]) == (0, 3)
     for k, rec in enumerate(engine, 1):
-        at = click(at, "merges_next")
+        at = press(at, "next")
         assert step(at) == k and at.subheader[0].value == f"Step {k} of 3"
         assert banner(at) == [rec.left, rec.right, rec.token]
         values = metrics(at)
@@ -100,7 +132,7 @@ def test_course_sample_stepping_matches_the_engine():
         assert values["Corpus length (tokens)"] == f"{rec.tokens_after:,}"
         row = marked_row(at)
         assert (row["left"], row["right"], row["count"]) == (rec.left, rec.right, rec.count)
-    assert at.button(key="merges_next").disabled
+    assert (stepper_data(at)["step"], stepper_data(at)["n"]) == (3, 3)  # Next and Last are off
     assert any("all 3 merges you asked for are done" in s.value.replace("\\", "") for s in at.success)
     # The course's vocabulary: 7 letters + 3 merges (+ our [UNK]).
     assert metrics(at)["Vocabulary size"] == "11"
@@ -115,15 +147,15 @@ def test_sennrich_worked_example_with_slider_jump_and_buttons():
     assert step(at) == 3 and banner(at) == ["est", "</w>", "est</w>"] == [engine[2].left, engine[2].right,
                                                                           engine[2].token]
     # l o and o w both occur 7 times at merge 4; the pair seen first wins.
-    at = click(at, "merges_next")
+    at = press(at, "next")
     assert banner(at)[:2] == ["l", "o"] and any("seen first" in i.value.replace("\\", "") for i in at.info)
     at = ok(at.number_input(key="merges_jump").set_value(8).run())
     assert step(at) == 8 and banner(at) == [engine[7].left, engine[7].right, engine[7].token]
     assert at.slider(key="merges_slider").value == 8
-    at = click(at, "merges_prev")
+    at = press(at, "prev")
     assert step(at) == 7 and at.number_input(key="merges_jump").value == 7
-    assert step(click(at, "merges_first")) == 0
-    assert step(click(at, "merges_last")) == 10
+    assert step(press(at, "first")) == 0
+    assert step(press(at, "last")) == 10
 
 
 def test_teaching_table_replays_every_step_of_the_engine():
@@ -144,7 +176,7 @@ def test_wordpiece_mode_shows_scores_and_the_bpe_choice():
     at = open_page("hf-course-hug-pug")
     at = ok(at.radio(key="merges_algorithm").set_value("wordpiece").run())
     assert at.session_state["merges_pre_tokenizer"] == "bert"
-    at = click(click(at, "merges_train"), "merges_next")
+    at = press(click(at, "merges_train"), "next")
     at = ok(at.toggle(key="merges_raw_markers").set_value(True).run())
     engine = train_wordpiece(HUG, vocab_size=100, num_merges=3, special_tokens=("[UNK]",))
     first = engine.merges[0]
@@ -159,7 +191,7 @@ def test_wordpiece_mode_shows_scores_and_the_bpe_choice():
 
 
 def test_stepping_reads_the_trace_and_never_retrains(monkeypatch):
-    import ui.merges_cache as cache
+    import ui.merges.cache as cache
 
     calls = []
     real = cache.train_run
@@ -174,8 +206,8 @@ def test_stepping_reads_the_trace_and_never_retrains(monkeypatch):
     at = ok(at.selectbox(key="merges_tie_break").set_value("first").run())  # settings no other test uses
     at = click(at, "merges_train")
     assert len(calls) == 1
-    for key in ["merges_next", "merges_next", "merges_prev", "merges_first", "merges_play", "merges_play"]:
-        at = click(at, key)
+    for action in ["next", "next", "prev", "first", "play", "play"]:
+        at = press(at, action)
     at = ok(at.slider(key="merges_slider").set_value(2).run())
     at = ok(at.text_input(key="merges_text").input("pugs hug").run())
     assert len(calls) == 1
@@ -183,15 +215,24 @@ def test_stepping_reads_the_trace_and_never_retrains(monkeypatch):
     assert len(calls) == 1
 
 
-def test_play_advances_and_pause_stops():
+def test_play_and_pause_reach_the_page():
     at = click(open_page("sennrich-low-lower-newest-widest"), "merges_train")
-    at = click(at, "merges_play")
-    assert at.session_state["merges_playing"] and step(at) == 1  # the first beat comes at once
-    assert at.button(key="merges_play").label == "Pause"
-    at = click(at, "merges_play")
-    assert not at.session_state["merges_playing"] and at.button(key="merges_play").label == "Play"
-    at = click(at, "merges_next")
+    at = press(at, "play")  # the browser times the steps; the page is told that play is on
+    assert at.session_state["merges_playing"] and stepper_data(at)["playing"]
+    at = press(at, "play")
+    assert not at.session_state["merges_playing"] and not stepper_data(at)["playing"]
+    at = press(at, "next")
+    assert step(at) == 1
+
+
+def test_retraining_starts_again_at_step_zero():
+    at = click(open_page("hf-course-hug-pug"), "merges_train")
+    at = press(press(at, "next"), "next")
     assert step(at) == 2
+    first_run = stepper_data(at)["run"]
+    at = ok(at.number_input(key="merges_budget").set_value(2).run())
+    at = click(at, "merges_train")
+    assert step(at) == 0 and stepper_data(at)["run"] != first_run
 
 
 def test_encode_panel_shows_one_strip_per_merge_and_a_merge_tree():
@@ -210,7 +251,7 @@ def test_default_corpus_with_a_few_hundred_merges():
     at = open_page()
     at.number_input(key="merges_budget").set_value(300).run()
     at = click(at, "merges_train")
-    at = click(click(at, "merges_next"), "merges_next")
+    at = press(press(at, "next"), "next")
     tok, result = train_bpe(load_sample("default").lines(),
                             options=TrainOptions(num_merges=300, special_tokens=("[UNK]",)))
     rec = result.trace[1]
@@ -265,7 +306,7 @@ def test_one_huge_word_keeps_the_page_small():
     at.number_input(key="merges_budget").set_value(30).run()
     at = click(at, "merges_train")
     assert sum(len(h.proto.body) for h in at.get("html")) < 200_000
-    at = click(at, "merges_last")
+    at = press(at, "last")
     assert step(at) > 10
     assert sum(len(h.proto.body) for h in at.get("html")) < 300_000
     assert "more)" in html_unescape(html_bodies(at))  # the merged token is cut, saying by how much
@@ -278,7 +319,7 @@ def test_hostile_corpus_renders_as_text(pre_tokenizer):
     at = ok(at.selectbox(key="merges_pre_tokenizer").set_value(pre_tokenizer).run())
     at.number_input(key="merges_budget").set_value(60).run()
     at = click(at, "merges_train")
-    at = click(at, "merges_last")
+    at = press(at, "last")
     at = ok(at.text_input(key="merges_text").input("<script>window.__xss=1</script> <img src=x onerror=alert(1)>")
             .run())
     bodies = html_bodies(at)
@@ -300,7 +341,7 @@ def test_hostile_corpus_renders_as_text_in_wordpiece_mode_at_every_step():
         if step(at) >= at.session_state["merges_budget"] or len(bodies) > 45:
             break
         before = step(at)
-        at = click(at, "merges_next")
+        at = press(at, "next")
         if step(at) == before:
             break
     joined = "".join(bodies)
@@ -312,7 +353,7 @@ def test_hostile_corpus_renders_as_text_in_wordpiece_mode_at_every_step():
 def test_leaving_a_classic_sample_restores_the_usual_settings():
     at = open_page("hf-course-hug-pug")
     assert at.session_state["merges_budget"] == 3
-    at = ok(at.switch_page("app_pages/corpus.py").run())
+    at = ok(at.switch_page("pages/corpus.py").run())
     at.radio(key="corpus_source").set_value("sample").run()
     at.selectbox(key="corpus_sample").set_value("default").run()
     ok(at.button(key="corpus_use_sample").click().run())

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from tokenizer_core.bpe_train import train_bpe
-from tokenizer_core.corpus import load_sample
+from tests._builders import train_bpe
+from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.training import TrainOptions
-from ui.tokens import display_text
+from ui.widgets.tokens import display_text
 
 pytestmark = pytest.mark.browser
 
@@ -19,10 +19,8 @@ HOSTILE = (
 
 
 def wait_idle(page) -> None:
-    """Wait until Streamlit has finished the current run."""
-    page.wait_for_selector("[data-testid='stApp']")
-    page.wait_for_timeout(300)
-    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=90_000)
+    """Wait until Streamlit says no script run is going on (tests then wait on the state they expect)."""
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
 
 
 def open_merges(page, base: str) -> None:
@@ -35,8 +33,38 @@ def open_merges(page, base: str) -> None:
 
 
 def press(page, key: str) -> None:
+    """Click a Streamlit button by its widget key."""
     page.locator(f".st-key-{key} button").click()
     wait_idle(page)
+
+
+def use_sample_then_merges(page, base: str, option: "str | re.Pattern[str]") -> None:
+    """Choose a bundled sample on the Corpus page, then open the BPE page through the navigation."""
+    from playwright.sync_api import expect
+
+    page.goto(base + "/")
+    sample = page.get_by_label("Sample", exact=True)
+    expect(sample).to_be_visible(timeout=90_000)  # a busy server may take a while to draw a new session
+    sample.click()
+    page.get_by_role("option", name=option).click()
+    page.get_by_role("button", name="Use this sample").click()
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Now using")
+    page.get_by_role("link", name="BPE step-through").first.click()
+    expect(page.get_by_role("heading", name="BPE step-through")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+
+
+def step_button(page, action: str):
+    """One of the step controls: first, prev, next, last, play."""
+    return page.locator(f".tp-step-{action}")
+
+
+def train(page, steps: str) -> None:
+    from playwright.sync_api import expect
+
+    press(page, "merges_train")
+    expect(page.get_by_role("heading", name=re.compile(f"^Step 0 of {steps}"))).to_be_visible(timeout=90_000)
+    expect(step_button(page, "play")).to_be_visible()  # the controls (and their keys) are mounted
 
 
 def banner_chips(page) -> list[str]:
@@ -48,10 +76,9 @@ def test_train_on_the_default_corpus_and_step_five_merges(streamlit_server, brow
 
     page = browser_page
     open_merges(page, streamlit_server)
-    press(page, "merges_train")
-    expect(page.get_by_role("heading", name=re.compile("^Step 0 of 2,000"))).to_be_visible(timeout=90_000)
+    train(page, "2,000")
     for _ in range(5):
-        press(page, "merges_next")
+        step_button(page, "next").click()
     expect(page.get_by_role("heading", name="Step 5 of 2,000")).to_be_visible()
 
     # The page's default settings: BPE on characters, whitespace words, 2,000 merges, [UNK] special.
@@ -63,14 +90,66 @@ def test_train_on_the_default_corpus_and_step_five_merges(streamlit_server, brow
     page.screenshot(path=str(tmp_path / "merges-step5.png"), full_page=True)
     assert (tmp_path / "merges-step5.png").stat().st_size > 10_000
 
-    # Keyboard: N is "next", P is "previous" (Streamlit ignores them while typing in a field).
+    # Keyboard: N is "next", P is "previous" (ignored while typing in a field).
     page.get_by_role("heading", name="BPE step-through").click()
     page.keyboard.press("n")
-    wait_idle(page)
     expect(page.get_by_role("heading", name="Step 6 of 2,000")).to_be_visible()
     page.keyboard.press("p")
-    wait_idle(page)
     expect(page.get_by_role("heading", name="Step 5 of 2,000")).to_be_visible()
+    assert page.console_errors == []
+
+
+def test_rapid_clicks_and_key_presses_are_never_lost(streamlit_server, browser_page):
+    """N clicks move exactly N steps, also while the previous run is still rendering."""
+    from playwright.sync_api import expect
+
+    page = browser_page
+    open_merges(page, streamlit_server)
+    train(page, "2,000")
+    heading = page.get_by_role("heading", name=re.compile(r"^Step [\d,]+ of 2,000"))
+    for _ in range(9):  # no waiting in between: most clicks land while a run is going on
+        step_button(page, "next").click()
+    expect(heading).to_have_text("Step 9 of 2,000", timeout=30_000)
+    for _ in range(3):
+        step_button(page, "prev").click()
+    expect(heading).to_have_text("Step 6 of 2,000", timeout=30_000)
+
+    page.get_by_role("heading", name="BPE step-through").click()  # focus outside any field
+    for key in ["ArrowRight"] * 6 + ["n"] * 4 + ["ArrowLeft", "p"]:
+        page.keyboard.press(key)
+    expect(heading).to_have_text("Step 14 of 2,000", timeout=30_000)
+    page.keyboard.press("End")
+    expect(heading).to_have_text("Step 2,000 of 2,000", timeout=30_000)
+    expect(step_button(page, "next")).to_be_disabled()
+    page.keyboard.press("Home")
+    expect(page.get_by_role("heading", name=re.compile("^Step 0 of 2,000"))).to_be_visible(timeout=30_000)
+    expect(step_button(page, "prev")).to_be_disabled()
+    # Typing in a field does not step.
+    text = page.locator(".st-key-merges_text input")
+    text.click()
+    text.press("n")
+    text.press("ArrowLeft")
+    expect(page.get_by_role("heading", name=re.compile("^Step 0 of 2,000"))).to_be_visible()
+    assert page.console_errors == []
+
+
+def test_play_runs_to_the_end_and_retraining_starts_at_zero(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    use_sample_then_merges(page, streamlit_server, re.compile("^Sennrich"))
+    train(page, "10")
+    page.get_by_role("heading", name="BPE step-through").click()
+    page.keyboard.press(" ")  # Space: play
+    expect(step_button(page, "play")).to_have_text(re.compile("Pause"))
+    expect(page.get_by_role("heading", name="Step 10 of 10")).to_be_visible(timeout=30_000)
+    expect(step_button(page, "play")).to_have_text(re.compile("Play"))  # stopped at the end
+
+    budget = page.locator(".st-key-merges_budget input")
+    budget.fill("8")
+    budget.press("Enter")
+    wait_idle(page)
+    train(page, "8")  # another run: from step 0
     assert page.console_errors == []
 
 
@@ -81,29 +160,28 @@ def test_hostile_tokens_render_as_text(streamlit_server, browser_page):
     page.goto(streamlit_server + "/")
     wait_idle(page)
     page.get_by_text("Paste text", exact=True).click()
-    wait_idle(page)
     area = page.get_by_label("Text", exact=True)
     area.fill(HOSTILE)
     area.press("Control+Enter")
-    wait_idle(page)
     page.get_by_role("button", name="Use this text").click()
-    wait_idle(page)
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Now using", timeout=30_000)
 
     page.get_by_role("link", name="BPE step-through").first.click()
-    wait_idle(page)
+    expect(page.get_by_role("heading", name="BPE step-through")).to_be_visible(timeout=60_000)
     page.locator(".st-key-merges_pre_tokenizer").click()
     page.get_by_role("option", name="Split at spaces only").click()
+    expect(page.get_by_role("combobox", name="Pre-tokenizer")).to_have_value("Split at spaces only", timeout=30_000)
     wait_idle(page)
-    press(page, "merges_train")
-    press(page, "merges_last")
+    train(page, "")
+    step_button(page, "last").click()
+    expect(step_button(page, "next")).to_be_disabled()
     text = page.locator(".st-key-merges_text input")
     text.fill('<script>window.__xss=1</script> <img src=x onerror="window.__xss=1">')
     text.press("Enter")
-    wait_idle(page)
 
     # Whole words became tokens: they are shown as chips with their literal text.
-    expect(page.locator(".tp-chip", has_text="<script>window.__xss=1</script>").first).to_be_visible()
-    expect(page.locator(".tp-chip", has_text="<img").first).to_be_visible()
+    expect(page.locator(".tp-chip", has_text="<script>window.__xss=1</script>").first).to_be_visible(timeout=30_000)
+    expect(page.locator(".tp-chip", has_text="<img").first).to_be_visible(timeout=30_000)
     assert page.evaluate("typeof window.__xss") == "undefined"
     assert page.locator("img[src='x']").count() == 0
     assert page.locator("script", has_text="__xss").count() == 0
@@ -113,31 +191,34 @@ def test_hostile_tokens_render_as_text(streamlit_server, browser_page):
 def test_candidate_chart_of_a_few_pairs_is_readable(streamlit_server, browser_page):
     """Few candidate bars used to be squashed into a line by a legend under the chart."""
     import io
+    import time
 
     from PIL import Image
+    from playwright.sync_api import expect
 
     page = browser_page
-    page.goto(streamlit_server + "/")
-    wait_idle(page)
-    page.get_by_label("Sample", exact=True).click()
-    page.get_by_role("option", name="Wikipedia: aaabdaaabac").click()
-    wait_idle(page)
-    page.get_by_role("button", name="Use this sample").click()
-    wait_idle(page)
-    page.get_by_role("link", name="BPE step-through").first.click()
-    wait_idle(page)
-    press(page, "merges_train")
-    press(page, "merges_last")  # 4 candidates: the merged pair (count 2) and three pairs seen once
+    use_sample_then_merges(page, streamlit_server, "Wikipedia: aaabdaaabac")
+    train(page, "")
+    step_button(page, "last").click()  # 4 candidates: the merged pair (count 2) and three pairs seen once
+    expect(step_button(page, "next")).to_be_disabled()
+    expect(page.get_by_role("heading", name=re.compile(r"^Step [1-9][\d,]* of"))).to_be_visible(timeout=30_000)
     chart = page.get_by_test_id("stVegaLiteChart").first
     chart.wait_for(timeout=30_000)
-    page.wait_for_timeout(800)  # let Vega draw
-    image = Image.open(io.BytesIO(chart.screenshot())).convert("RGB")
     merged = (0xD9, 0x48, 0x0F)  # KIND_COLOURS["merged"]
-    width, height = image.size
-    rows = sum(
-        any(max(abs(a - b) for a, b in zip(image.getpixel((x, y)), merged)) < 40 for x in range(0, width, 2))
-        for y in range(height)
-    )
+
+    def merged_bar_rows() -> int:
+        image = Image.open(io.BytesIO(chart.screenshot())).convert("RGB")
+        width, height = image.size
+        return sum(
+            any(max(abs(a - b) for a, b in zip(image.getpixel((x, y)), merged)) < 40 for x in range(0, width, 2))
+            for y in range(height)
+        )
+
+    # Vega draws after the element appears: poll the drawing itself until the bar is there.
+    deadline = time.monotonic() + 30
+    rows = merged_bar_rows()
+    while rows < 16 and time.monotonic() < deadline:
+        rows = merged_bar_rows()
     assert rows >= 16, f"the merged pair's bar is {rows} px tall"
     legend = page.locator(".tp-legend").first.inner_text()
     assert "merged" in legend and "runner-up" in legend

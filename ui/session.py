@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core.corpus import Corpus, load_sample
+from tokenizer_core.corpus.loading import Corpus, load_sample
 
 DEFAULT_SAMPLE = "default"
 

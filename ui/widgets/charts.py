@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ui.merges_run import Candidate, StepInfo
-from ui.tokens import Scheme, shown_text
+from ui.merges.run import Candidate, StepInfo
+from ui.widgets.tokens import Scheme, shown_text
 
 #: The compression curve is drawn with at most about this many points.
 CURVE_POINTS = 600

@@ -8,9 +8,9 @@ training merges, and :attr:`EncodeView.final` is what the WordPiece encoder
 (greedy longest match over the vocabulary at that step) actually outputs, which
 can differ.
 
->>> from tokenizer_core.corpus import load_sample
->>> from ui.merges_run import train_run
->>> from ui.merges_settings import MergeSettings
+>>> from tokenizer_core.corpus.loading import load_sample
+>>> from ui.merges.training import train_run
+>>> from ui.merges.settings import MergeSettings
 >>> run = train_run(load_sample("hf-course-hug-pug"), MergeSettings(budget=3))
 >>> view = encode(run, "hugs pun", 3)
 >>> [(s.step, s.token) for s in view.strips]
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Optional
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.models.wordpiece import WordPiece
-from tokenizer_core.symbols import merge_pair
-from ui.merges_run import BpeRun, MergeRun, WordPieceRun
+from tokenizer_core.text.symbols import merge_pair
+from tokenizer_core.wordpiece.model import WordPiece
+from ui.merges.run import BpeRun, MergeRun, WordPieceRun
 
 #: At most this many strips are listed (the rest are summed up in ``hidden``).
 MAX_STRIPS = 40

@@ -4,13 +4,14 @@ A :class:`MergeRun` wraps what the engine returned (the tokenizer and its step
 trace) and answers everything the page draws at a step: the merge made
 (:meth:`MergeRun.step_info`), how words are segmented (:meth:`MergeRun.segment`),
 the vocabulary size and corpus length, the merges applied to a typed sentence
-(:meth:`MergeRun.encode`, in :mod:`ui.merges_encode`), merge trees and, for small
-corpora, the full pair-count table (:mod:`ui.merges_pairs`). Nothing here
+(:meth:`MergeRun.encode`, in :mod:`ui.merges.encode`), merge trees and, for small
+corpora, the full pair-count table (:mod:`ui.merges.pairs`). Nothing here
 retrains: every answer comes from the trace. No Streamlit here, so it is tested
 directly.
 
->>> from tokenizer_core.corpus import load_sample
->>> from ui.merges_settings import MergeSettings
+>>> from tokenizer_core.corpus.loading import load_sample
+>>> from ui.merges.settings import MergeSettings
+>>> from ui.merges.training import train_run
 >>> run = train_run(load_sample("hf-course-hug-pug"), MergeSettings(budget=3))
 >>> [(i.left, i.right, i.count) for i in map(run.step_info, range(1, 4))]
 [('u', 'g', 20), ('u', 'n', 16), ('h', 'ug', 15)]
@@ -20,16 +21,13 @@ directly.
 
 from __future__ import annotations
 
-import time
-from collections import Counter, deque
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from tokenizer_core.corpus import Corpus
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.types import ProgressCallback, no_progress
-from ui.merges_settings import MergeSettings
-from ui.tokens import Scheme, scheme_for
+from ui.merges.settings import MergeSettings
+from ui.widgets.tokens import Scheme, scheme_for
 
 #: Corpora with at most this many distinct words get the full pair-count table (teaching mode).
 TEACHING_MAX_WORDS = 300
@@ -218,7 +216,7 @@ class MergeRun:
 
 
 class BpeRun(MergeRun):
-    """A BPE run: :class:`~tokenizer_core.bpe_trace.BpeTrace` and the BPE model."""
+    """A BPE run: :class:`~tokenizer_core.bpe.trace.BpeTrace` and the BPE model."""
 
     algorithm = "bpe"
 
@@ -256,11 +254,11 @@ class BpeRun(MergeRun):
                 return t.token, t.id, None, None, None
             return t.token, t.id, t.rank + 1, t.left, t.right
 
-        return _bounded_tree(self.model.merge_tree(token), parts, max_nodes)
+        return bounded_tree(self.model.merge_tree(token), parts, max_nodes)
 
 
 class WordPieceRun(MergeRun):
-    """A WordPiece run: :class:`~tokenizer_core.wordpiece_train.WordPieceTraining` and the BERT-style tokenizer."""
+    """A WordPiece run: :class:`~tokenizer_core.wordpiece.trainer.WordPieceTraining` and the BERT-style tokenizer."""
 
     algorithm = "wordpiece"
 
@@ -333,10 +331,10 @@ class WordPieceRun(MergeRun):
             m = self.merges[made - 1]
             return tok, self.vocab.get(tok), made, m.left, m.right
 
-        return _bounded_tree(token, parts, max_nodes)
+        return bounded_tree(token, parts, max_nodes)
 
 
-def _bounded_tree(root: Any, parts: Any, max_nodes: int) -> TreeNode:
+def bounded_tree(root: Any, parts: Any, max_nodes: int) -> TreeNode:
     """A :class:`TreeNode` tree from ``parts(source) -> (token, id, step or None, left, right)``,
     expanding at most ``max_nodes`` merges, breadth first; the merges left over become
     collapsed leaves (``step`` set, no children). A token of n characters has up to 2n - 1 nodes,
@@ -360,41 +358,3 @@ def _bounded_tree(root: Any, parts: Any, max_nodes: int) -> TreeNode:
         return TreeNode(token, token_id, made, build(left, path + (0,)), build(right, path + (1,)))
 
     return build(root, ())
-
-
-def _sorted_top(counts: Counter[str], n: int) -> list[tuple[str, int]]:
-    return sorted(counts.items(), key=lambda wc: (-wc[1], wc[0]))[:n]
-
-
-def train_run(corpus: Corpus, settings: MergeSettings, *, progress: ProgressCallback = no_progress) -> MergeRun:
-    """Train on ``corpus`` with ``settings`` and wrap the result (raises TokenizerError on bad input).
-
-    ``progress(done, total, message)`` is the engine's callback (``total`` is 0 while counting words).
-    """
-    s = settings.effective()
-    options = s.options()
-    start = time.perf_counter()
-    if s.algorithm == "wordpiece":
-        from tokenizer_core.bert import count_words as count_bert_words
-        from tokenizer_core.bert import train_bert_wordpiece
-
-        tok, training = train_bert_wordpiece(corpus.lines(), options=options, progress=progress)
-        seconds = time.perf_counter() - start
-        # The same counting as the trainer's, to list the corpus' words (the trace keeps none).
-        counts = count_bert_words(corpus.lines(), normalizer=tok.normalizer, pre_tokenizer=tok.pre_tokenizer)
-        words = list(counts.items()) if len(counts) <= TEACHING_MAX_WORDS else None
-        return WordPieceRun(training=training, settings=s, tokenizer=tok, words=words,
-                            top_words=_sorted_top(counts, _BPE_KEPT_WORDS), corpus_name=corpus.name,
-                            seconds=seconds)
-    from tokenizer_core.bpe_train import count_words, train_bpe
-
-    tok, result = train_bpe(corpus.lines(), options=options, progress=progress)
-    seconds = time.perf_counter() - start
-    top = result.trace.top_words(_BPE_KEPT_WORDS)
-    words = None
-    if len(top) <= TEACHING_MAX_WORDS:
-        # A small corpus: count again, to have the words in the trainer's order (for ties "first seen").
-        counts = count_words(corpus.lines(), normalizer=tok.normalizer, pre_tokenizer=tok.pre_tokenizer)
-        words = list(counts.items())
-    return BpeRun(result=result, settings=s, tokenizer=tok, words=words, top_words=top,
-                  corpus_name=corpus.name, seconds=seconds)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Optional
 
-from tokenizer_core.corpus import (
+from tokenizer_core.corpus.loading import (
     DEFAULT_MAX_BYTES,
     TABLE_EXTENSIONS,
     Corpus,

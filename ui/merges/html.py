@@ -1,10 +1,10 @@
 """HTML of the step-through page: the merge banner, segmented words, encode strips, merge trees.
 
-Every token goes through :mod:`ui.tokens` (escaped chips, colour from the id,
+Every token goes through :mod:`ui.widgets.tokens` (escaped chips, colour from the id,
 visible whitespace, bytes shown as ``<0xNN>``); every other piece of text that
 can come from the corpus is escaped here. No Streamlit here.
 
->>> from ui.merges_run import StepInfo, TreeNode
+>>> from ui.merges.run import StepInfo, TreeNode
 >>> html = tree_html(TreeNode("ab", 3, 1, TreeNode("a", 1), TreeNode("<b>", 2)), scheme="plain")
 >>> "&lt;b&gt;" in html and "<b>" not in html
 True
@@ -16,9 +16,9 @@ import html
 from collections.abc import Sequence
 from typing import Callable, Optional
 
-from ui.merges_encode import EncodeView
-from ui.merges_run import MergeRun, StepInfo, TreeNode
-from ui.tokens import MAX_SHOWN, Scheme, chip_html, shown_text
+from ui.merges.encode import EncodeView
+from ui.merges.run import MergeRun, StepInfo, TreeNode
+from ui.widgets.tokens import MAX_SHOWN, Scheme, chip_html, shown_text
 
 IdOf = Callable[[str], Optional[int]]
 #: A word's tokens are listed up to this many (a 200,000-letter word has 200,000 at step 0).
@@ -143,7 +143,7 @@ def tie_text(info: StepInfo, *, algorithm: str, tie_break: str, id_of: IdOf, sch
              translate: bool) -> str:
     """How a tie was broken, in plain text (the caller escapes it), or "" when there was no tie.
 
-    >>> from ui.merges_run import Candidate, StepInfo
+    >>> from ui.merges.run import Candidate, StepInfo
     >>> info = StepInfo(1, "a", "b", "ab", 9, True, 2, None, None, None, (Candidate("c", "d", 2),),
     ...                 (Candidate("c", "d", 2),), "...", None, 10)
     >>> print(tie_text(info, algorithm="bpe", tie_break="ids", id_of={"a": 1, "b": 2, "c": 3, "d": 4}.get,

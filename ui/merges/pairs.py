@@ -7,9 +7,9 @@ count (BPE) or score (WordPiece), ties broken by the trainer's rule. The first
 row is therefore the pair that merge ``step + 1`` takes, which the tests check
 against the engine.
 
->>> from tokenizer_core.corpus import load_sample
->>> from ui.merges_run import train_run
->>> from ui.merges_settings import MergeSettings
+>>> from tokenizer_core.corpus.loading import load_sample
+>>> from ui.merges.training import train_run
+>>> from ui.merges.settings import MergeSettings
 >>> run = train_run(load_sample("hf-course-hug-pug"), MergeSettings(budget=3))
 >>> [(r.left, r.right, r.count) for r in pair_table(run, 0)][:3]
 [('u', 'g', 20), ('p', 'u', 17), ('u', 'n', 16)]
@@ -23,8 +23,8 @@ from typing import Optional
 import pandas as pd
 
 from tokenizer_core.errors import TokenizerError
-from ui.merges_run import BpeRun, MergeRun, WordPieceRun
-from ui.tokens import Scheme, shown_text
+from ui.merges.run import BpeRun, MergeRun, WordPieceRun
+from ui.widgets.tokens import Scheme, shown_text
 
 # The trainers leave out longer words (WordPiece's max_input_chars_per_word default).
 _WORDPIECE_MAX_WORD = 100

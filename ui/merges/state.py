@@ -7,13 +7,14 @@ buttons, slider, box and auto-play always agree.
 
 from __future__ import annotations
 
-import time
+import hashlib
 from dataclasses import fields
 from typing import Any, Optional
 
 import streamlit as st
 
-from ui.merges_settings import DEFAULT_TEXT, EXAMPLE_TEXTS, WORKED_EXAMPLES, MergeSettings, pre_tokenizer_choices
+from ui.merges.settings import DEFAULT_TEXT, EXAMPLE_TEXTS, WORKED_EXAMPLES, MergeSettings, pre_tokenizer_choices
+from ui.widgets.stepper import StepperState
 
 # Settings widgets: one key per MergeSettings field.
 SETTING_KEYS: dict[str, str] = {f.name: f"merges_{f.name}" for f in fields(MergeSettings)}
@@ -28,17 +29,16 @@ SAVED_TEXT = "merges_saved_text"  # the sentence to encode, kept across pages
 STEP = "merges_step"
 SLIDER = "merges_slider"
 JUMP = "merges_jump"
-FIRST, PREV, NEXT, LAST = "merges_first", "merges_prev", "merges_next", "merges_last"
-PLAY = "merges_play"
 PLAYING = "merges_playing"
+STEPPER = StepperState(step=STEP, playing=PLAYING, widget="merges_stepper")
+SHOWN_RUN = "merges_shown_run"  # id of the run on show: the step starts again at 0 when it changes
 SPEED = "merges_speed"  # the speed widget
 SPEED_VALUE = "merges_speed_value"  # seconds per step; survives the widget being forgotten
-LAST_TICK = "merges_last_tick"
 RAW = "merges_raw_markers"
 TEXT = "merges_text"
 TREE = "merges_tree_token"
 
-SPEEDS = (0.25, 0.5, 1.0, 2.0)  # seconds per step while playing
+SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0)  # seconds per step while playing
 DEFAULT_SETTINGS = MergeSettings(budget=2000)
 
 
@@ -98,47 +98,24 @@ def go_to(step: int, num_steps: int) -> None:
     st.session_state[STEP] = min(max(int(step), 0), num_steps)
 
 
-def move(delta: int, num_steps: int) -> None:
-    """Callback of the previous/next buttons; stops auto-play."""
-    st.session_state[PLAYING] = False
-    go_to(st.session_state.get(STEP, 0) + delta, num_steps)
-
-
-def jump(to: int, num_steps: int) -> None:
-    """Callback of the first/last buttons; stops auto-play."""
-    st.session_state[PLAYING] = False
-    go_to(to, num_steps)
-
-
 def from_widget(key: str, num_steps: int) -> None:
-    """Callback of the slider and the jump box."""
+    """Callback of the slider and the jump box (stops play)."""
     st.session_state[PLAYING] = False
     go_to(st.session_state.get(key, 0), num_steps)
 
 
-def toggle_play(num_steps: int) -> None:
-    ss = st.session_state
-    playing = not ss.get(PLAYING, False)
-    if playing and ss.get(STEP, 0) >= num_steps:
-        ss[STEP] = 0  # play again from the start
-    ss[PLAYING] = playing
-    ss[LAST_TICK] = 0.0
+def show_run(corpus_key: str, settings: MergeSettings) -> str:
+    """Note which run the page shows; a different run than last time starts at step 0, paused.
 
-
-def tick(num_steps: int, interval: float) -> bool:
-    """While playing, advance one step when ``interval`` has passed; returns True when play just ended."""
+    Returns the run's id, which the step controls send back with each command.
+    """
+    run_id = hashlib.sha1(f"{corpus_key}|{settings!r}".encode()).hexdigest()[:16]
     ss = st.session_state
-    if not ss.get(PLAYING, False):
-        return False
-    now = time.monotonic()
-    # Clicks inside the fragment rerun it too (and a timer can fire early): only advance on the beat.
-    if now - ss.get(LAST_TICK, 0.0) >= 0.7 * interval:
-        ss[LAST_TICK] = now
-        go_to(ss.get(STEP, 0) + 1, num_steps)
-    if ss[STEP] >= num_steps:
+    if ss.get(SHOWN_RUN) != run_id:
+        ss[SHOWN_RUN] = run_id
+        ss[STEP] = 0
         ss[PLAYING] = False
-        return True
-    return False
+    return run_id
 
 
 def speed() -> float:

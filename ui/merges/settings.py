@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.training import TrainOptions
+from tokenizer_core.options import BpeOptions, TrainOptions
 
 Algorithm = Literal["bpe", "wordpiece"]
 Level = Literal["char", "byte"]
@@ -61,7 +61,7 @@ TIE_BREAK_HELP = (
     "takes the pair seen first."
 )
 
-#: Pre-tokenizers offered per algorithm and level (preset names of tokenizer_core.pre_tokenizers).
+#: Pre-tokenizers offered per algorithm and level (preset names of tokenizer_core.text.pre_tokenizers).
 PRE_TOKENIZERS: dict[tuple[str, str], dict[str, str]] = {
     ("bpe", "char"): {
         "whitespace": "Words and punctuation",
@@ -165,7 +165,7 @@ class MergeSettings:
             byte_level=s.level == "byte",
             end_of_word_suffix=END_OF_WORD if s.marker != "none" else None,
             top_k=10,
-            extra={"suffix_as_symbol": s.marker == "symbol", "tie_break": s.tie_break},
+            bpe=BpeOptions(suffix_as_symbol=s.marker == "symbol", tie_break=s.tie_break),
         )
 
     def describe(self) -> str:

@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from ui.merges_view import render_page
+from ui.merges.view import render_page
+from ui.router import require_router
 
+require_router()
 st.title("BPE step-through")
 render_page()

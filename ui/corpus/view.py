@@ -15,9 +15,9 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core import samples
-from tokenizer_core.corpus import Corpus
-from tokenizer_core.corpus_stats import CATEGORY_NAMES, CharInfo, CorpusStats, corpus_stats
+from tokenizer_core.corpus import samples
+from tokenizer_core.corpus.loading import Corpus
+from tokenizer_core.corpus.stats import CATEGORY_NAMES, CharInfo, CorpusStats, corpus_stats
 from tokenizer_core.errors import CorpusError
 
 PREVIEW_CHARS = 3000

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import merges_state as ms
-from ui import state
-from ui.charts import candidates_chart, compression_chart, kinds_legend_html
-from ui.corpus_view import display_name, escape_markdown
-from ui.merges_cache import get_run
-from ui.merges_encode import MAX_CHARS, encode, tokens_of
-from ui.merges_html import (
+from ui import session as state
+from ui.corpus.view import display_name, escape_markdown
+from ui.merges import state as ms
+from ui.merges.cache import get_run
+from ui.merges.encode import MAX_CHARS, encode, tokens_of
+from ui.merges.html import (
     merge_banner_html,
     sentence_html,
     stop_text,
@@ -25,9 +24,9 @@ from ui.merges_html import (
     tree_block_html,
     words_html,
 )
-from ui.merges_pairs import pair_frame, pair_table
-from ui.merges_run import MergeRun, StepInfo
-from ui.merges_settings import (
+from ui.merges.pairs import pair_frame, pair_table
+from ui.merges.run import MergeRun, StepInfo
+from ui.merges.settings import (
     ALGORITHMS,
     BUDGET_KINDS,
     LEVELS,
@@ -41,7 +40,10 @@ from ui.merges_settings import (
     MergeSettings,
     pre_tokenizer_choices,
 )
-from ui.tokens import chip_html, shown_text
+from ui.shelf import state as shelf
+from ui.widgets.charts import candidates_chart, compression_chart, kinds_legend_html
+from ui.widgets.stepper import render_stepper_controls
+from ui.widgets.tokens import chip_html, shown_text
 
 K = ms.SETTING_KEYS
 
@@ -49,7 +51,7 @@ INTRO = (
     "Watch byte-pair encoding learn its vocabulary one merge at a time on the active corpus: "
     "which pair is merged, why (its count, or WordPiece's score), how the words and the corpus "
     "length change, and how the learned merges encode a sentence of your own. "
-    "Keys: **N** next, **P** previous, **K** play/pause."
+    "Keys: **→**/**N** next, **←**/**P** previous, **Home**/**End** first/last, **Space**/**K** play/pause."
 )
 
 PRIMER = (
@@ -65,7 +67,7 @@ PRIMER = (
 
 
 def render_page() -> None:
-    """The whole page (called by ``app_pages/merges.py``)."""
+    """The whole page (called by ``pages/merges.py``)."""
     corpus = state.active_corpus()
     corpus_key = state.active_corpus_key()
     ms.prepare(corpus.name, corpus_key)
@@ -81,6 +83,9 @@ def render_page() -> None:
         run = get_run(corpus, corpus_key, settings)
         if run is not None:
             st.session_state[ms.TRAINED] = (corpus_key, run.settings)
+            # Every page can use what was trained here: it goes on the session's shelf.
+            shelf.add(run.tokenizer, name=f"{run.settings.describe()}", kind="trained",
+                      detail=f"{run.settings.describe()}, on “{display_name(corpus)}” (BPE page)")
     elif shown is not None and shown[0] == corpus_key:
         run = get_run(corpus, corpus_key, shown[1])  # from the cache; retrains only if evicted
     if run is None:
@@ -89,7 +94,7 @@ def render_page() -> None:
             st.info(f"Choose the settings and press **Train** to learn merges on “{name}”.")
         return
     _trained_caption(run, settings)
-    render_stepper(run)
+    render_stepper(run, ms.show_run(corpus_key, run.settings))
 
 
 # ---------------------------------------------------------------------------------- settings
@@ -166,33 +171,21 @@ def _trained_caption(run: MergeRun, settings: MergeSettings) -> None:
 # ---------------------------------------------------------------------------------- stepping
 
 
-def render_stepper(run: MergeRun) -> None:
-    """The step view, as a fragment that reruns itself on a timer while playing."""
-    ss = st.session_state
-    ss.setdefault(ms.RAW, False)
-    interval = ms.speed()
-    playing = bool(ss.get(ms.PLAYING, False))
-    st.fragment(_stepper, run_every=interval if playing else None)(run, interval if playing else None)
+def render_stepper(run: MergeRun, run_id: str) -> None:
+    """The step view, as a fragment: stepping reruns only this part of the page."""
+    st.session_state.setdefault(ms.RAW, False)
+    st.fragment(_stepper)(run, run_id)
 
 
-def _stepper(run: MergeRun, interval: float | None) -> None:
+def _stepper(run: MergeRun, run_id: str) -> None:
     ss = st.session_state
     n = run.num_steps
     if n == 0:
         st.warning(escape_markdown(f"Training made no merge: {stop_text(run)}."))
         return
-    playing = bool(ss.get(ms.PLAYING, False))
-    if playing and interval is not None and ms.speed() != interval:
-        st.rerun(scope="app")  # a new speed needs a new timer
-    if playing and interval is None:
-        st.rerun(scope="app")  # play was pressed inside the fragment: start the timer
-    if not playing and interval is not None:
-        st.rerun(scope="app")  # paused inside the fragment: stop the timer
-    if ms.tick(n, interval or 0.0):
-        st.rerun(scope="app")  # reached the end: stop the timer
     step = ms.current_step(n)
     ms.sync_widgets(step)
-    _controls(n, step, playing)
+    _controls(n, step, run_id)
     translate = not ss[ms.RAW]
     info = run.step_info(max(step, 1))
     _step_header(run, step, info, translate)
@@ -203,23 +196,15 @@ def _stepper(run: MergeRun, interval: float | None) -> None:
     _encode_panel(run, step, info, translate)
 
 
-def _controls(n: int, step: int, playing: bool) -> None:
-    cols = st.columns([0.9, 1.15, 1, 0.9, 1.05, 1.5, 1.3], vertical_alignment="bottom")
-    cols[0].button("First", key=ms.FIRST, on_click=ms.jump, args=(0, n), disabled=step == 0,
-                   icon=":material/first_page:", width="stretch")
-    cols[1].button("Previous", key=ms.PREV, on_click=ms.move, args=(-1, n), disabled=step == 0,
-                   icon=":material/chevron_left:", shortcut="P", width="stretch")
-    cols[2].button("Next", key=ms.NEXT, on_click=ms.move, args=(1, n), disabled=step >= n,
-                   icon=":material/chevron_right:", shortcut="N", width="stretch", type="primary")
-    cols[3].button("Last", key=ms.LAST, on_click=ms.jump, args=(n, n), disabled=step >= n,
-                   icon=":material/last_page:", width="stretch")
-    cols[4].button("Pause" if playing else "Play", key=ms.PLAY, on_click=ms.toggle_play, args=(n,),
-                   icon=":material/pause:" if playing else ":material/play_arrow:", shortcut="K", width="stretch")
-    cols[5].select_slider("Speed", options=list(ms.SPEEDS), key=ms.SPEED, on_change=ms.speed_changed,
-                          format_func=lambda s: f"{s:g} s per step")
+def _controls(n: int, step: int, run_id: str) -> None:
+    buttons, speed, jump = st.columns([3.2, 1.4, 1.2], vertical_alignment="bottom")
+    with buttons:
+        render_stepper_controls(ms.STEPPER, num_steps=n, run_id=run_id, interval=ms.speed())
+    speed.select_slider("Speed", options=list(ms.SPEEDS), key=ms.SPEED, on_change=ms.speed_changed,
+                        format_func=lambda s: f"{s:g} s per step")
     # No max_value: Streamlit would refuse 99999 with a red mark and stay put; go to the last step instead.
-    cols[6].number_input("Jump to step", min_value=0, step=1, key=ms.JUMP, on_change=ms.from_widget,
-                         args=(ms.JUMP, n), help=f"0 to {n:,}; a larger number goes to the last step.")
+    jump.number_input("Jump to step", min_value=0, step=1, key=ms.JUMP, on_change=ms.from_widget,
+                      args=(ms.JUMP, n), help=f"0 to {n:,}; a larger number goes to the last step.")
     st.slider("Step", min_value=0, max_value=n, key=ms.SLIDER, on_change=ms.from_widget, args=(ms.SLIDER, n),
               label_visibility="collapsed")
 

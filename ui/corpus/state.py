@@ -16,7 +16,7 @@ from typing import Optional
 
 import streamlit as st
 
-from ui import state
+from ui import session as state
 
 #: The widgets drawn for each text source (the file uploader cannot be refilled by code).
 WIDGETS = {

@@ -14,11 +14,12 @@ from typing import Optional
 
 import streamlit as st
 
-from tokenizer_core.corpus import Corpus
+from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import TokenizerError
-from ui.corpus_view import display_name, escape_markdown
-from ui.merges_run import MergeRun, train_run
-from ui.merges_settings import MergeSettings
+from ui.corpus.view import display_name, escape_markdown
+from ui.merges.run import MergeRun
+from ui.merges.settings import MergeSettings
+from ui.merges.training import train_run
 
 
 class _NotCached(Exception):

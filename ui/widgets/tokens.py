@@ -30,7 +30,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Literal, Optional
 
-from tokenizer_core.pre_tokenizers import unicode_to_bytes
+from tokenizer_core.text.pre_tokenizers import unicode_to_bytes
 
 Scheme = Literal["plain", "byte-level", "metaspace", "wordpiece", "suffix"]
 _VISIBLE = {" ": "·", "\n": "⏎", "\t": "→", "\r": "↵"}

@@ -1,0 +1,96 @@
+"""The Tokenizers page in Chromium: import a tokenizer.json whose tokens are HTML, explore it, download it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+HOSTILE_WORDS = ["<script>window.__xss=1</script>", '<img src=x onerror="window.__xss=1">', "hug", "pug"]
+
+
+def wait_idle(page) -> None:
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
+
+
+def upload(page, base: str, path) -> None:
+    """Open the Tokenizers page, its upload tab, and put ``path`` in the upload box."""
+    from playwright.sync_api import expect
+
+    page.goto(base + "/tokenizers")
+    expect(page.get_by_role("heading", name="Tokenizers", exact=True)).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.get_by_text("Add a tokenizer to the shelf").click()
+    page.get_by_role("tab", name="Upload a file").click()
+    page.locator(".st-key-tokenizers_upload input[type=file]").set_input_files(str(path))
+    expect(page.locator(".st-key-tokenizers_import button")).to_be_enabled(timeout=30_000)  # the upload arrived
+    page.locator(".st-key-tokenizers_import button").click()
+
+
+def _hostile_tokenizer_json(path) -> None:
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.WordLevel(unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tok.train_from_iterator([" ".join(HOSTILE_WORDS)] * 3, trainers.WordLevelTrainer(special_tokens=["[UNK]"]))
+    tok.save(str(path))
+
+
+def test_import_explore_and_download_a_hostile_tokenizer(streamlit_server, browser_page, tmp_path):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    path = tmp_path / "tokenizer.json"
+    _hostile_tokenizer_json(path)
+    upload(page, streamlit_server, path)
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Imported tokenizer.json", timeout=30_000)
+    expect(page.get_by_role("combobox", name="Tokenizer")).to_have_value(re.compile("^tokenizer.json · imported"))
+
+    # The pipeline on a text made of the hostile words: chips show them as text.
+    page.get_by_role("tab", name="Pipeline on a text").click()
+    area = page.locator(".st-key-tokenizers_pipeline_text textarea")
+    area.fill(" ".join(HOSTILE_WORDS))
+    area.press("Control+Enter")
+    expect(page.locator(".tp-chip", has_text="<script>window.__xss=1</script>").first).to_be_visible(timeout=30_000)
+    expect(page.locator(".tp-chip", has_text="<img").first).to_be_visible()
+
+    # The vocabulary table lists them too (as cell text).
+    page.get_by_role("tab", name="Vocabulary").click()
+    search = page.locator(".st-key-tokenizers_search input")
+    search.fill("onerror")
+    search.press("Enter")
+    expect(page.get_by_text(re.compile(r"^1 tokens$"))).to_be_visible(timeout=30_000)
+
+    # Download: the tokenizer.json that comes back loads in tokenizers and keeps the words.
+    with page.expect_download() as info:
+        page.locator(".st-key-tokenizers_dl_hf button").click()
+    saved = tmp_path / "downloaded.json"
+    info.value.save_as(str(saved))
+    from tokenizers import Tokenizer
+
+    again, original = Tokenizer.from_file(str(saved)), Tokenizer.from_file(str(path))
+    text = " ".join(HOSTILE_WORDS)
+    assert again.encode(text).ids == original.encode(text).ids
+    assert "<script>window.__xss=1</script>" in again.encode(text).tokens
+    assert json.loads(saved.read_text())["model"]["type"] == "WordLevel"
+
+    assert page.evaluate("typeof window.__xss") == "undefined"
+    assert page.locator("img[src='x']").count() == 0
+    assert page.locator("script", has_text="__xss").count() == 0
+    assert page.console_errors == []
+
+
+def test_a_bad_upload_gets_a_message_not_a_traceback(streamlit_server, browser_page, tmp_path):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    bad = tmp_path / "broken.model"
+    bad.write_bytes(b"\x00\xffnot a model at all")
+    upload(page, streamlit_server, bad)
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("broken.model is not a SentencePiece",
+                                                                       timeout=30_000)
+    assert page.get_by_test_id("stException").count() == 0
+    assert page.console_errors == []

@@ -1,0 +1,54 @@
+"""The step controls' command handling: every click counts once, stale and foreign commands don't."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from ui.widgets import stepper
+
+KEYS = stepper.StepperState(step="t_step", playing="t_playing", widget="t_stepper")
+
+
+@pytest.fixture
+def session(monkeypatch):
+    state: dict = {KEYS.run: "run-a", KEYS.num_steps: 10, KEYS.step: 0, KEYS.playing: False}
+    monkeypatch.setattr(stepper, "st", SimpleNamespace(session_state=state))
+    return state
+
+
+def cmd(seq, target, *, run="run-a", playing=False):
+    return {"seq": seq, "run": run, "target": target, "playing": playing}
+
+
+def test_commands_folded_together_still_move_every_click(session):
+    # Five quick clicks on Next send targets 1..5; Streamlit may deliver only the last one.
+    assert stepper.apply_command(KEYS, cmd(5, 5))
+    assert session[KEYS.step] == 5 and session[KEYS.seq] == 5
+
+
+def test_old_or_repeated_commands_are_ignored(session):
+    assert stepper.apply_command(KEYS, cmd(2, 2))
+    assert not stepper.apply_command(KEYS, cmd(2, 2))  # the same command again (a rerun)
+    assert not stepper.apply_command(KEYS, cmd(1, 1))  # an older one arriving late
+    assert session[KEYS.step] == 2
+
+
+def test_commands_for_another_run_are_ignored(session):
+    assert not stepper.apply_command(KEYS, cmd(3, 7, run="run-b"))
+    assert session[KEYS.step] == 0
+    assert session[KEYS.seq] == 3  # but counted, so the browser catches up
+
+
+def test_targets_are_clamped_and_play_follows_the_command(session):
+    assert stepper.apply_command(KEYS, cmd(1, 99, playing=True))
+    assert session[KEYS.step] == 10 and session[KEYS.playing] is True
+    assert stepper.apply_command(KEYS, cmd(2, -4))
+    assert session[KEYS.step] == 0 and session[KEYS.playing] is False
+
+
+@pytest.mark.parametrize("bad", [None, "next", {"seq": "1", "target": 2}, {"seq": 1, "target": None}, {}])
+def test_malformed_commands_change_nothing(session, bad):
+    assert not stepper.apply_command(KEYS, bad)
+    assert session[KEYS.step] == 0

@@ -1,0 +1,1 @@
+"""The Corpus page: choose or upload a corpus (shared by every page) and see its statistics."""

@@ -1,0 +1,151 @@
+"""The Corpus page (landing page): choose the text every other page uses, and look at it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tokenizer_core.corpus.loading import corpus_from_text, list_samples
+from tokenizer_core.errors import CorpusError
+from ui import session as state
+from ui.corpus import state as corpus_state
+from ui.corpus.upload import (
+    UPLOAD_TYPES,
+    corpus_from_uploads,
+    needs_column,
+    preferred_column,
+    read_uploads,
+    upload_columns,
+)
+from ui.corpus.view import (
+    cached_stats,
+    display_name,
+    escape_markdown,
+    render_characters,
+    render_preview,
+    render_summary,
+    render_words,
+    sample_name,
+)
+
+SOURCES = {"sample": "Sample corpus", "upload": "Upload files", "paste": "Paste text"}
+SAMPLES = {s.name: s for s in list_samples()}
+MESSAGE = "corpus_message"  # (kind, text) left by the last button, shown once
+
+
+def _report(kind: str, text: str) -> None:
+    st.session_state[MESSAGE] = (kind, text)
+
+
+def _use(corpus) -> None:
+    state.set_active_corpus(corpus)
+    _report("success", f"Now using “{display_name(corpus)}” on every page.")
+
+
+def _use_sample() -> None:
+    _use(state.load_sample_cached(st.session_state["corpus_sample"]))
+
+
+def _use_upload() -> None:
+    try:
+        corpus = corpus_from_uploads(
+            read_uploads(st.session_state.get("corpus_upload")),
+            text_column=st.session_state.get("corpus_column"),
+            replace_invalid=st.session_state.get("corpus_replace", False),
+        )
+    except CorpusError as err:
+        _report("error", str(err))
+        return
+    _use(corpus)
+
+
+def _use_paste() -> None:
+    try:
+        corpus = corpus_from_text(
+            st.session_state.get("corpus_paste", ""),
+            name=st.session_state.get("corpus_paste_name") or "pasted text",
+        )
+    except CorpusError as err:
+        _report("error", str(err))
+        return
+    _use(corpus)
+
+
+def _show_message() -> None:
+    message = st.session_state.pop(MESSAGE, None)
+    if message is not None:
+        kind, text = message
+        (st.error if kind == "error" else st.success)(escape_markdown(text))
+
+
+def render_page() -> None:
+    """The whole page (called by ``pages/corpus.py``)."""
+    corpus_state.restore(active_sample=sample_name(state.active_corpus()))
+    st.title("Corpus")
+    st.markdown(
+        "Choose the text that every page trains tokenizers on and measures them with. "
+        "Start with a sample, or bring your own text."
+    )
+
+    source = st.radio(
+        "Where should the text come from?",
+        list(SOURCES),
+        format_func=SOURCES.get,
+        horizontal=True,
+        key="corpus_source",
+    )
+
+
+    if source == "sample":
+        choice = st.selectbox(
+            "Sample", list(SAMPLES), format_func=lambda n: SAMPLES[n].title, key="corpus_sample"
+        )
+        st.caption(SAMPLES[choice].description)
+        st.button("Use this sample", key="corpus_use_sample", type="primary", on_click=_use_sample)
+
+    elif source == "upload":
+        uploaded = st.file_uploader(
+            "Text files",
+            type=UPLOAD_TYPES,
+            accept_multiple_files=True,
+            key="corpus_upload",
+            help="UTF-8 or UTF-16 (with byte-order mark) text: .txt/.md, tables (.csv/.tsv, .jsonl), "
+            "or a .zip of those. Up to 200 MB in total.",
+        )
+        files = read_uploads(uploaded)
+        ready = bool(files)
+        if files and needs_column(files):
+            try:
+                columns = upload_columns(files)
+            except CorpusError as err:
+                st.error(escape_markdown(str(err)))
+                columns, ready = [], False
+            if columns:
+                st.selectbox("Column or field holding the text", columns, index=preferred_column(columns),
+                             key="corpus_column")
+        st.checkbox(
+            "Replace invalid bytes with U+FFFD (otherwise files that are not valid text are refused)",
+            key="corpus_replace",
+        )
+        st.button(
+            "Use uploaded files", key="corpus_use_upload", type="primary", disabled=not ready, on_click=_use_upload
+        )
+
+    else:
+        st.text_area(
+            "Text", key="corpus_paste", height=180, placeholder="Type or paste any text, in any language…"
+        )
+        st.text_input("Name for this corpus", key="corpus_paste_name", max_chars=80)
+        st.button("Use this text", key="corpus_use_paste", type="primary", on_click=_use_paste)
+
+    _show_message()
+    corpus_state.remember(source)
+
+    corpus = state.active_corpus()
+    stats = cached_stats(state.active_corpus_key(), corpus)
+
+    st.divider()
+    st.header("Active corpus: " + escape_markdown(display_name(corpus)))
+    render_summary(corpus, stats)
+    render_words(stats)
+    render_characters(stats)
+    render_preview(corpus)

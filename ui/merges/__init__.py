@@ -1,0 +1,1 @@
+"""The BPE step-through page (with a WordPiece mode): settings, cached training, stepping, views."""

@@ -1,0 +1,2 @@
+"""The shelf: every tokenizer of the session (trained here, imported, or an offline reference),
+shared by every page."""

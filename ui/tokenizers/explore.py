@@ -1,0 +1,141 @@
+"""The vocabulary explorer of the Tokenizers page: search and sort every token, see lengths,
+which tokens the active corpus uses, merge trees of BPE tokens, and the special tokens.
+
+Token text reaches the browser only as dataframe cells (plain text) or escaped chips.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from tokenizer_core.analysis.vocabulary import (
+    DEFAULT_USAGE_CHARS,
+    VocabEntry,
+    length_histogram,
+    token_counts,
+    utilization,
+    vocabulary_entries,
+)
+from tokenizer_core.corpus.loading import Corpus
+from tokenizer_core.pipeline import Tokenizer
+from ui.corpus.view import escape_markdown
+from ui.merges.html import tree_block_html
+from ui.merges.run import MAX_TREE_NODES, TreeNode, bounded_tree
+from ui.widgets.tokens import Scheme, bytes_display, chips_html, display_text, scheme_for, shorten
+
+PREFIX = "tokenizers_"
+SORTS = {
+    "id": "id",
+    "length": "length (longest first)",
+    "merge_rank": "merge rank (BPE)",
+    "score": "score (Unigram, most likely first)",
+    "count": "frequency on the active corpus",
+}
+MAX_ROWS = 20_000  # rows sent to the browser at once; search narrows the rest
+
+
+@st.cache_resource(max_entries=16, show_spinner="Reading the vocabulary…")
+def cached_entries(key: str, _tok: Tokenizer) -> list[VocabEntry]:
+    return vocabulary_entries(_tok)
+
+
+@st.cache_data(max_entries=16, show_spinner="Encoding the active corpus to count tokens…")
+def cached_counts(key: str, corpus_key: str, _tok: Tokenizer, _corpus: Corpus) -> dict[int, int]:
+    return dict(token_counts(_tok, _corpus.lines(), max_chars=DEFAULT_USAGE_CHARS))
+
+
+def _frame(entries: list[VocabEntry], counts: dict[int, int], scheme: Scheme, translate: bool) -> pd.DataFrame:
+    return pd.DataFrame({
+        "id": [e.id for e in entries],
+        "token": [shorten(display_text(e.token, scheme=scheme, translate=translate), 80) for e in entries],
+        "bytes": [bytes_display(e.data) if e.data is not None else "" for e in entries],
+        "length": [e.length for e in entries],
+        "special": [e.special for e in entries],
+        "merge_rank": pd.array([e.merge_rank for e in entries], dtype="Int64"),
+        "score": [e.score for e in entries],
+        "count": [counts.get(e.id, 0) for e in entries],
+    })
+
+
+def render_vocabulary(key: str, tok: Tokenizer, corpus: Corpus, corpus_key: str, *, translate: bool) -> None:
+    entries = cached_entries(key, tok)
+    counts = cached_counts(key, corpus_key, tok, corpus)
+    scheme = scheme_for(tok)
+    used = utilization(counts, tok)
+    m = st.columns(4)
+    m[0].metric("Vocabulary size", f"{tok.vocab_size:,}")
+    m[1].metric("Special tokens", f"{sum(e.special for e in entries):,}")
+    m[2].metric("Used on the corpus", f"{used:.1%}",
+                help=f"Share of the non-special tokens that occur when the first {DEFAULT_USAGE_CHARS:,} "
+                     "characters of the active corpus are encoded.")
+    m[3].metric("Tokens for that text", f"{sum(counts.values()):,}")
+
+    c1, c2, c3 = st.columns([2, 1.4, 1], vertical_alignment="bottom")
+    query = c1.text_input("Search tokens", key=PREFIX + "search", placeholder="part of a token, e.g. ing",
+                          max_chars=100)
+    sort = c2.selectbox("Sort by", list(SORTS), format_func=SORTS.get, key=PREFIX + "sort")
+    unused_only = c3.checkbox("Unused on the corpus only", key=PREFIX + "unused")
+    frame = _frame(entries, counts, scheme, translate)
+    if query:
+        raw = pd.Series([e.token for e in entries])
+        mask = raw.str.contains(query, regex=False) | frame["token"].str.contains(query, regex=False)
+        frame = frame[mask.to_numpy()]
+    if unused_only:
+        frame = frame[(frame["count"] == 0) & ~frame["special"]]
+    ascending = {"id": True, "length": False, "merge_rank": True, "score": False, "count": False}[sort]
+    frame = frame.sort_values(sort, ascending=ascending, na_position="last", kind="stable")
+    st.caption(f"{len(frame):,} tokens" + (f"; the first {MAX_ROWS:,} shown" if len(frame) > MAX_ROWS else ""))
+    st.dataframe(frame.head(MAX_ROWS), hide_index=True, width="stretch", height=360,
+                 column_config={"score": st.column_config.NumberColumn(format="%.3f")})
+    _length_chart(entries)
+
+
+def _length_chart(entries: list[VocabEntry]) -> None:
+    hist = length_histogram(entries)
+    if not hist:
+        return
+    fig = go.Figure(go.Bar(x=list(hist), y=list(hist.values()), marker_color="#4c78a8",
+                           hovertemplate="%{y:,} tokens of length %{x}<extra></extra>"))
+    fig.update_layout(title="Token lengths (characters; bytes for byte tokens)", height=280,
+                      margin=dict(l=10, r=10, t=40, b=10), xaxis_title="length", yaxis_title="tokens",
+                      yaxis_rangemode="tozero", bargap=0.1)
+    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})
+
+
+def render_specials(tok: Tokenizer) -> None:
+    rows = [{"id": tok.token_to_id(t), "token": t} for t in tok.special_tokens]
+    if not rows:
+        st.info("This tokenizer has no special tokens.")
+        return
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption("Special tokens are matched whole in the input and skipped when decoding.")
+
+
+def _tree(tok: Tokenizer, token: str) -> TreeNode:
+    model = tok.model
+
+    def parts(t):  # noqa: ANN001, ANN202
+        if t.left is None or t.right is None or t.rank is None:
+            return t.token, t.id, None, None, None
+        return t.token, t.id, t.rank + 1, t.left, t.right
+
+    return bounded_tree(model.merge_tree(token), parts, MAX_TREE_NODES)
+
+
+def render_merge_tree(tok: Tokenizer, *, translate: bool) -> None:
+    if not callable(getattr(tok.model, "merge_tree", None)):
+        st.info("Merge trees belong to BPE tokenizers; this one is " + type(tok.model).__name__ + ".")
+        return
+    scheme = scheme_for(tok)
+    token = st.text_input("Token (as stored, e.g. Ġthe or ing)", key=PREFIX + "tree_token", max_chars=200)
+    if not token:
+        longest = sorted(tok.get_vocab(), key=len, reverse=True)[:12]
+        st.caption("Some long tokens to try:")
+        st.html(chips_html([(tok.token_to_id(t), t) for t in longest], scheme=scheme, translate=translate))
+        return
+    if tok.token_to_id(token) is None:
+        st.warning(escape_markdown(f"{token!r} is not in the vocabulary."))
+        return
+    st.html(tree_block_html(_tree(tok, token), scheme=scheme, translate=translate))

@@ -1,0 +1,96 @@
+"""The Tokenizers page: the shelf (add, pick, download, remove) and, for the tokenizer picked, its
+vocabulary, pipeline, special tokens and BPE merge trees."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.pipeline import Tokenizer
+from ui import session as state
+from ui.corpus.view import escape_markdown
+from ui.shelf import state as shelf
+from ui.tokenizers import add
+from ui.tokenizers.explore import render_merge_tree, render_specials, render_vocabulary
+from ui.tokenizers.stages import component_name, render_pipeline
+
+PREFIX = "tokenizers_"
+RAW = PREFIX + "raw_markers"
+
+
+def _shelf_table(items: list[shelf.ShelfItem]) -> None:
+    frame = pd.DataFrame({"name": [i.name for i in items], "kind": [shelf.KIND_LABELS[i.kind] for i in items],
+                          "details": [i.detail for i in items]})
+    st.dataframe(frame, hide_index=True, width="stretch", height=min(320, 40 + 35 * len(items)))
+
+
+def _downloads(item: shelf.ShelfItem, tok: Tokenizer) -> None:
+    c1, c2, c3 = st.columns([1, 1, 1])
+    stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in item.name)[:40] or "tokenizer"
+    c1.download_button("Download (this app's JSON)", data=json.dumps(tok.to_dict(), ensure_ascii=False),
+                       file_name=f"{stem}.playground.json", mime="application/json", key=PREFIX + "dl_own",
+                       icon=":material/download:")
+    try:
+        hf = json.dumps(tok.to_hf_json(), ensure_ascii=False)
+    except TokenizerError as err:
+        c2.caption(escape_markdown(f"No tokenizer.json: {err}"))
+    else:
+        c2.download_button("Download tokenizer.json", data=hf, file_name="tokenizer.json",
+                           mime="application/json", key=PREFIX + "dl_hf", icon=":material/download:")
+    if item.kind != "reference":
+        c3.button("Remove from the shelf", key=PREFIX + "remove", on_click=shelf.remove, args=(item.key,),
+                  icon=":material/delete:")
+
+
+def _summary(tok: Tokenizer) -> None:
+    stages = [("normalizer", tok.normalizer), ("pre-tokenizer", tok.pre_tokenizer), ("model", tok.model),
+              ("post-processor", tok.post_processor), ("decoder", tok.decoder)]
+    st.markdown(" → ".join(f"{name} `{escape_markdown(component_name(c))}`" for name, c in stages))
+
+
+def render_page() -> None:
+    """The whole page (called by ``pages/tokenizers.py``)."""
+    st.markdown(
+        "Every tokenizer of this session sits on the **shelf**, shared by every page: the ones you "
+        "train or import here, the ones the BPE page trains, and pretrained references that work offline."
+    )
+    with st.expander("Add a tokenizer to the shelf", expanded=False, icon=":material/add:"):
+        tab_train, tab_upload, tab_hub = st.tabs(["Train on the active corpus", "Upload a file", "Hugging Face Hub"])
+        with tab_train:
+            add.train_panel()
+        with tab_upload:
+            add.upload_panel()
+        with tab_hub:
+            add.hub_panel()
+
+    items = shelf.items()
+    labels = shelf.unique_labels(items)
+    ss = st.session_state
+    if ss.get(add.SELECTED) not in labels:
+        ss[add.SELECTED] = next(iter(labels))
+    _shelf_table(items)
+    # Options are labels, not keys: what a user reads is what the widget holds.
+    item = labels[st.selectbox("Tokenizer", list(labels), key=add.SELECTED)]
+    key = item.key
+    try:
+        tok = shelf.tokenizer(key)
+    except (TokenizerError, KeyError) as err:
+        st.error(escape_markdown(f"Cannot load {item.name if item else key}: {err}"))
+        return
+    st.caption(escape_markdown(item.detail))
+    _summary(tok)
+    _downloads(item, tok)
+    translate = not st.toggle("Raw markers (Ġ ▁ ## </w>)", key=RAW,
+                              help="Off: markers are translated (· for a space, … for a word continuation).")
+    vocab, pipeline, specials, trees = st.tabs(["Vocabulary", "Pipeline on a text", "Special tokens", "Merge tree"])
+    with vocab:
+        render_vocabulary(key, tok, state.active_corpus(), state.active_corpus_key(), translate=translate)
+    with pipeline:
+        render_pipeline(tok, translate=translate)
+    with specials:
+        render_specials(tok)
+    with trees:
+        render_merge_tree(tok, translate=translate)

@@ -1,0 +1,38 @@
+"""The sidebar shown on every page: which corpus is active, and what is on the tokenizer shelf."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from ui import session as state
+from ui.corpus.view import display_name, escape_markdown, format_bytes, format_count
+from ui.shelf import state as shelf
+
+
+def render_sidebar() -> Callable[[], None]:
+    """Show the active corpus' name and size at once; returns the function that fills in the
+    shelf's summary, to call after the page (which may just have put a tokenizer on it)."""
+    corpus = state.active_corpus()
+    with st.sidebar:
+        st.markdown("**Active corpus**")
+        # The name may come from a user's file name: escaped, never HTML.
+        st.markdown(escape_markdown(display_name(corpus)))
+        docs = len(corpus.texts)
+        st.caption(
+            f"{format_bytes(corpus.size_bytes)} · {format_count(docs)} document{'s' if docs != 1 else ''}"
+            + (f" · {format_count(corpus.replaced_bytes)} bytes replaced" if corpus.replaced_bytes else "")
+        )
+        st.page_link("pages/corpus.py", label="Change corpus", icon=":material/swap_horiz:")
+        slot = st.empty()
+
+    def shelf_summary() -> None:
+        own = len(shelf.items()) - len(shelf.references())
+        with slot.container():
+            st.markdown("**Tokenizer shelf**")
+            st.caption(f"{own} of your own · {len(shelf.references())} pretrained references")
+            st.page_link("pages/tokenizers.py", label="Open the shelf", icon=":material/inventory_2:")
+
+    shelf_summary()  # drawn now too, so the sidebar never waits for a slow page
+    return shelf_summary

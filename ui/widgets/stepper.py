@@ -1,0 +1,230 @@
+"""Step controls that never lose a click: First, Previous, Next, Last, Play/Pause and their keys.
+
+Streamlit buttons send one-shot triggers, and two triggers that arrive while the script is still
+running are folded into one: five quick clicks on a Next button could move four steps. This
+widget keeps the count in the browser instead: each click or key press moves a local step and
+sends the *target* step with a sequence number as component state. Whatever Streamlit folds
+together, the newest state holds the sum of every click; the server applies a command only if
+its sequence number is new and it was made for the run on show (a retrain resets the step).
+
+Keys (ignored while typing in a field): Right/N next, Left/P previous, Home/End first/last,
+Space/K play or pause. Play is timed in the browser, so it runs to the end at any speed.
+
+>>> clamp_step(7, num_steps=5), clamp_step(-2, num_steps=5)
+(5, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import streamlit as st
+
+_JS = r"""
+export default function (component) {
+  const { data, setStateValue, parentElement } = component;
+  let root = parentElement.querySelector(".tp-stepper");
+  if (!root) {
+    root = document.createElement("div");
+    root.className = "tp-stepper";
+    root.setAttribute("role", "toolbar");
+    root.setAttribute("aria-label", "Step controls");
+    const buttons = [
+      ["first", "«", "First", "Home"], ["prev", "‹", "Previous", "← or P"], ["next", "›", "Next", "→ or N"],
+      ["last", "»", "Last", "End"], ["play", "▶", "Play", "Space or K"],
+    ];
+    for (const [name, icon, label, keys] of buttons) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "tp-step-btn tp-step-" + name;
+      b.dataset.action = name;
+      b.title = label + " (" + keys + ")";
+      const i = document.createElement("span"); i.className = "tp-step-icon"; i.textContent = icon;
+      const t = document.createElement("span"); t.className = "tp-step-label"; t.textContent = label;
+      b.append(i, t);
+      root.appendChild(b);
+    }
+    parentElement.appendChild(root);
+    root.__s = { seq: data.seq, local: data.step, run: data.run, playing: data.playing, timer: null };
+    root.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-action]");
+      if (b && !b.disabled) act(root, b.dataset.action);
+    });
+  }
+  const s = root.__s;
+  s.send = setStateValue;
+  s.n = data.n;
+  s.interval = data.interval;
+  if (s.timer && s.timerInterval !== s.interval) { clearInterval(s.timer); s.timer = null; setPlaying(root, s.playing); }
+  if (data.run !== s.run) {            // another training run: start from the server's step
+    s.run = data.run; s.seq = Math.max(s.seq, data.seq); s.local = data.step; setPlaying(root, data.playing);
+  } else if (data.seq >= s.seq) {      // the server has applied every command sent: follow it
+    s.seq = data.seq; s.local = data.step; setPlaying(root, data.playing);
+  }
+  refresh(root);
+  window.__tpStepperRoot = root;
+  if (!window.__tpStepperKeys) {
+    window.__tpStepperKeys = (e) => {
+      const r = window.__tpStepperRoot;
+      if (!r || !r.isConnected || e.altKey || e.ctrlKey || e.metaKey) return;
+      const el = document.activeElement;
+      if (el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName))) return;
+      const map = { ArrowRight: "next", n: "next", N: "next", ArrowLeft: "prev", p: "prev", P: "prev",
+                    Home: "first", End: "last", " ": "play", k: "play", K: "play" };
+      const action = map[e.key];
+      if (!action) return;
+      e.preventDefault();
+      act(r, action);
+    };
+    document.addEventListener("keydown", window.__tpStepperKeys);
+  }
+  return () => { clearInterval(s.timer); s.timer = null; };
+}
+
+function act(root, action) {
+  const s = root.__s;
+  if (action === "play") { setPlaying(root, !s.playing); if (s.playing && s.local >= s.n) s.local = 0; send(root); return; }
+  const target = { first: 0, prev: s.local - 1, next: s.local + 1, last: s.n }[action];
+  const clamped = Math.min(Math.max(target, 0), s.n);
+  const wasPlaying = s.playing;
+  setPlaying(root, false);
+  if (clamped === s.local && !wasPlaying) return;
+  s.local = clamped;
+  send(root);
+}
+
+function send(root) {
+  const s = root.__s;
+  s.seq += 1;
+  s.send("command", { seq: s.seq, run: s.run, target: s.local, playing: s.playing });
+  refresh(root);
+}
+
+function setPlaying(root, playing) {
+  const s = root.__s;
+  s.playing = playing;
+  if (playing && !s.timer) {
+    s.timer = setInterval(() => {
+      if (!root.isConnected) { clearInterval(s.timer); s.timer = null; return; }
+      if (s.local >= s.n) { setPlaying(root, false); send(root); return; }
+      s.local += 1;
+      if (s.local >= s.n) setPlaying(root, false);
+      send(root);
+    }, Math.max(50, s.interval * 1000));
+    s.timerInterval = s.interval;
+  } else if (!playing && s.timer) {
+    clearInterval(s.timer); s.timer = null;
+  }
+}
+
+function refresh(root) {
+  const s = root.__s;
+  const q = (name) => root.querySelector(".tp-step-" + name);
+  q("first").disabled = s.local <= 0; q("prev").disabled = s.local <= 0;
+  q("next").disabled = s.local >= s.n; q("last").disabled = s.local >= s.n;
+  const play = q("play");
+  play.querySelector(".tp-step-icon").textContent = s.playing ? "||" : "▶";
+  play.querySelector(".tp-step-label").textContent = s.playing ? "Pause" : "Play";
+  play.setAttribute("aria-pressed", s.playing ? "true" : "false");
+  root.dataset.step = String(s.local);
+}
+"""
+
+# Theme variables keep the buttons readable in light and dark themes.
+_CSS = """
+.tp-stepper { display: flex; gap: 0.4rem; flex-wrap: wrap; }
+.tp-step-icon { font-weight: 700; }
+.tp-step-btn {
+  display: inline-flex; align-items: center; gap: 0.35rem; min-height: 2.5rem; padding: 0.25rem 0.8rem;
+  border-radius: 0.5rem; border: 1px solid var(--st-border-color, rgba(128,128,128,.4));
+  background: var(--st-secondary-background-color, #f0f2f6); color: var(--st-text-color, inherit);
+  font: inherit; cursor: pointer; white-space: nowrap;
+}
+.tp-step-btn:hover:not(:disabled) { border-color: var(--st-primary-color, #ff4b4b); }
+.tp-step-btn:focus-visible { outline: 2px solid var(--st-primary-color, #ff4b4b); outline-offset: 1px; }
+.tp-step-btn:disabled { opacity: 0.45; cursor: default; }
+.tp-step-next { background: var(--st-primary-color, #ff4b4b); color: #fff; border-color: transparent; }
+"""
+
+_COMPONENT: Any = None
+
+
+def _component() -> Any:
+    global _COMPONENT
+    if _COMPONENT is None:  # registered once per process: Streamlit warns about re-registration
+        _COMPONENT = st.components.v2.component("tp_stepper", js=_JS, css=_CSS, isolate_styles=False)
+    return _COMPONENT
+
+
+def clamp_step(step: int, *, num_steps: int) -> int:
+    """``step`` kept within ``0..num_steps``."""
+    return min(max(int(step), 0), num_steps)
+
+
+@dataclass(frozen=True)
+class StepperState:
+    """Session-state keys the stepper reads and writes (the page owns them)."""
+
+    step: str  # the current step (an int)
+    playing: str  # whether play is on (a bool)
+    widget: str  # the component's own key
+
+    @property
+    def seq(self) -> str:
+        return f"{self.widget}_seq"
+
+    @property
+    def run(self) -> str:
+        return f"{self.widget}_run"
+
+    @property
+    def num_steps(self) -> str:
+        return f"{self.widget}_num_steps"
+
+
+def apply_command(keys: StepperState, command: Optional[Mapping[str, Any]]) -> bool:
+    """Apply a command sent by the browser; returns whether it changed anything.
+
+    Commands carry a sequence number (old or repeated ones are ignored) and the id of the run
+    they were made for (commands for a run no longer on show are ignored).
+    """
+    ss = st.session_state
+    if not isinstance(command, Mapping):
+        return False
+    seq, run, target = command.get("seq"), command.get("run"), command.get("target")
+    if not isinstance(seq, int) or not isinstance(target, int) or seq <= ss.get(keys.seq, 0):
+        return False
+    ss[keys.seq] = seq
+    if run != ss.get(keys.run):
+        return False
+    ss[keys.step] = clamp_step(target, num_steps=ss.get(keys.num_steps, 0))
+    ss[keys.playing] = bool(command.get("playing", False))
+    return True
+
+
+def _read_command(keys: StepperState) -> Optional[Mapping[str, Any]]:
+    value = st.session_state.get(keys.widget)
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return value.get("command")
+    return getattr(value, "command", None)
+
+
+def render_stepper_controls(keys: StepperState, *, num_steps: int, run_id: str, interval: float) -> None:
+    """Draw the controls for steps ``0..num_steps`` of the run ``run_id`` (play: ``interval`` s per step)."""
+    ss = st.session_state
+    if ss.get(keys.run) != run_id:
+        ss[keys.run] = run_id
+    ss[keys.num_steps] = num_steps
+    step = clamp_step(ss.get(keys.step, 0), num_steps=num_steps)
+    _component()(
+        key=keys.widget,
+        data={"step": step, "n": num_steps, "seq": ss.get(keys.seq, 0), "run": run_id,
+              "playing": bool(ss.get(keys.playing, False)), "interval": interval},
+        default={"command": None},
+        on_command_change=lambda: apply_command(keys, _read_command(keys)),
+        width="stretch",
+    )
