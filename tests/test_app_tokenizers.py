@@ -109,3 +109,16 @@ def test_every_html_block_escapes_hostile_tokens():
     assert "tp-tree" in bodies and html.escape(angled) in bodies
     for tag in ("<script", "<img", "<b>"):
         assert tag not in bodies, tag
+
+
+def test_special_tab_lists_added_tokens_with_their_flags():
+    at = open_page()
+    at.selectbox(key="tokenizers_selected").set_value(
+        next(o for o in at.selectbox(key="tokenizers_selected").options if o.startswith("cl100k_base"))).run()
+    ok(at)
+    frame = next(d.value for d in at.dataframe if "lstrip" in d.value.columns)
+    cl100k = load_reference("cl100k_base")
+    assert list(frame["token"]) == [t.content for t, _ in sorted(cl100k.added.entries, key=lambda e: e[1])]
+    assert set(frame.columns) >= {"id", "special", "single_word", "lstrip", "rstrip", "normalized", "in model vocab"}
+    row = frame[frame["token"] == "<|endoftext|>"].iloc[0]
+    assert row["id"] == 100257 and bool(row["special"]) and not bool(row["normalized"])

@@ -127,3 +127,21 @@ def length_histogram(entries: Iterable[VocabEntry]) -> dict[int, int]:
     """Number of (non-special) tokens per length, lengths in increasing order."""
     hist = Counter(e.length for e in entries if not e.special)
     return dict(sorted(hist.items()))
+
+
+def added_token_rows(tok: Tokenizer) -> list[dict[str, Any]]:
+    """The special and added tokens of ``tok``, by id, with their matching flags and whether the
+    model's own vocabulary holds them (added tokens of a tokenizer.json may lie past it).
+
+    >>> from tokenizer_core.training import train
+    >>> from tokenizer_core.options import TrainOptions
+    >>> tok = train("bpe", ["ab\\n"], options=TrainOptions(special_tokens=("[UNK]",)))
+    >>> added_token_rows(tok)[0]["content"], added_token_rows(tok)[0]["special"]
+    ('[UNK]', True)
+    """
+    rows = []
+    for token, tid in sorted(tok.added.entries, key=lambda entry: entry[1]):
+        flags = token.to_dict()
+        rows.append({"id": tid, **flags, "in_model_vocab": tok.model.id_to_token(tid) == token.content})
+    return rows
+

@@ -13,6 +13,7 @@ import streamlit as st
 from tokenizer_core.analysis.vocabulary import (
     DEFAULT_USAGE_CHARS,
     VocabEntry,
+    added_token_rows,
     length_histogram,
     token_counts,
     utilization,
@@ -105,12 +106,20 @@ def _length_chart(entries: list[VocabEntry]) -> None:
 
 
 def render_specials(tok: Tokenizer) -> None:
-    rows = [{"id": tok.token_to_id(t), "token": t} for t in tok.special_tokens]
+    rows = added_token_rows(tok)
     if not rows:
-        st.info("This tokenizer has no special tokens.")
+        st.info("This tokenizer has no special or added tokens.")
         return
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.caption("Special tokens are matched whole in the input and skipped when decoding.")
+    frame = pd.DataFrame(rows).rename(columns={"content": "token", "in_model_vocab": "in model vocab"})
+    # Shown through the dataframe widget, which renders cell text as text (never as HTML).
+    st.dataframe(frame, hide_index=True, width="stretch")
+    st.caption(
+        "Added tokens are matched whole in the raw text before the model runs. **special**: skipped "
+        "when decoding with special tokens skipped; **single_word**: only matched as a whole word; "
+        "**lstrip/rstrip**: swallow the whitespace on their left/right; **normalized**: matched after "
+        "normalization rather than in the raw text; **in model vocab**: the model's own vocabulary "
+        "holds the token (tokens a tokenizer.json adds past it do not)."
+    )
 
 
 def _tree(tok: Tokenizer, token: str) -> TreeNode:
