@@ -24,4 +24,5 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/corpus.py", "Corpus", ":material/description:", "corpus", "Corpus"),
     PageSpec("pages/tokenizers.py", "Tokenizers", ":material/inventory_2:", "tokenizers", "Tokenizers"),
     PageSpec("pages/merges.py", "BPE step-through", ":material/call_merge:", "merges", "BPE step-through"),
+    PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", "compare", "Compare"),
 )

@@ -18,6 +18,7 @@ from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import train
 from ui import session as state
 from ui.corpus.view import display_name, escape_markdown
+from ui.server_store import ServerStore
 from ui.shelf import state as shelf
 
 PREFIX = "tokenizers_"
@@ -56,15 +57,20 @@ class TrainRequest:
         return f"{ALGORITHMS[self.algorithm]}, {self.vocab_size:,} tokens{case}, on “{corpus_name}”"
 
 
-@st.cache_resource(max_entries=12, show_spinner=False)
-def trained_tokenizer(corpus_key: str, request: TrainRequest, _corpus: Corpus, _bar: object = None) -> Tokenizer:
-    # Keyed by the corpus' content fingerprint and the settings: the same text and settings give
-    # the same tokenizer, so sessions may share it (it is never changed after training).
-    def progress(done: int, total: int, message: str) -> None:
-        if _bar is not None and total:
-            _bar.progress(min(1.0, done / total), text=message or "training")
+def trained_tokenizer(corpus_key: str, request: TrainRequest, corpus: Corpus, bar: object = None) -> Tokenizer:
+    """The tokenizer ``request`` trains on ``corpus``, trained once per server: the same text
+    (``corpus_key`` is its fingerprint) and settings give the same tokenizer, never changed after
+    training, so sessions share it. ``bar`` (an ``st.progress``) shows the training's progress."""
+    store = ServerStore("trained-tokenizers", max_entries=12)
+    tok = store.get((corpus_key, request))
+    if tok is None:
+        def progress(done: int, total: int, message: str) -> None:
+            if bar is not None and total:
+                bar.progress(min(1.0, done / total), text=message or "training")
 
-    return train(request.trainer, _corpus.lines(), options=request.options(), progress=progress)
+        tok = train(request.trainer, corpus.lines(), options=request.options(), progress=progress)
+        store.put((corpus_key, request), tok)
+    return tok
 
 
 def _select(item: shelf.ShelfItem) -> None:

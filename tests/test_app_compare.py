@@ -1,0 +1,128 @@
+"""The Compare page under AppTest: text sources, aligned rows, metrics, training, robustness, sweep."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from tokenizer_core.analysis.compare import compare_rows, granularity_tokenizer
+from tokenizer_core.analysis.sweep import log_sizes, split_lines, sweep
+from tokenizer_core.corpus.loading import load_sample
+from tokenizer_core.io.references import load_reference
+from ui.tokenizers.add import TrainRequest
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "pages/compare.py"
+TIMEOUT = 180
+HOSTILE = '<script>window.__xss=1</script> <img src=x onerror="alert(1)"> unhappiness & café'
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def open_page(sample: str = "sennrich-low-lower-newest-widest", text: str | None = None) -> AppTest:
+    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
+    at.radio(key="corpus_source").set_value("sample").run()
+    at.selectbox(key="corpus_sample").set_value(sample).run()
+    ok(at.button(key="corpus_use_sample").click().run())
+    if text is not None:
+        at.query_params["text"] = text
+    return ok(at.switch_page(PAGE).run())
+
+
+def html_bodies(at: AppTest) -> str:
+    return "\n".join(h.proto.body for h in at.get("html"))
+
+
+def test_url_text_is_aligned_escaped_and_counted():
+    at = open_page(text=HOSTILE)
+    assert at.text_area(key="compare_text").value == HOSTILE
+    bodies = html_bodies(at)
+    assert "<script>" not in bodies and "<img" not in bodies and "&lt;script" in bodies
+    lines = list(load_sample("sennrich-low-lower-newest-widest").lines())
+    expected = {"word": granularity_tokenizer("word", lines), "char": granularity_tokenizer("char", lines),
+                "byte": granularity_tokenizer("byte", []), "gpt2": load_reference("gpt2"),
+                "cl100k_base": load_reference("cl100k_base")}
+    counts = next(m.value for m in at.markdown if m.value.startswith("Tokens:"))
+    for name, tok in expected.items():
+        shown = name.replace("_", "\\_")  # markdown-escaped
+        assert f"**{shown}** {len(tok.encode(HOSTILE, add_special_tokens=False).ids):,}" in counts
+    # Every token of every row is one chip whose hover names its id.
+    for tid in load_reference("cl100k_base").encode(HOSTILE, add_special_tokens=False).ids:
+        assert f'title="id {tid} ' in bodies
+
+
+def test_metrics_on_the_text_match_the_core():
+    at = open_page(text="unhappiness is not happiness")
+    frame = at.dataframe[0].value  # "On this text"
+    assert list(frame["name"]) == ["word", "char", "byte", "gpt2", "cl100k_base"]
+    gpt2 = load_reference("gpt2")
+    row = compare_rows([("gpt2", gpt2)], ["unhappiness is not happiness"])[0]
+    got = frame[frame["name"] == "gpt2"].iloc[0]
+    assert got["tokens"] == row.tokens and got["embedding_params"] == gpt2.vocab_size * 768
+    assert abs(got["chars_per_token"] - row.chars_per_token) < 1e-9
+    at.number_input(key="compare_d_model").set_value(10).run()
+    at.radio(key="compare_metrics_view").set_value("Strategy table").run()
+    strategy = ok(at).dataframe[0].value
+    assert list(strategy.columns) == ["name", "vocab_size", "chars_per_token", "compression", "char_coverage"]
+    assert strategy[strategy["name"] == "char"].iloc[0]["compression"] == 1.0
+
+
+def test_train_and_compare_adds_subword_rows():
+    at = open_page(text="lowest newer")
+    at.multiselect(key="compare_algorithms").set_value(["bpe-chars", "unigram"]).run()
+    at.number_input(key="compare_vocab_size").set_value(300).run()
+    at = ok(at.button(key="compare_train").click().run())
+    picked = at.multiselect(key="compare_shelf").value
+    assert any(p.startswith("BPE on characters 300") for p in picked)
+    assert any(p.startswith("Unigram 300") for p in picked)
+    names = list(at.dataframe[0].value["name"])
+    assert len(names) == 7 and names[:3] == ["word", "char", "byte"]
+    # The training went onto the shelf, where the Tokenizers page sees it too.
+    at = ok(at.switch_page("pages/tokenizers.py").run())
+    assert sum("trained here" in o for o in at.selectbox(key="tokenizers_selected").options) == 2
+    # The same training asked for again (there) is taken from the server's store, with no replay of
+    # the progress bar the first training drew (Streamlit's cached functions would replay it, and fail).
+    at.selectbox(key="tokenizers_algorithm").set_value("bpe-chars").run()
+    at.number_input(key="tokenizers_vocab_size").set_value(300).run()
+    at = ok(at.button(key="tokenizers_train").click().run())
+    assert any("put on the shelf" in s.value for s in at.success)
+
+
+def test_no_tokenizer_picked_says_so():
+    at = open_page(text="abc")
+    at.multiselect(key="compare_granularities").set_value([]).run()
+    at = ok(at.multiselect(key="compare_shelf").set_value([]).run())
+    assert any("Pick at least one tokenizer" in i.value for i in at.info)
+
+
+def test_example_and_corpus_line_sources():
+    at = open_page()
+    at = ok(at.radio(key="compare_source").set_value("corpus").run())
+    at.number_input(key="compare_line_count").set_value(1).run()
+    first = next(load_sample("sennrich-low-lower-newest-widest").lines())
+    counts = next(m.value for m in at.markdown if m.value.startswith("Tokens:"))
+    char = granularity_tokenizer("char", load_sample("sennrich-low-lower-newest-widest").lines())
+    assert f"**char** {len(char.encode(first, add_special_tokens=False).ids):,}" in counts
+    at.number_input(key="compare_first_line").set_value(10 ** 6).run()
+    assert any("fewer than" in w.value for w in ok(at).warning)
+    at = ok(at.radio(key="compare_source").set_value("example").run())
+    assert any(o.startswith("misspelt") for o in at.selectbox(key="compare_example").options)
+
+
+def test_sweep_rows_equal_the_core_sweep():
+    at = open_page("hf-course-hug-pug")
+    at.selectbox(key="compare_sweep_algorithm").set_value("bpe-chars").run()
+    at.select_slider(key="compare_sweep_range").set_value((256, 1000)).run()
+    at.number_input(key="compare_sweep_points").set_value(3).run()
+    at = ok(at.button(key="compare_sweep_run").click().run())
+    frame = next(d.value for d in at.dataframe if "heldout_tokens" in d.value.columns)
+    train, held = split_lines(list(load_sample("hf-course-hug-pug").lines()), heldout_fraction=0.1)
+    options = TrainRequest(algorithm="bpe-chars", vocab_size=1000, lowercase=False).options()
+    rows = sweep("bpe", train, held, sizes=log_sizes(256, 1000, 3), options=options)
+    assert list(frame["heldout_tokens"]) == [r.heldout_tokens for r in rows]
+    assert list(frame["vocab_size"]) == [r.vocab_size for r in rows]
+    assert at.get("plotly_chart")

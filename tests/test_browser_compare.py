@@ -1,0 +1,39 @@
+"""The Compare page in Chromium: a hostile ``?text=`` is shown as text, aligned, and measured."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2"> unhappiness café'
+
+
+def wait_idle(page) -> None:
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
+
+
+def test_hostile_url_text_is_aligned_as_text(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{streamlit_server}/compare?text={quote(HOSTILE)}")
+    expect(page.get_by_role("heading", name="Compare", exact=True)).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    expect(page.locator(".st-key-compare_text textarea")).to_have_value(HOSTILE, timeout=60_000)
+    # One row per tokenizer, each made of chips; the tags are chip text, never elements.
+    expect(page.locator(".tp-rowname", has_text="cl100k_base").first).to_be_visible(timeout=60_000)
+    expect(page.locator(".tp-chip", has_text="<script").first).to_be_visible()
+    assert page.locator(".tp-align script, .tp-align img").count() == 0
+    # Hovering a chip tells its id and bytes.
+    title = page.locator(".tp-chip", has_text="<script").first.get_attribute("title")
+    assert re.match(r"id \d+ · .* · bytes 3C ", title)
+
+    page.get_by_role("tab", name="Metrics").click()
+    expect(page.get_by_role("heading", name="On the corpus")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    assert page.evaluate("typeof window.__xss") == "undefined"
+    assert not [e for e in page.console_errors if "xss" in e.lower()]

@@ -1,0 +1,147 @@
+"""What the Compare page compares: the text (typed, an example, corpus lines, or ``?text=``) and the
+tokenizers (word/char/byte baselines, subword tokenizers trained here, anything on the shelf).
+
+Keys in ``st.session_state`` owned here start with ``compare_``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import streamlit as st
+
+from tokenizer_core.analysis.compare import GRANULARITIES, granularity_tokenizer, robustness_examples
+from tokenizer_core.corpus.documents import Corpus
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.pipeline import Tokenizer
+from ui import session as state
+from ui.corpus.view import display_name, escape_markdown
+from ui.shelf import state as shelf
+from ui.tokenizers.add import ALGORITHMS, TrainRequest, trained_tokenizer
+
+PREFIX = "compare_"
+TEXT, SOURCE, SHELF = PREFIX + "text", PREFIX + "source", PREFIX + "shelf"
+SEEDED = PREFIX + "seeded_from_url"
+#: Longest text the page tokenizes (a URL or paste can be huge; the aligned view shows less still).
+MAX_TEXT_CHARS = 20_000
+MAX_CORPUS_LINES = 200
+DEFAULT_TEXT = "Tokenizers don't see words: unhappiness, aritifical inteligense, 1234567 and 👍🏽 all split differently."
+DEFAULT_SHELF = ("gpt2", "cl100k_base")
+SOURCES = {"type": "Type or paste", "example": "An example", "corpus": "Lines of the corpus"}
+GRANULARITY_LABELS = {"word": "word (whole words)", "char": "character", "byte": "byte (UTF-8)"}
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One tokenizer of the comparison: its row name, a cache key, and the tokenizer."""
+
+    name: str
+    key: str
+    tokenizer: Tokenizer
+
+
+def _seed_from_url() -> None:
+    """Put ``?text=`` into the text box once per distinct value (later edits are the user's)."""
+    given = st.query_params.get("text")
+    if given and st.session_state.get(SEEDED) != given:
+        st.session_state[SEEDED] = given
+        st.session_state[TEXT] = given[:MAX_TEXT_CHARS]
+        st.session_state[SOURCE] = "type"
+
+
+def _examples() -> dict[str, str]:
+    out = {f"{label}: {text[:40]}": text for label, text in robustness_examples()}
+    multilingual = state.load_sample_cached("multilingual")
+    for line in list(multilingual.lines())[:27]:
+        line = line.rstrip("\n")
+        if line.strip():
+            out[f"multilingual: {line[:40]}"] = line
+    return out
+
+
+def choose_text(corpus: Corpus) -> str:
+    """The source picker and the text it gives (at most :data:`MAX_TEXT_CHARS` characters)."""
+    _seed_from_url()
+    source = st.radio("Text", list(SOURCES), format_func=SOURCES.get, key=SOURCE, horizontal=True,
+                      label_visibility="collapsed")
+    if source == "example":
+        examples = _examples()
+        return examples[st.selectbox("Example", list(examples), key=PREFIX + "example")]
+    if source == "corpus":
+        c1, c2 = st.columns(2)
+        first = c1.number_input("First line", min_value=1, value=1, step=1, key=PREFIX + "first_line")
+        count = c2.number_input("Lines", min_value=1, max_value=MAX_CORPUS_LINES, value=3, step=1,
+                                key=PREFIX + "line_count")
+        lines: list[str] = []
+        for i, line in enumerate(corpus.lines()):
+            if i >= first - 1 + count:
+                break
+            if i >= first - 1:
+                lines.append(line)
+        text = "".join(lines)[:MAX_TEXT_CHARS]
+        if not text:
+            st.warning(escape_markdown(f"“{display_name(corpus)}” has fewer than {first:,} lines."))
+        return text
+    st.session_state.setdefault(TEXT, DEFAULT_TEXT)
+    text = st.text_area("Text to tokenize", key=TEXT, height=90, max_chars=MAX_TEXT_CHARS,
+                        help="Share a comparison: add ?text=... to the page's address.")
+    return text
+
+
+@st.cache_resource(max_entries=12, show_spinner="Building the word/char/byte baseline…")
+def _granularity(corpus_key: str, kind: str, _corpus: Corpus) -> Tokenizer:
+    # Keyed by the corpus' content: the same corpus gives the same baseline in every session.
+    return granularity_tokenizer(kind, _corpus.lines())
+
+
+def _train_panel(corpus: Corpus) -> None:
+    algorithms = st.multiselect("Train subword tokenizers on the corpus", list(ALGORITHMS), format_func=ALGORITHMS.get,
+                                default=["bpe-bytes", "wordpiece", "unigram"], key=PREFIX + "algorithms")
+    c2, c3 = st.columns([1, 1], vertical_alignment="bottom")
+    vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, value=4000, step=500,
+                            key=PREFIX + "vocab_size")
+    if not c3.button("Train and compare", key=PREFIX + "train", type="primary", disabled=not algorithms,
+                     icon=":material/model_training:"):
+        return
+    chosen = list(st.session_state.get(SHELF, []))
+    for algorithm in algorithms:
+        request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=False)
+        bar = st.progress(0.0, text=f"Training {ALGORITHMS[algorithm]}…")
+        start = time.perf_counter()
+        try:
+            tok = trained_tokenizer(state.active_corpus_key(), request, corpus, bar)
+        except TokenizerError as err:
+            bar.empty()
+            st.error(escape_markdown(f"{ALGORITHMS[algorithm]}: {err}"))
+            continue
+        bar.empty()
+        item = shelf.add(tok, name=f"{ALGORITHMS[algorithm].split(' (')[0]} {int(vocab):,}", kind="trained",
+                         detail=request.describe(display_name(corpus)))
+        label = next(label for label, other in shelf.unique_labels(shelf.items()).items() if other.key == item.key)
+        chosen = [c for c in chosen if c != label] + [label]
+        st.toast(escape_markdown(f"{item.name}: trained in {time.perf_counter() - start:.1f} s"))
+    st.session_state[SHELF] = chosen  # the shelf picker below is drawn after this, so this is allowed
+
+
+def choose_tokenizers(corpus: Corpus) -> list[Compared]:
+    """The pickers, and the tokenizers they give, baselines first."""
+    kinds = st.multiselect("Baselines (trained on the corpus)", list(GRANULARITIES), default=list(GRANULARITIES),
+                           format_func=GRANULARITY_LABELS.get, key=PREFIX + "granularities")
+    _train_panel(corpus)
+    labels = shelf.unique_labels(shelf.items())
+    if SHELF not in st.session_state:
+        st.session_state[SHELF] = [label for label, item in labels.items() if item.name in DEFAULT_SHELF]
+    st.session_state[SHELF] = [label for label in st.session_state[SHELF] if label in labels]
+    picked = st.multiselect("From the shelf", list(labels), key=SHELF,
+                            help="Everything on the shelf: references, and what you trained or imported.")
+    out = [Compared(kind, f"gran:{kind}", _granularity(state.active_corpus_key(), kind, corpus)) for kind in kinds]
+    for label in picked:
+        item = labels[label]
+        try:
+            tok = shelf.tokenizer(item.key)
+        except (TokenizerError, KeyError) as err:
+            st.error(escape_markdown(f"{item.name}: {err}"))
+            continue
+        out.append(Compared(item.name if item.kind == "reference" else label, item.key, tok))
+    return out

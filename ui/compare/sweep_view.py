@@ -1,0 +1,194 @@
+"""The vocabulary-size sweep on the Compare page: settings, a run with progress and stop, and the
+charts of held-out metrics against vocabulary size with the knee marked.
+
+Stopping: a click on *Stop* (or on any other widget) makes Streamlit rerun the page, which it does
+by raising a control exception inside the next Streamlit call, here the progress bar's update. The
+progress callback catches that exception only to hold it back: the sweep is told to stop, hands over
+the sizes it finished (:class:`~tokenizer_core.analysis.sweep.SweepCancelled`), they are kept in the
+session, and then the exception is raised again so the rerun goes ahead. No finished size is lost.
+
+Keys in ``st.session_state`` owned here start with ``compare_sweep_``.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Optional
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
+
+from tokenizer_core.analysis.sweep import SweepCancelled, SweepRow, knee, log_sizes, split_lines, sweep
+from tokenizer_core.corpus.documents import Corpus
+from tokenizer_core.errors import TokenizerError
+from ui import session as state
+from ui.corpus.view import escape_markdown
+from ui.server_store import ServerStore
+from ui.tokenizers.add import ALGORITHMS, TrainRequest
+
+PREFIX = "compare_sweep_"
+RESULT = PREFIX + "result"
+SIZE_CHOICES = [256, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000]
+PANELS = (("chars_per_token", "characters per token", ".2f"), ("fertility", "tokens per word", ".2f"),
+          ("unk_rate", "UNK rate", ".2%"), ("utilization", "vocabulary used", ".1%"))
+
+
+@dataclass(frozen=True)
+class SweepRequest:
+    """The sweep's settings; hashable, so they key the cache and the stored result."""
+
+    corpus_key: str
+    algorithm: str
+    sizes: tuple[int, ...]
+    heldout_fraction: float
+
+    @property
+    def model(self) -> str:
+        return "bpe" if self.algorithm.startswith("bpe") else self.algorithm
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    request: SweepRequest
+    rows: tuple[SweepRow, ...]
+    cancelled: bool
+
+
+def _run(request: SweepRequest, corpus: Corpus, progress: Callable, should_stop: Callable) -> list[SweepRow]:
+    store = ServerStore("sweeps", max_entries=8)
+    rows = store.get(request)
+    if rows is None:
+        train, heldout = split_lines(list(corpus.lines()), heldout_fraction=request.heldout_fraction)
+        options = TrainRequest(algorithm=request.algorithm, vocab_size=request.sizes[-1], lowercase=False).options()
+        rows = tuple(sweep(request.model, train, heldout, sizes=list(request.sizes), options=options,
+                           progress=progress, should_stop=should_stop))
+        store.put(request, rows)  # a cancelled sweep raised above and is not stored
+    return list(rows)
+
+
+def _settings() -> Optional[SweepRequest]:
+    c1, c2, c3 = st.columns([2, 3, 1])
+    algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm")
+    lo, hi = c2.select_slider("Vocabulary sizes", SIZE_CHOICES, value=(500, 16000), key=PREFIX + "range")
+    points = c3.number_input("Sizes", min_value=2, max_value=12, value=6, key=PREFIX + "points")
+    fraction = st.slider("Held-out share of the corpus lines", 0.05, 0.5, 0.1, 0.05, key=PREFIX + "heldout",
+                         format="%.2f")
+    sizes = tuple(log_sizes(int(lo), int(hi), int(points)))
+    st.caption("Sizes: " + ", ".join(f"{s:,}" for s in sizes) + ". " + (
+        "BPE trains once at the largest size and reads each smaller one off its merge list."
+        if algorithm.startswith("bpe") else "WordPiece trains once and cuts its vocabulary to each size."
+        if algorithm == "wordpiece" else "Unigram trains once per size."))
+    return SweepRequest(state.active_corpus_key(), algorithm, sizes, float(fraction))
+
+
+def _execute(request: SweepRequest, corpus: Corpus) -> None:
+    bar = st.progress(0.0, text="Starting the sweep…")
+    held: list[BaseException] = []
+
+    def progress(done: int, total: int, message: str) -> None:
+        if held:
+            return
+        try:
+            bar.progress(min(1.0, done / total) if total else 0.0, text=message or "training")
+        except ScriptControlException as control:  # a click asked for a rerun: stop at the next check
+            held.append(control)
+
+    try:
+        rows, cancelled = _run(request, corpus, progress, lambda: bool(held)), False
+    except SweepCancelled as stop:
+        rows, cancelled = stop.rows, True
+    except TokenizerError as err:
+        bar.empty()
+        st.error(escape_markdown(str(err)))
+        return
+    st.session_state[RESULT] = SweepResult(request, tuple(rows), cancelled)
+    if held:
+        raise held[0]  # let the rerun the click asked for go ahead, now that the finished sizes are kept
+    bar.empty()
+
+
+def _short(size: int) -> str:
+    """Axis label of a vocabulary size: 500, 1k, 2.5k, 32k."""
+    return f"{size / 1000:g}k" if size >= 1000 else str(size)
+
+
+def sweep_figure(rows: Sequence[SweepRow], *, title: str) -> go.Figure:
+    """Four panels of held-out metrics against vocabulary size (log axis), the knee of characters
+    per token marked in each."""
+    fig = make_subplots(rows=2, cols=2, subplot_titles=[label for _, label, _ in PANELS], vertical_spacing=0.18)
+    at = knee(rows)
+    sizes = [r.vocab_size for r in rows]
+    for i, (field, label, fmt) in enumerate(PANELS):
+        r, c = divmod(i, 2)
+        values = [getattr(row, field) for row in rows]
+        fig.add_trace(go.Scatter(x=sizes, y=values, mode="lines+markers", name=label, showlegend=False,
+                                 hovertemplate=f"vocabulary %{{x:,}}<br>{label} %{{y:{fmt}}}<extra></extra>"),
+                      row=r + 1, col=c + 1)
+        fig.update_xaxes(type="log", tickvals=sizes, ticktext=[_short(s) for s in sizes],
+                         title_text="vocabulary size" if r == 1 else None, row=r + 1, col=c + 1)
+        if fmt.endswith("%"):
+            top = max([v for v in values if v is not None] + [0.0])
+            fig.update_yaxes(tickformat=".0%" if top >= 0.1 else ".1%", range=[0, max(top * 1.15, 0.01)],
+                             row=r + 1, col=c + 1)
+        if at is not None:
+            fig.add_vline(x=at, line_dash="dash", line_color="#d9480f", row=r + 1, col=c + 1)
+    if at is not None:
+        fig.add_annotation(x=math.log10(at), y=0.02, xref="x", yref="y domain", text=f" knee ≈ {at:,}",
+                           showarrow=False, font=dict(color="#d9480f"), xanchor="left", yanchor="bottom")
+    fig.update_layout(height=600, margin=dict(l=10, r=10, t=80, b=10), title=html.escape(title))
+    return fig
+
+
+def _show(result: SweepResult) -> None:
+    rows = list(result.rows)
+    if result.cancelled:
+        st.warning(f"The sweep was stopped; {len(rows)} of {len(result.request.sizes)} sizes had finished "
+                   "and are shown.")
+    if not rows:
+        return
+    name = ALGORITHMS[result.request.algorithm]
+    st.plotly_chart(sweep_figure(rows, title=f"{name}, held-out {result.request.heldout_fraction:.0%} of the lines"),
+                    width="stretch", config={"displayModeBar": False})
+    at = knee(rows)
+    if at is not None:
+        st.markdown(f"**Knee at about {at:,} tokens:** past it, each doubling of the vocabulary buys less "
+                    "compression on the held-out text, while the embedding table keeps growing linearly.")
+    frame = pd.DataFrame([asdict(r) for r in rows]).drop(columns=["model"])
+    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        "vocab_size": st.column_config.NumberColumn("vocabulary", format="localized"),
+        "requested_size": st.column_config.NumberColumn("asked for", format="localized"),
+        "heldout_tokens": st.column_config.NumberColumn("held-out tokens", format="localized"),
+        "chars_per_token": st.column_config.NumberColumn("chars/token", format="%.3f"),
+        "fertility": st.column_config.NumberColumn("tokens/word", format="%.3f"),
+        "unk_rate": st.column_config.NumberColumn("UNK rate", format="percent"),
+        "utilization": st.column_config.NumberColumn("vocab used", format="percent"),
+        "embedding_params": st.column_config.NumberColumn("embedding params (d=768)", format="localized"),
+        "seconds": st.column_config.NumberColumn("training s", format="%.2f"),
+        "derived": st.column_config.CheckboxColumn("read off a larger run"),
+    })
+
+
+def render_sweep(corpus: Corpus) -> None:
+    request = _settings()
+    c1, c2 = st.columns([1, 5])
+    run = c1.button("Run the sweep", key=PREFIX + "run", type="primary", icon=":material/play_arrow:")
+    if run:
+        stop = c2.empty()
+        stop.button("Stop", key=PREFIX + "stop", icon=":material/stop:",
+                    help="Stops after the current step; the sizes already finished are kept.")
+        _execute(request, corpus)
+        stop.empty()
+    result: Optional[SweepResult] = st.session_state.get(RESULT)
+    if result is None:
+        st.info("Pick the sizes and press **Run the sweep**: each size is trained on the corpus minus the "
+                "held-out lines and scored on those.")
+        return
+    if result.request != request:
+        st.caption("Showing the last sweep; its settings differ from the ones above.")
+    _show(result)
