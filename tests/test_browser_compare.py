@@ -37,3 +37,32 @@ def test_hostile_url_text_is_aligned_as_text(streamlit_server, browser_page):
     wait_idle(page)
     assert page.evaluate("typeof window.__xss") == "undefined"
     assert not [e for e in page.console_errors if "xss" in e.lower()]
+
+
+def test_stopping_a_sweep_keeps_the_sizes_finished(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{streamlit_server}/compare")
+    expect(page.get_by_role("heading", name="Compare", exact=True)).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.get_by_role("tab", name="Vocabulary-size sweep").click()
+    picker = page.locator(".st-key-compare_sweep_algorithm").get_by_role("combobox")
+    expect(picker).to_be_visible(timeout=30_000)
+    picker.click()
+    page.get_by_role("option", name="Unigram (SentencePiece style)").click()
+    wait_idle(page)
+    points = page.locator(".st-key-compare_sweep_points input")
+    points.fill("3")
+    points.press("Enter")
+    wait_idle(page)
+    expect(page.get_by_text(re.compile(r"^Sizes: 500, 2,800, 16,000\."))).to_be_visible(timeout=30_000)
+    page.locator(".st-key-compare_sweep_run button").click()
+    # Unigram trains one size after another: once the second has started, the first is done.
+    expect(page.get_by_text(re.compile("vocabulary size 2,800"))).to_be_visible(timeout=120_000)
+    page.locator(".st-key-compare_sweep_stop button").first.click()
+    expect(page.get_by_text(re.compile(r"The sweep was stopped; [12] of 3 sizes had finished"))).to_be_visible(
+        timeout=120_000)
+    wait_idle(page)
+    table = page.get_by_test_id("stDataFrame").last
+    expect(table).to_be_visible()

@@ -1,11 +1,13 @@
 """The vocabulary-size sweep on the Compare page: settings, a run with progress and stop, and the
 charts of held-out metrics against vocabulary size with the knee marked.
 
-Stopping: a click on *Stop* (or on any other widget) makes Streamlit rerun the page, which it does
-by raising a control exception inside the next Streamlit call, here the progress bar's update. The
-progress callback catches that exception only to hold it back: the sweep is told to stop, hands over
-the sizes it finished (:class:`~tokenizer_core.analysis.sweep.SweepCancelled`), they are kept in the
-session, and then the exception is raised again so the rerun goes ahead. No finished size is lost.
+Stopping: a click on *Stop* (or on any other widget) makes Streamlit stop this run, which it does
+by raising a control exception inside the next Streamlit call, here the progress bar's update, and
+start the next run at once, in parallel. The progress callback catches that exception only to hold
+it back: the sweep is told to stop, hands over the sizes it finished
+(:class:`~tokenizer_core.analysis.sweep.SweepCancelled`), they are kept in the session (in a box it
+already holds: :class:`SweepBox`), and the exception is raised again. The next run waits for that hand-over (an event in the session) before
+it draws the result. No finished size is lost.
 
 Keys in ``st.session_state`` owned here start with ``compare_sweep_``.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import html
 import math
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Optional
@@ -33,7 +36,9 @@ from ui.server_store import ServerStore
 from ui.tokenizers.add import ALGORITHMS, TrainRequest
 
 PREFIX = "compare_sweep_"
-RESULT = PREFIX + "result"
+BOX = PREFIX + "box"  # a SweepBox: written to in place, never re-assigned (see _box)
+#: How long a new run waits for a stopped sweep to hand over its finished sizes.
+STOP_WAIT_S = 60
 SIZE_CHOICES = [256, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000]
 PANELS = (("chars_per_token", "characters per token", ".2f"), ("fertility", "tokens per word", ".2f"),
           ("unk_rate", "UNK rate", ".2%"), ("utilization", "vocabulary used", ".1%"))
@@ -51,6 +56,20 @@ class SweepRequest:
     @property
     def model(self) -> str:
         return "bpe" if self.algorithm.startswith("bpe") else self.algorithm
+
+
+@dataclass
+class SweepBox:
+    """The session's last sweep and whether a run is still working on one. A stopped run may no
+    longer assign to ``st.session_state`` (an assignment is a yield point, where Streamlit raises its
+    stop again), so it writes into this box, which the session already holds."""
+
+    result: Optional["SweepResult"] = None
+    running: Optional[threading.Event] = None
+
+
+def _box() -> SweepBox:
+    return st.session_state.setdefault(BOX, SweepBox())
 
 
 @dataclass(frozen=True)
@@ -88,6 +107,24 @@ def _settings() -> Optional[SweepRequest]:
 
 
 def _execute(request: SweepRequest, corpus: Corpus) -> None:
+    box = _box()
+    done = box.running = threading.Event()
+    try:
+        _sweep_with_progress(request, corpus, box)
+    finally:
+        done.set()
+
+
+def _wait_for_a_stopped_run() -> None:
+    """With fast reruns, Streamlit starts the next run at once, while the stopped one is still
+    finishing its current step; wait for it, so the sizes it finished are there to show."""
+    running = _box().running
+    if running is not None and not running.is_set():
+        with st.spinner("Stopping the sweep after its current step…"):
+            running.wait(timeout=STOP_WAIT_S)
+
+
+def _sweep_with_progress(request: SweepRequest, corpus: Corpus, box: SweepBox) -> None:
     bar = st.progress(0.0, text="Starting the sweep…")
     held: list[BaseException] = []
 
@@ -107,7 +144,7 @@ def _execute(request: SweepRequest, corpus: Corpus) -> None:
         bar.empty()
         st.error(escape_markdown(str(err)))
         return
-    st.session_state[RESULT] = SweepResult(request, tuple(rows), cancelled)
+    box.result = SweepResult(request, tuple(rows), cancelled)
     if held:
         raise held[0]  # let the rerun the click asked for go ahead, now that the finished sizes are kept
     bar.empty()
@@ -184,7 +221,9 @@ def render_sweep(corpus: Corpus) -> None:
                     help="Stops after the current step; the sizes already finished are kept.")
         _execute(request, corpus)
         stop.empty()
-    result: Optional[SweepResult] = st.session_state.get(RESULT)
+    else:
+        _wait_for_a_stopped_run()
+    result = _box().result
     if result is None:
         st.info("Pick the sizes and press **Run the sweep**: each size is trained on the corpus minus the "
                 "held-out lines and scored on those.")
