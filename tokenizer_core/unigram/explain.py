@@ -27,12 +27,15 @@ from tokenizer_core.unigram.model import Unigram
 
 __all__ = [
     "COURSE_FREQUENCIES",
+    "COURSE_WORDS",
     "Candidate",
     "PathProbability",
+    "PruningLoss",
     "ViterbiRow",
     "course_model",
     "entropy",
     "exact_distribution",
+    "pruning_losses",
     "sample_frequencies",
     "viterbi_table",
 ]
@@ -147,3 +150,50 @@ def edge_label(edge: LatticeEdge, *, marginal: Optional[float] = None) -> str:
     """A short label: the piece, its log-probability and (when given) its marginal."""
     text = f"{edge.piece} {edge.log_prob:.2f}"
     return text if marginal is None else f"{text} · p={marginal:.2f}"
+
+
+#: The course corpus' words and counts (pre-tokenized, no space marker).
+COURSE_WORDS: dict[str, int] = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+
+
+@dataclass(frozen=True)
+class PruningLoss:
+    """What removing one piece costs: the corpus' negative log-likelihood with and without it
+    (each word scored by its best segmentation), and the words whose segmentation changes."""
+
+    piece: str
+    loss_with: float
+    loss_without: float
+    changed: tuple[str, ...]
+
+    @property
+    def increase(self) -> float:
+        return self.loss_without - self.loss_with
+
+
+def pruning_losses(model: Unigram, words: dict[str, int]) -> list[PruningLoss]:
+    """For each piece longer than one character, the loss ``Σ count(w) · −log P(best split of w)``
+    with the model as it is and with the piece removed (the others keep their probabilities, as in
+    the course), smallest increase first: the pieces Unigram training would prune first.
+
+    >>> losses = pruning_losses(course_model(), COURSE_WORDS)   # the course's numbers
+    >>> round(losses[0].loss_with, 1), losses[-1].piece, round(losses[-1].increase, 1)
+    (169.8, 'hug', 23.5)
+    """
+    def loss(m: Unigram) -> tuple[float, dict[str, tuple[str, ...]]]:
+        total, splits = 0.0, {}
+        for w, c in words.items():
+            best = m.lattice(w).viterbi()
+            total -= c * best.log_prob
+            splits[w] = tuple(best.pieces)
+        return total, splits
+
+    base, base_splits = loss(model)
+    out = []
+    for piece, score in model.pieces:
+        if len(piece) < 2:
+            continue
+        others = Unigram([(p, s) for p, s in model.pieces if p != piece])
+        without, splits = loss(others)
+        out.append(PruningLoss(piece, base, without, tuple(w for w in words if splits[w] != base_splits[w])))
+    return sorted(out, key=lambda p: (p.increase, p.piece))
