@@ -25,4 +25,5 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/tokenizers.py", "Tokenizers", ":material/inventory_2:", "tokenizers", "Tokenizers"),
     PageSpec("pages/merges.py", "BPE step-through", ":material/call_merge:", "merges", "BPE step-through"),
     PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", "compare", "Compare"),
+    PageSpec("pages/lattice.py", "Unigram lattice", ":material/share:", "lattice", "Unigram lattice"),
 )

@@ -190,7 +190,7 @@ def pruning_losses(model: Unigram, words: dict[str, int]) -> list[PruningLoss]:
 
     base, base_splits = loss(model)
     out = []
-    for piece, score in model.pieces:
+    for piece, _ in model.pieces:
         if len(piece) < 2:
             continue
         others = Unigram([(p, s) for p, s in model.pieces if p != piece])

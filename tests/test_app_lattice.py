@@ -1,0 +1,97 @@
+"""The Lattice page under AppTest: the course model's walk, n-best, sampling, dropout, training."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from tokenizer_core.io.references import load_reference
+from tokenizer_core.unigram.explain import course_model, exact_distribution
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "pages/lattice.py"
+TIMEOUT = 180
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def open_page(text: str | None = None, sample: str = "hf-course-hug-pug") -> AppTest:
+    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
+    at.radio(key="corpus_source").set_value("sample").run()
+    at.selectbox(key="corpus_sample").set_value(sample).run()
+    ok(at.button(key="corpus_use_sample").click().run())
+    if text is not None:
+        at.query_params["text"] = text
+    return ok(at.switch_page(PAGE).run())
+
+
+def frame_with(at: AppTest, column: str):
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def test_course_model_viterbi_walk_and_nbest():
+    at = open_page(text="pug")
+    assert at.text_input(key="lattice_text").value == "pug"
+    table = frame_with(at, "back-pointer")
+    assert list(table["best piece"]) == ["p", "pu", "ug"]
+    assert list(table["back-pointer"]) == [0, 0, 1]
+    assert math.isclose(table["best score"].iloc[-1], math.log(17 / 210) + math.log(20 / 210), rel_tol=1e-9)
+    nbest = frame_with(at, "rank")
+    lattice = course_model().lattice("pug")
+    exact = {tuple(p.pieces): p.probability for p in exact_distribution(lattice)}
+    assert len(nbest) == 3 and math.isclose(sum(nbest.iloc[:, 3]), 1.0, rel_tol=1e-9)
+    for seg, prob in zip(nbest["segmentation"], nbest.iloc[:, 3]):
+        assert math.isclose(prob, exact[tuple(seg.split(" | "))], rel_tol=1e-9)
+    assert any(m.label == "Entropy" for m in at.metric)
+    # The course's pruning numbers.
+    assert any(m.label == "Loss with every piece" and m.value == "169.8" for m in at.metric)
+    losses = frame_with(at, "words split differently")
+    assert losses.iloc[-1]["piece"] == "hug" and round(losses.iloc[-1]["increase"], 1) == 23.5
+
+
+def test_sampled_frequencies_sit_next_to_the_exact_ones():
+    at = open_page(text="hugs")
+    at.slider(key="lattice_alpha").set_value(1.0).run()
+    frame = frame_with(ok(at), "sampled")
+    assert math.isclose(frame["exact"].sum(), 1.0, rel_tol=1e-9)
+    assert all(abs(a - b) < 0.05 for a, b in zip(frame["exact"], frame["sampled"]))  # 1,000 draws
+
+
+def test_bpe_dropout_on_gpt2_unrelated():
+    at = open_page()
+    bodies = "\n".join(h.proto.body for h in at.get("html"))
+    gpt2 = load_reference("gpt2")
+    for tid in gpt2.encode("unrelated").ids:
+        assert f'title="id {tid} ' in bodies
+    at.slider(key="lattice_dropout_p").set_value(1.0).run()  # every merge dropped: characters only
+    assert any("1 different segmentations" in m.value for m in at.markdown)
+
+
+def test_training_a_unigram_shows_its_rounds_and_sentences_split_into_pieces():
+    at = open_page(text="hugs and puns", sample="sennrich-low-lower-newest-widest")
+    at.number_input(key="lattice_vocab_size").set_value(300).run()
+    at = ok(at.button(key="lattice_train").click().run())
+    assert at.selectbox(key="lattice_model").value.startswith("Unigram 300")
+    pieces = at.selectbox(key="lattice_piece").options
+    assert len(pieces) == 3 and pieces[0].startswith("1. ▁hugs")
+    rounds = frame_with(at, "EM iterations")
+    assert len(rounds) >= 1 and rounds["vocabulary"].iloc[-1] <= 300 * 1.1 + 1
+
+
+def test_hostile_text_is_escaped_in_every_html_block():
+    at = open_page(text="<img/src=x/onerror=alert(1)>")
+    bodies = "\n".join(h.proto.body for h in at.get("html"))
+    assert "<img" not in bodies
+    # Plotly draws text as markup: the lattice figure carries the pieces escaped.
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    texts = [t for trace in figure["data"] for key in ("text", "hovertext") for t in (trace.get(key) or [])]
+    assert "&lt;" in "".join(texts)
+    for t in texts:  # only the figure's own <b> and <br> tags
+        assert re.sub(r"</?b>|<br>", "", t).count("<") == 0, t

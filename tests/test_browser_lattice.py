@@ -1,0 +1,42 @@
+"""The Lattice page in Chromium: a hostile ``?text=`` drawn as a lattice, its tables, and sampling."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = "<img/src=x/onerror=window.__xss=1>"
+
+
+def wait_idle(page) -> None:
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
+
+
+def test_lattice_page_with_a_hostile_text(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{streamlit_server}/lattice?text={quote(HOSTILE)}")
+    expect(page.get_by_role("heading", name="Unigram lattice", exact=True)).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    expect(page.locator(".st-key-lattice_text input")).to_have_value(HOSTILE, timeout=30_000)
+    # The plotly lattice: one text label per edge, the characters as text (never as elements).
+    chart = page.locator(".stPlotlyChart").first
+    expect(chart.locator(".main-svg").first).to_be_visible(timeout=60_000)
+    expect(chart.locator("text", has_text="<").first).to_be_attached()
+    assert page.locator(".stPlotlyChart img").count() == 0
+
+    page.get_by_role("tab", name="Viterbi table").click()
+    expect(page.get_by_text("Back from position 34")).to_be_visible(timeout=30_000)
+
+    # The course's word: sampling at alpha 1 shows every segmentation of "pug".
+    box = page.locator(".st-key-lattice_text input")
+    box.fill("pug")
+    box.press("Enter")
+    wait_idle(page)
+    page.get_by_role("tab", name="Subword sampling").click()
+    expect(page.get_by_text("share of 1,000 samples")).to_be_attached(timeout=30_000)
+    assert page.evaluate("typeof window.__xss") == "undefined"

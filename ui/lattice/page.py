@@ -1,0 +1,53 @@
+"""The Lattice page: pick a Unigram model and a text, then see the lattice of one of its pieces,
+the Viterbi walk, the n-best list, sampling, BPE-dropout, and how the model was trained."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.corpus.view import escape_markdown
+from ui.lattice import views
+from ui.lattice.choices import MAX_PIECE_CHARS, PREFIX, choose_model, choose_piece, choose_text, model_pieces
+from ui.lattice.graph import lattice_figure
+
+TABS = ["Lattice", "Viterbi table", "n-best and entropy", "Subword sampling", "BPE-dropout", "Training"]
+
+
+def render_page() -> None:
+    """The whole page (called by ``pages/lattice.py``)."""
+    st.markdown("A Unigram model scores every way to cut a piece of text into vocabulary pieces; the "
+                "**lattice** holds them all. Viterbi finds the best path; sampling draws others "
+                "(subword regularization).")
+    left, right = st.columns([1, 1], gap="large")
+    with right:
+        chosen = choose_model()
+    with left:
+        text = choose_text(chosen)
+        piece = choose_piece(model_pieces(chosen, text))
+    if piece is None:
+        st.info("Type a word or a sentence.")
+        return
+    if len(piece) > MAX_PIECE_CHARS:
+        st.warning(f"This piece has {len(piece):,} characters; the first {MAX_PIECE_CHARS} are drawn.")
+        piece = piece[:MAX_PIECE_CHARS]
+    lattice = chosen.model.lattice(piece)
+    tabs = st.tabs(TABS)
+    with tabs[0]:
+        st.plotly_chart(lattice_figure(lattice), width="stretch", config={"displayModeBar": False},
+                        key=PREFIX + "graph")
+        best = lattice.viterbi()
+        st.caption(escape_markdown(
+            f"{len(lattice.edges):,} edges over {len(piece)} characters. Arc width: marginal probability "
+            f"(how likely the piece is on the path); red: the Viterbi path ({' | '.join(best.pieces)}, "
+            f"score {best.log_prob:.3f}). Hover an arc's label for its id and numbers."))
+    with tabs[1]:
+        views.render_viterbi(lattice)
+    with tabs[2]:
+        k = int(st.number_input("n", min_value=1, max_value=100, value=5, key=PREFIX + "nbest"))
+        views.render_nbest(lattice, k=k)
+    with tabs[3]:
+        views.render_sampling(lattice)
+    with tabs[4]:
+        views.render_dropout()
+    with tabs[5]:
+        views.render_training(chosen.model, is_course=chosen.tokenizer is None)

@@ -1,0 +1,188 @@
+"""The Lattice page's tables and charts: the Viterbi table, the n-best list and entropy, subword
+regularization (sampled against exact), BPE-dropout, and how a Unigram model was trained.
+Token text reaches the browser as dataframe cell text, plotly text escaped by hand, or chips."""
+
+from __future__ import annotations
+
+import html
+import math
+import random
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.unigram.explain import (
+    COURSE_WORDS,
+    course_model,
+    entropy,
+    exact_distribution,
+    pruning_losses,
+    sample_frequencies,
+    viterbi_table,
+)
+from tokenizer_core.unigram.lattice import Lattice
+from tokenizer_core.unigram.model import Unigram
+from ui.corpus.view import escape_markdown
+from ui.lattice.choices import PREFIX
+from ui.shelf import state as shelf
+from ui.widgets.tokens import chips_html, scheme_for, visible_whitespace
+
+MAX_DRAWS = 20_000
+
+
+def _seg(pieces) -> str:  # noqa: ANN001
+    return " | ".join(visible_whitespace(p) for p in pieces)
+
+
+def render_viterbi(lattice: Lattice) -> None:
+    rows = viterbi_table(lattice)
+    frame = pd.DataFrame({
+        "position": [r.position for r in rows],
+        "character": [visible_whitespace(r.char) for r in rows],
+        "candidates (start → piece: score)": ["; ".join(f"{c.start} → {visible_whitespace(c.piece)}: {c.score:.3f}"
+                                                       for c in r.candidates) for r in rows],
+        "best piece": [visible_whitespace(r.best_piece) for r in rows],
+        "back-pointer": [r.best_start for r in rows],
+        "best score": [r.best_score for r in rows],
+    })
+    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        "best score": st.column_config.NumberColumn(format="%.4f")})
+    best = lattice.viterbi()
+    st.markdown(escape_markdown(
+        f"Back from position {len(lattice.text)}: {_seg(best.pieces)} · score {best.log_prob:.4f} "
+        f"(probability {math.exp(best.log_prob):.3g})."))
+
+
+def render_nbest(lattice: Lattice, *, k: int) -> None:
+    log_z = lattice.log_partition()
+    paths = lattice.nbest(k)
+    frame = pd.DataFrame({"rank": range(1, len(paths) + 1), "segmentation": [_seg(p.pieces) for p in paths],
+                          "score": [p.log_prob for p in paths],
+                          "probability": [math.exp(p.log_prob - log_z) for p in paths]})
+    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        "score": st.column_config.NumberColumn(format="%.4f"),
+        "probability": st.column_config.NumberColumn("P(segmentation | text)", format="%.4f")})
+    h = entropy(lattice)
+    c1, c2, c3 = st.columns(3)
+    c1.metric("Entropy", f"{h:.3f} nats", help="Of the distribution over all segmentations of this piece.")
+    c2.metric("In bits", f"{h / math.log(2):.3f}")
+    c3.metric("Segmentations as likely as that", f"{math.exp(h):.2f}", help="exp(entropy): the perplexity.")
+
+
+def render_sampling(lattice: Lattice) -> None:
+    c1, c2, c3, c4 = st.columns(4)
+    alpha = c1.slider("alpha", 0.0, 2.0, 0.1, 0.05, key=PREFIX + "alpha",
+                      help="P(segmentation) ∝ P^alpha: 0 is uniform, large values approach Viterbi.")
+    nbest_size = int(c2.number_input("nbest_size", min_value=-1, max_value=64, value=-1, key=PREFIX + "nbest_size",
+                                     help="-1: sample from every segmentation; 0 or 1: always Viterbi; "
+                                          "k > 1: from the k best."))
+    draws = int(c3.number_input("Samples", min_value=1, max_value=MAX_DRAWS, value=1000, step=100,
+                                key=PREFIX + "draws"))
+    seed = int(c4.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=PREFIX + "seed"))
+    try:
+        counts = sample_frequencies(lattice, draws=draws, seed=seed, alpha=alpha, nbest_size=nbest_size)
+        exact = exact_distribution(lattice, alpha=alpha, nbest_size=nbest_size)
+    except TokenizerError as err:
+        st.error(escape_markdown(str(err)))
+        return
+    shown = exact[:15]
+    labels = [_seg(p.pieces) for p in shown]
+    fig = go.Figure([
+        go.Bar(name="exact probability", x=[html.escape(lbl) for lbl in labels], y=[p.probability for p in shown]),
+        go.Bar(name=f"share of {draws:,} samples", x=[html.escape(lbl) for lbl in labels],
+               y=[counts.get(p.pieces, 0) / draws for p in shown]),
+    ])
+    fig.update_layout(barmode="group", height=360, margin=dict(l=10, r=10, t=30, b=10), yaxis_tickformat=".0%",
+                      legend=dict(orientation="h", y=1.02, yanchor="bottom"))
+    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})
+    frame = pd.DataFrame({"segmentation": labels, "exact": [p.probability for p in shown],
+                          "sampled": [counts.get(p.pieces, 0) / draws for p in shown]})
+    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        "exact": st.column_config.NumberColumn(format="%.4f"), "sampled": st.column_config.NumberColumn(format="%.4f")})
+    if len(exact) > len(shown):
+        st.caption(f"The {len(shown)} most likely of {len(exact):,}+ segmentations are shown.")
+
+
+def _bpe_items() -> dict[str, str]:
+    out = {}
+    for label, item in shelf.unique_labels(shelf.items()).items():
+        if item.kind == "reference" and item.name not in ("gpt2", "cl100k_base", "mistral_v1"):
+            continue  # a few references are enough to pick from; loading each costs a second
+        out[label] = item.key
+    return out
+
+
+def render_dropout() -> None:
+    items = _bpe_items()
+    c1, c2 = st.columns([2, 1])
+    default = next((i for i, label in enumerate(items) if label.startswith("gpt2")), 0)
+    label = c1.selectbox("BPE tokenizer", list(items), index=default, key=PREFIX + "bpe")
+    word = c2.text_input("Word", value="unrelated", max_chars=60, key=PREFIX + "dropout_word")
+    c3, c4, c5 = st.columns(3)
+    p = c3.slider("Dropout p", 0.0, 1.0, 0.1, 0.05, key=PREFIX + "dropout_p",
+                  help="Each merge is skipped with probability p at each step (BPE-dropout).")
+    draws = int(c4.number_input("Draws", min_value=1, max_value=2000, value=200, key=PREFIX + "dropout_draws"))
+    seed = int(c5.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=PREFIX + "dropout_seed"))
+    tok: Tokenizer = shelf.tokenizer(items[label])
+    segment = getattr(tok.model, "segment", None)
+    if segment is None or isinstance(tok.model, Unigram):
+        st.info(f"BPE-dropout needs a BPE model; this one is {type(tok.model).__name__}.")
+        return
+    pieces = [pc.text for pc in tok.explain(word).pieces] or [word]
+    rng = random.Random(seed)
+    counts: dict[tuple[str, ...], int] = {}
+    for _ in range(draws):
+        seg = tuple(t for pc in pieces for t in segment(pc, dropout=p, seed=rng.randrange(2**31)))
+        counts[seg] = counts.get(seg, 0) + 1
+    scheme = scheme_for(tok)
+    st.markdown("Without dropout:")
+    st.html(chips_html([(tok.token_to_id(t), t) for pc in pieces for t in segment(pc)], scheme=scheme))
+    st.markdown(escape_markdown(f"{len(counts)} different segmentations in {draws} draws; the most frequent:"))
+    for seg, n in sorted(counts.items(), key=lambda kv: -kv[1])[:8]:
+        st.html(f'<div style="display:flex;gap:8px;align-items:center"><span style="width:4em;text-align:right">'
+                f'{n / draws:.0%}</span>{chips_html([(tok.token_to_id(t), t) for t in seg], scheme=scheme)}</div>')
+
+
+def render_training(model: Unigram, *, is_course: bool) -> None:
+    if is_course:
+        st.markdown("The course's pruning step: the corpus loss (Σ count × −log P of each word's best split) "
+                    "with every piece, and what removing each piece longer than one character would add.")
+        losses = pruning_losses(course_model(), COURSE_WORDS)
+        st.metric("Loss with every piece", f"{losses[0].loss_with:.1f}")
+        st.dataframe(pd.DataFrame({"piece": [x.piece for x in losses], "loss without it": [x.loss_without for x in losses],
+                                   "increase": [x.increase for x in losses],
+                                   "words split differently": [", ".join(x.changed) for x in losses]}),
+                     hide_index=True, width="stretch", column_config={
+                         "loss without it": st.column_config.NumberColumn(format="%.2f"),
+                         "increase": st.column_config.NumberColumn(format="%.2f")})
+        st.caption("Pruning drops the pieces whose removal costs least first (here all but hug cost nothing: "
+                   "another split scores the same).")
+        return
+    result = getattr(model, "training", None)
+    if result is None:
+        st.info("This model was not trained in this app, so its training trace is not known.")
+        return
+    rounds = result.rounds
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=[r.round for r in rounds], y=[r.vocab_size for r in rounds], name="vocabulary size",
+                             mode="lines+markers"))
+    fig.add_trace(go.Scatter(x=[r.round for r in rounds], y=[r.loss for r in rounds], name="loss per word",
+                             mode="lines+markers", yaxis="y2"))
+    fig.update_layout(height=320, margin=dict(l=10, r=10, t=30, b=10), xaxis_title="EM round",
+                      yaxis=dict(title="vocabulary size", type="log"), legend=dict(orientation="h", y=1.1),
+                      yaxis2=dict(title="loss per word", overlaying="y", side="right"))
+    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})
+    st.dataframe(pd.DataFrame([{"round": r.round, "vocabulary": r.vocab_size, "log-likelihood": r.log_likelihood,
+                                "loss per word": r.loss, "EM iterations": r.em_iterations, "tokens": r.num_tokens,
+                                "pieces removed": len(r.removed)} for r in rounds]), hide_index=True, width="stretch")
+    picked = st.selectbox("Pieces removed in round", [r.round for r in rounds], key=PREFIX + "round")
+    removed = next(r.removed for r in rounds if r.round == picked)
+    frame = pd.DataFrame([{"piece": visible_whitespace(x.piece), "reason": x.reason, "log-prob": x.log_prob,
+                           "loss": x.loss} for x in removed])
+    if frame.empty:
+        st.caption("No piece was removed in this round.")
+    else:
+        st.dataframe(frame.sort_values("loss", na_position="last").head(300), hide_index=True, width="stretch")
