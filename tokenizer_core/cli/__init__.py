@@ -1,4 +1,4 @@
-"""Command line: ``python -m tokenizer_core train|encode|decode|inspect|export|import|references|compare|sweep``.
+"""Command line: ``python -m tokenizer_core train|encode|decode|inspect|export|import|references|compare|sweep|lattice``.
 
 Bad input ends with exit code 2 and one line on stderr saying what to fix; the
 tokenizer errors of the core are already written that way.
@@ -27,6 +27,7 @@ from tokenizer_core.cli.commands import (
     trace_rows,
 )
 from tokenizer_core.cli.common import EXIT_BAD_INPUT, _CliError, _Parser
+from tokenizer_core.cli.lattice_command import add_lattice_parser, cmd_lattice
 from tokenizer_core.cli.train_args import add_corpus_args, add_option_args
 from tokenizer_core.errors import TokenizerError
 
@@ -61,10 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--tokens", action="store_true", help="print tokens instead of ids")
     e.add_argument("--json", action="store_true", help="print the whole encoding as JSON")
     e.add_argument("--no-special-tokens", action="store_true")
-    e.add_argument("--dropout", type=float, default=0.0, help="BPE-dropout probability")
-    e.add_argument("--sample", action="store_true", help="sample a segmentation (Unigram)")
-    e.add_argument("--alpha", type=float, default=0.1)
-    e.add_argument("--nbest-size", type=int, default=-1)
+    e.add_argument("--dropout", type=float, default=0.0, help="BPE-dropout probability (BPE tokenizers only)")
+    e.add_argument("--sample", action="store_true", help="sample a segmentation (Unigram tokenizers only)")
+    e.add_argument("--alpha", type=float, help="with --sample: smoothing, P(s) ∝ exp(alpha·score) (default 0.1)")
+    e.add_argument("--nbest-size", type=int,
+                   help="with --sample: sample among the n best (-1: all segmentations, the default; 1: Viterbi)")
     e.add_argument("--seed", type=int)
     e.add_argument("--batch", action="store_true", help="encode all lines as one padded batch (JSON)")
     e.add_argument("--padding", default="longest", choices=["longest", "max_length", "do_not_pad"])
@@ -107,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("references", help="list the pretrained references available offline")
     add_compare_parser(sub)
     add_sweep_parser(sub)
+    add_lattice_parser(sub)
     return p
 
 
@@ -134,6 +137,8 @@ def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = Non
             return cmd_compare(args, out, inp)
         if args.command == "sweep":
             return cmd_sweep(args, out)
+        if args.command == "lattice":
+            return cmd_lattice(args, out, inp)
         return _cmd_references(out)
     except (TokenizerError, _CliError) as err:
         print(f"error: {err}", file=sys.stderr)

@@ -27,14 +27,19 @@ Pieces carry SentencePiece's types: ``normal``, ``unknown``, ``control``,
 from __future__ import annotations
 
 import math
+import random
 from array import array
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.model_base import ScoredPieceLookup
 from tokenizer_core.registry import register
 from tokenizer_core.types import Token
+from tokenizer_core.unigram.lattice import Lattice, PieceTrie
+
+if TYPE_CHECKING:
+    from tokenizer_core.types import Sampling
 
 PIECE_TYPES = ("normal", "unknown", "control", "user_defined", "unused", "byte")
 UNK_PENALTY = 10.0
@@ -113,6 +118,7 @@ class SentencePieceUnigram(ScoredPieceLookup):
             node[None] = (i, user_defined_score(piece) if kind == "user_defined" else as_float32(score))
             self.max_piece_length = max(self.max_piece_length, len(piece))
         self._cache: dict[str, list[Token]] = {}
+        self._lattice_trie: Any = None
 
     # ------------------------------------------------------------------ encoding
     def viterbi(self, text: str) -> list[tuple[int, int, int]]:
@@ -177,9 +183,33 @@ class SentencePieceUnigram(ScoredPieceLookup):
         hit = self._cache.get(text)
         if hit is not None:
             return list(hit)
+        tokens = self._path_tokens(text, self.viterbi(text))
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[text] = tokens
+        return list(tokens)
+
+    def tokenize_sampled(self, text: str, *, rng: random.Random, sampling: "Sampling") -> list[Token]:
+        """A segmentation drawn from :meth:`lattice` (subword regularisation) with
+        ``sampling.alpha`` and ``sampling.nbest_size`` meaning what they mean in SentencePiece.
+
+        >>> from tokenizer_core.types import Sampling
+        >>> m = SentencePieceUnigram([("<unk>", 0.0, "unknown"), ("▁a", -1.0, "normal"), ("▁", -1.0, "normal"),
+        ...                           ("a", -1.0, "normal")])
+        >>> [t.text for t in m.tokenize_sampled("▁a", rng=random.Random(0), sampling=Sampling(nbest_size=1))]
+        ['▁a']
+        """
+        if sampling.dropout:
+            raise TokenizerError("dropout is BPE-dropout and a Unigram model has no merges to drop; "
+                                 "sample with alpha and nbest_size instead")
+        seg = self.lattice(text).sample(rng=rng, alpha=sampling.alpha, nbest_size=sampling.nbest_size)
+        return self._path_tokens(text, [(e.start, e.end, -1 if e.unknown else e.id) for e in seg.edges])
+
+    def _path_tokens(self, text: str, path: list[tuple[int, int, int]]) -> list[Token]:
+        """Tokens of a best or sampled path: a run of unknown characters is one unknown token
+        (or its bytes, with byte fallback)."""
         tokens: list[Token] = []
         run = -1  # start of the current run of unknown characters
-        path = self.viterbi(text)
         for k, (s, e, tid) in enumerate(path):
             if tid < 0:
                 if run < 0:
@@ -189,10 +219,23 @@ class SentencePieceUnigram(ScoredPieceLookup):
                     run = -1
                 continue
             tokens.append(Token(tid, self._vocab[tid][0], (s, e)))
-        if len(self._cache) >= _CACHE_LIMIT:
-            self._cache.clear()
-        self._cache[text] = tokens
-        return list(tokens)
+        return tokens
+
+    def lattice(self, text: str) -> Lattice:
+        """Every piece SentencePiece may match at every position of a normalized ``text``
+        (normal and user-defined pieces with the scores :meth:`viterbi` adds), unknown edges
+        where no one-character piece starts: what its n-best search and sampling walk.
+
+        >>> m = SentencePieceUnigram([("<unk>", 0.0, "unknown"), ("▁a", -1.0, "normal"), ("a", -2.0, "normal")])
+        >>> [(e.piece, e.log_prob) for e in m.lattice("▁a?").edges]
+        [('<unk>', -12.0), ('▁a', -1.0), ('a', -2.0), ('<unk>', -12.0)]
+        """
+        if self._lattice_trie is None:  # built on first use: plain encoding never needs it
+            self._lattice_trie = PieceTrie(
+                (p, i, user_defined_score(p) if k == "user_defined" else as_float32(s))
+                for i, (p, s, k) in enumerate(self._vocab) if k in ("normal", "user_defined"))
+        return Lattice.build(text, self._lattice_trie, unk_id=self.unk_id, unk_piece=self._vocab[self.unk_id][0],
+                             unk_log_prob=self.unk_score)
 
     # ------------------------------------------------------------------ saving
     def to_dict(self) -> dict[str, Any]:
