@@ -194,3 +194,52 @@ def test_merge_tree_needs_bpe_and_a_known_token(tmp_path, capsys):
     run(["train", "--sample", "hf-course-hug-pug", "--model", "word", "-o", str(path), "-q"])
     assert run(["inspect", "-t", str(path), "--merge-tree", "hug"])[0] == 2
     assert "needs a BPE tokenizer" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def bpe_and_unigram(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sampling")
+    paths = {}
+    for model in ("bpe", "unigram", "wordpiece"):
+        paths[model] = folder / f"{model}.json"
+        code, _ = run(["train", "--sample", "default", "--model", model, "--vocab-size", "400",
+                       "-o", str(paths[model]), "-q"])
+        assert code == 0
+    return paths
+
+
+@pytest.mark.parametrize("model, flags, message", [
+    ("unigram", ["--dropout", "0.2"], "error: --dropout applies to BPE tokenizers only; unigram.json is Unigram; "
+                                      "use --sample (with --alpha, --nbest-size) for Unigram sampling\n"),
+    ("wordpiece", ["--dropout", "0.2"], "error: --dropout applies to BPE tokenizers only; wordpiece.json is WordPiece\n"),
+    ("bpe", ["--sample"], "error: --sample applies to Unigram tokenizers only; bpe.json is BPE; "
+                          "use --dropout for BPE-dropout\n"),
+    ("bpe", ["--alpha", "0.5"], "error: --alpha applies to Unigram tokenizers only; bpe.json is BPE; "
+                                "use --dropout for BPE-dropout\n"),
+    ("bpe", ["--dropout", "0.1", "--nbest-size", "4"],
+     "error: --nbest-size applies to Unigram sampling (--sample), not --dropout\n"),
+    ("unigram", ["--alpha", "0.5"], "error: --alpha only changes sampled encodings; add --sample\n"),
+    ("unigram", ["--sample", "--dropout", "0.1"],
+     "error: --dropout (BPE-dropout) and --sample (Unigram sampling) exclude each other; give one\n"),
+])
+def test_sampling_options_that_do_not_apply_are_refused(bpe_and_unigram, capsys, model, flags, message):
+    for extra in ([], ["--batch", "--padding", "do_not_pad"]):
+        assert run(["encode", "-t", str(bpe_and_unigram[model]), *flags, *extra], "hug\n") == (2, "")
+        assert capsys.readouterr().err == message
+
+
+def test_sampling_options_that_apply_still_work(bpe_and_unigram):
+    assert run(["encode", "-t", str(bpe_and_unigram["bpe"]), "--dropout", "1.0", "--tokens"], "hug\n")[0] == 0
+    code, out = run(["encode", "-t", str(bpe_and_unigram["unigram"]), "--sample", "--seed", "1", "--tokens"], "hug\n")
+    assert code == 0 and "".join(out.split()) == "▁hug"
+
+
+def test_the_unigram_model_refuses_dropout():
+    import random
+
+    from tokenizer_core.errors import TokenizerError
+    from tokenizer_core.types import Sampling
+    from tokenizer_core.unigram.explain import course_model
+
+    with pytest.raises(TokenizerError, match="BPE-dropout"):
+        course_model().tokenize_sampled("hug", rng=random.Random(0), sampling=Sampling(dropout=0.1))

@@ -63,7 +63,7 @@ def _cmd_encode(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     lines = list(_input_lines(args.inputs, stdin)) if args.batch else _input_lines(args.inputs, stdin)
     if args.batch:
         return _encode_batch(tok, list(lines), args, out)
-    sampling = _sampling(args)
+    sampling = _sampling(args, tok)
     for line in lines:
         enc = tok.encode(line, add_special_tokens=not args.no_special_tokens, sampling=sampling)
         if args.json:
@@ -98,7 +98,7 @@ def _encode_batch(tok: Any, lines: list[str], args: argparse.Namespace, out: Tex
         truncation = batching.TruncationParams(strategy=args.truncation, max_length=args.max_length,
                                                stride=args.stride, side=args.truncation_side)
     batch = tok.encode_batch(lines, pairs=pairs, add_special_tokens=not args.no_special_tokens,
-                             padding=padding, truncation=truncation, sampling=_sampling(args),
+                             padding=padding, truncation=truncation, sampling=_sampling(args, tok),
                              return_overflowing=args.return_overflowing)
     out.write(json.dumps(batching.batch_to_json(batch), ensure_ascii=False) + "\n")
     return 0

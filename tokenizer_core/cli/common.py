@@ -101,11 +101,42 @@ def _input_lines(paths: Sequence[str], stdin: TextIO) -> Iterator[str]:
         yield from text.splitlines()
 
 
-def _sampling(args: argparse.Namespace) -> Optional[Sampling]:
+#: Which model types honour each sampling option (``type_name`` of the model classes).
+_DROPOUT_MODELS = ("BPE",)
+_SAMPLE_MODELS = ("Unigram", "SentencePieceUnigram")
+#: SentencePiece's defaults, used when --sample is given without --alpha / --nbest-size.
+_DEFAULT_ALPHA = 0.1
+_DEFAULT_NBEST_SIZE = -1
+
+
+def _model_kind(tok: Any) -> str:
+    return getattr(tok.model, "type_name", type(tok.model).__name__)
+
+
+def _sampling(args: argparse.Namespace, tok: Any) -> Optional[Sampling]:
+    """The sampling the flags ask for, refusing flags the tokenizer's model would ignore
+    (a Unigram model has no merges to drop, a BPE model no lattice to sample from)."""
+    kind = _model_kind(tok)
+    name = args.reference or Path(args.tokenizer or "the tokenizer").name
+    lattice_flags = [f for f, v in (("--alpha", args.alpha), ("--nbest-size", args.nbest_size)) if v is not None]
+    if args.dropout and args.sample:
+        raise _CliError("--dropout (BPE-dropout) and --sample (Unigram sampling) exclude each other; give one")
     if args.dropout:
+        if kind not in _DROPOUT_MODELS:
+            hint = "; use --sample (with --alpha, --nbest-size) for Unigram sampling" if kind in _SAMPLE_MODELS else ""
+            raise TokenizerError(f"--dropout applies to BPE tokenizers only; {name} is {kind}{hint}")
+        if lattice_flags:
+            verb = "applies" if len(lattice_flags) == 1 else "apply"
+            raise TokenizerError(f"{' and '.join(lattice_flags)} {verb} to Unigram sampling (--sample), not --dropout")
         return Sampling(seed=args.seed, dropout=args.dropout)
-    if args.sample:
-        return Sampling(seed=args.seed, alpha=args.alpha, nbest_size=args.nbest_size)
+    if args.sample or lattice_flags:
+        flag = "--sample" if args.sample else lattice_flags[0]
+        if kind not in _SAMPLE_MODELS:
+            hint = "; use --dropout for BPE-dropout" if kind in _DROPOUT_MODELS else ""
+            raise TokenizerError(f"{flag} applies to Unigram tokenizers only; {name} is {kind}{hint}")
+        if not args.sample:
+            raise _CliError(f"{flag} only changes sampled encodings; add --sample")
+        return Sampling(seed=args.seed,
+                        alpha=_DEFAULT_ALPHA if args.alpha is None else args.alpha,
+                        nbest_size=_DEFAULT_NBEST_SIZE if args.nbest_size is None else args.nbest_size)
     return None
-
-

@@ -239,8 +239,12 @@ class Unigram:
 
     def tokenize_sampled(self, piece: str, *, rng: random.Random, sampling: "Sampling") -> list[Token]:
         """A sampled segmentation (subword regularisation) with ``sampling.alpha`` and
-        ``sampling.nbest_size`` meaning what they mean in SentencePiece.
+        ``sampling.nbest_size`` meaning what they mean in SentencePiece. ``sampling.dropout`` is
+        refused: it is BPE-dropout, and ignoring it would hand back a sample the caller did not ask for.
         """
+        if sampling.dropout:
+            raise TokenizerError("dropout is BPE-dropout and a Unigram model has no merges to drop; "
+                                 "sample with alpha and nbest_size instead")
         seg = self.lattice(piece).sample(rng=rng, alpha=sampling.alpha, nbest_size=sampling.nbest_size)
         return self._tokens(piece, self._segmentation_path(seg))
 
