@@ -26,4 +26,5 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/merges.py", "BPE step-through", ":material/call_merge:", "merges", "BPE step-through"),
     PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", "compare", "Compare"),
     PageSpec("pages/lattice.py", "Unigram lattice", ":material/share:", "lattice", "Unigram lattice"),
+    PageSpec("pages/batch.py", "Batch", ":material/table_rows:", "batch", "Batch"),
 )

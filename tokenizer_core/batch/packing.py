@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tokenizer_core.batch.stats import PaddingWaste, padding_waste
+from tokenizer_core.batch.stats import PaddingWaste, batches_waste, bucket_by_length, padding_waste
 from tokenizer_core.errors import TokenizerError
 
 if TYPE_CHECKING:
@@ -143,18 +143,19 @@ def _waste(lengths: list[int], order: list[int], size: int) -> PaddingWaste:
 
 def waste_by_batch_size(lengths: Sequence[int], sizes: Sequence[int]) -> list[WasteRow]:
     """For each batch size, the padding share and the attention cells computed (Σ padded length²
-    per sequence), batching in the given order and after sorting by length.
+    per sequence), batching in the given order and sorted by length (the least padding possible:
+    :func:`~tokenizer_core.batch.stats.bucket_by_length`).
 
     >>> [(r.batch_size, round(r.pad_fraction, 3)) for r in waste_by_batch_size([10, 50, 500], [1, 3])]
     [(1, 0.0), (3, 0.627)]
     """
     lengths = _lengths(lengths)
-    by_length = sorted(range(len(lengths)), key=lambda i: -lengths[i])
     rows = []
     for size in sizes:
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise TokenizerError(f"batch sizes must be positive whole numbers, got {size!r}")
-        plain, tidy = _waste(lengths, list(range(len(lengths))), size), _waste(lengths, by_length, size)
+        plain = _waste(lengths, list(range(len(lengths))), size)
+        tidy = batches_waste(bucket_by_length(lengths, batch_size=size, strategy="sort").batch_lengths())
         rows.append(WasteRow(size, plain.pad_fraction, tidy.pad_fraction, plain.attention_cells,
                              tidy.attention_cells))
     return rows

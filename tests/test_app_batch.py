@@ -1,0 +1,111 @@
+"""The Batch page under AppTest: rows from the URL, templates, padding, truncation with overflow,
+masks, waste and exports, each checked against the core or by hand."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from tokenizer_core.analysis.batch_templates import with_template
+from tokenizer_core.batch.batching import PaddingParams, TruncationParams
+from tokenizer_core.io.references import load_reference
+from ui.batch.views import npz_bytes
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "pages/batch.py"
+TIMEOUT = 180
+ROWS = "<script>alert(1)</script> hi\nshort\na somewhat longer row of plain text"
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def open_page(text: str = ROWS) -> AppTest:
+    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
+    at.query_params["text"] = text
+    return ok(at.switch_page(PAGE).run())
+
+
+def grid(at: AppTest, field: str):
+    at.radio(key="batch_field").set_value(field).run()
+    return ok(at).dataframe[0].value
+
+
+def test_url_rows_padded_like_the_core():
+    at = open_page()
+    gpt2 = load_reference("gpt2")
+    texts = ROWS.split("\n")
+    expected = gpt2.encode_batch(texts, padding=PaddingParams(pad_id=gpt2.token_to_id("<|endoftext|>"),
+                                                               pad_token="<|endoftext|>"))
+    assert grid(at, "input_ids").values.tolist() == expected.input_ids
+    assert grid(at, "attention_mask").values.tolist() == expected.attention_mask
+    tokens = grid(at, "tokens")
+    assert tokens.iloc[0, 0] == "<"  # shown as cell text, markers translated
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Padded length"] == str(expected.padded_length)
+
+
+def test_left_padding_generation_positions_and_truncation_windows():
+    at = open_page()
+    at.radio(key="batch_padding_side").set_value("left").run()
+    positions = grid(at, "generation position_ids").values.tolist()
+    mask = grid(at, "attention_mask").values.tolist()
+    for row, m in zip(positions, mask):
+        real = [p for p, k in zip(row, m) if k]
+        assert real == list(range(len(real))) and all(p == 1 for p, k in zip(row, m) if not k)
+    at.selectbox(key="batch_truncation").set_value("longest_first").run()
+    at.number_input(key="batch_max_length").set_value(4).run()
+    at.number_input(key="batch_stride").set_value(1).run()
+    ids = grid(at, "input_ids")
+    gpt2 = load_reference("gpt2")
+    expected = gpt2.encode_batch(ROWS.split("\n"), truncation=TruncationParams(max_length=4, stride=1),
+                                 padding=PaddingParams(side="left", pad_id=gpt2.token_to_id("<|endoftext|>"),
+                                                       pad_token="<|endoftext|>"), return_overflowing=True)
+    assert ids.values.tolist() == expected.input_ids
+    assert len(ids) > 3 and any("(text 0)" in i for i in ids.index)
+
+
+def test_bert_template_on_a_tokenizer_without_its_tokens_says_so():
+    at = open_page()
+    at = ok(at.selectbox(key="batch_template").set_value("bert").run())
+    assert any("needs the token" in e.value and "CLS" in e.value and "SEP" in e.value for e in at.error)
+
+
+def test_custom_template_pairs_and_the_equivalent_call():
+    at = open_page("first a ||| second b\nthird ||| fourth")
+    at.selectbox(key="batch_template").set_value("custom").run()
+    at.text_input(key="batch_single").input("<|endoftext|> $A").run()
+    at.text_input(key="batch_pair").input("<|endoftext|> $A <|endoftext|>:1 $B:1").run()
+    types = grid(at, "token_type_ids").values.tolist()
+    gpt2 = load_reference("gpt2")
+    tok = with_template(gpt2, "custom", single="<|endoftext|> $A", pair="<|endoftext|> $A <|endoftext|>:1 $B:1")
+    expected = tok.encode_batch(["first a", "third"], pairs=["second b", "fourth"],
+                                padding=PaddingParams(pad_id=50256, pad_token="<|endoftext|>"))
+    assert types == expected.token_type_ids
+    code = next(c.value for c in at.code)
+    assert "TemplateProcessing(single='<|endoftext|> $A'" in code and "[('<|endoftext|>', 50256)]" in code
+    assert "encode_batch(list(zip(texts, pairs)))" in code
+
+
+def test_masks_and_waste_of_the_course_lengths():
+    at = open_page()
+    assert len(at.get("plotly_chart")) >= 4  # three masks of the row, the packed mask (+ the waste chart)
+    text = " ".join(m.value for m in at.markdown)
+    assert "**63%** of the positions are padding" in text  # 940 of 1,500 for 10, 50 and 500 tokens
+    assert "Σ n² = 750,000 computed for 252,600 useful" in text
+
+
+def test_exports_are_offered_and_the_npz_is_the_batch():
+    at = open_page()
+    labels = {b.proto.label for b in at.get("download_button")}
+    assert {"Download JSON", "Download NumPy (.npz)"} <= labels
+    gpt2 = load_reference("gpt2")
+    batch = gpt2.encode_batch(ROWS.split("\n"), padding=PaddingParams(pad_id=50256, pad_token="<|endoftext|>"))
+    arrays = np.load(io.BytesIO(npz_bytes(batch)))
+    assert arrays["input_ids"].tolist() == batch.input_ids
+    assert arrays["attention_mask"].tolist() == batch.attention_mask

@@ -1,0 +1,1 @@
+"""The Batch page: padding, truncation, attention masks, waste and exports of a batch."""

@@ -1,0 +1,49 @@
+"""The Batch page: rows of text through a shelf tokenizer and a template, padded and truncated into
+a batch, then shown as grids, as the masks a model sees, as waste, and as files."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tokenizer_core.analysis.batch_templates import with_template
+from tokenizer_core.errors import TokenizerError
+from ui import session as state
+from ui.batch import views
+from ui.batch.controls import choose_rows, choose_settings, choose_tokenizer
+from ui.corpus.view import escape_markdown
+
+TABS = ["Batch", "Masks", "Waste and throughput", "Export"]
+
+
+def render_page() -> None:
+    """The whole page (called by ``pages/batch.py``)."""
+    st.markdown("A model takes rectangles: rows of the same length. Here short rows are **padded**, long "
+                "ones **truncated** (their overflow kept as windows), special tokens added by a **template**, "
+                "and the **attention mask** tells the model which positions are real.")
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        texts, pairs = choose_rows(state.active_corpus())
+    with right:
+        label, base = choose_tokenizer()
+    settings = choose_settings(base)
+    if settings is None:
+        return
+    if not texts:
+        st.info("Give at least one row of text.")
+        return
+    try:
+        tok = with_template(base, settings.template, single=settings.single or "$A", pair=settings.pair or "$A $B:1")
+        batch = tok.encode_batch(texts, pairs=pairs, padding=settings.padding, truncation=settings.truncation,
+                                 return_overflowing=settings.overflow)
+    except TokenizerError as err:
+        st.error(escape_markdown(str(err)))
+        return
+    tabs = st.tabs(TABS)
+    with tabs[0]:
+        views.render_grid(batch, tok)
+    with tabs[1]:
+        views.render_masks(batch)
+    with tabs[2]:
+        views.render_waste(batch)
+    with tabs[3]:
+        views.render_export(batch, settings, tok, pairs=pairs is not None)

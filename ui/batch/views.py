@@ -1,0 +1,195 @@
+"""The Batch page's views: the batch as grids, the masks a model sees as heatmaps, waste and
+throughput, and exports. Token text goes to the browser as dataframe cells or escaped plotly text."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from tokenizer_core.analysis.batch_templates import TEMPLATES
+from tokenizer_core.batch.batch_encoding import BatchEncoding
+from tokenizer_core.batch.batching import batch_to_json
+from tokenizer_core.batch.packing import (
+    pack,
+    packed_mask,
+    packed_position_ids,
+    position_ids,
+    token_budget_batches,
+    waste_by_batch_size,
+)
+from tokenizer_core.batch.stats import padding_waste
+from tokenizer_core.pipeline import Tokenizer
+from ui.batch.controls import PREFIX, Settings
+from ui.widgets.tokens import scheme_for, shown_text, visible_whitespace
+
+FIELDS = ["tokens", "input_ids", "attention_mask", "token_type_ids", "special_tokens_mask", "position_ids",
+          "generation position_ids"]
+COURSE_LENGTHS = [10, 50, 500]
+
+
+def _grid(batch: BatchEncoding, field: str, tok: Tokenizer) -> pd.DataFrame:
+    if field == "tokens":
+        scheme = scheme_for(tok)
+        rows = [[shown_text(t, scheme=scheme) for t in r] for r in batch.tokens]
+    elif field == "position_ids":
+        rows = [position_ids(m) for m in batch.attention_mask]
+    elif field == "generation position_ids":
+        rows = [position_ids(m, generation=True) for m in batch.attention_mask]
+    else:
+        rows = batch[field]
+    frame = pd.DataFrame(rows)
+    frame.index = [f"row {i}" + (f" (text {s})" if batch.overflow_to_sample_mapping[i] != i else "")
+                   for i, s in enumerate(batch.overflow_to_sample_mapping)]
+    return frame
+
+
+def render_grid(batch: BatchEncoding, tok: Tokenizer) -> None:
+    field = st.radio("Field", FIELDS, horizontal=True, key=PREFIX + "field")
+    frame = _grid(batch, field, tok)
+    if field in ("tokens",):
+        mask = pd.DataFrame(batch.attention_mask, index=frame.index)
+        styled = frame.style.apply(lambda col: ["color:#adb5bd" if m == 0 else "" for m in mask[col.name]], axis=0)
+        st.dataframe(styled, width="stretch")
+    else:
+        st.dataframe(frame, width="stretch")
+    waste = batch.waste()
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Rows", len(batch.rows))
+    c2.metric("Padded length", batch.padded_length if batch.is_rectangular else "ragged")
+    c3.metric("Padding", f"{waste.pad_fraction:.0%}")
+    c4.metric("Attention cells wasted", f"{waste.wasted_attention_fraction:.0%}",
+              help="Σ padded length² per row, minus the cells between real tokens.")
+    if any(m != i for i, m in enumerate(batch.overflow_to_sample_mapping)):
+        st.caption("Overflowing windows follow the row they were cut from (`overflow_to_sample_mapping`: "
+                   f"{batch.overflow_to_sample_mapping}).")
+    if field == "generation position_ids":
+        st.caption("With left padding, generation numbers only the real tokens (padding gets 1), so a row's "
+                   "first real token is position 0 whatever the padding in front of it.")
+
+
+def _heatmap(matrix: np.ndarray, labels: list[str], title: str) -> go.Figure:
+    fig = go.Figure(go.Heatmap(z=matrix, x=list(range(len(labels))), y=list(range(len(labels))),
+                               colorscale=[[0, "#f1f3f5"], [1, "#4263eb"]], showscale=False, xgap=1, ygap=1,
+                               customdata=[[f"{labels[q]} → {labels[k]}" for k in range(len(labels))]
+                                           for q in range(len(labels))],
+                               hovertemplate="query %{y} → key %{x}<br>%{customdata}<br>%{z}<extra></extra>"))
+    fig.update_layout(title=title, height=360, margin=dict(l=10, r=10, t=40, b=10),
+                      yaxis=dict(autorange="reversed", title="query"), xaxis=dict(title="key"))
+    return fig
+
+
+def render_masks(batch: BatchEncoding) -> None:
+    if not batch.is_rectangular:
+        st.info("Turn padding on: the masks of a ragged batch have one size per row.")
+        return
+    row = st.selectbox("Row", list(range(len(batch.rows))), key=PREFIX + "mask_row")
+    labels = [html.escape(visible_whitespace(t))[:20] for t in batch.tokens[row]]
+    c1, c2, c3 = st.columns(3)
+    c1.plotly_chart(_heatmap(batch.attention_mask_2d(row), labels, "padding mask"), width="stretch",
+                    config={"displayModeBar": False}, key=PREFIX + "m1")
+    c2.plotly_chart(_heatmap(np.tril(np.ones((len(labels), len(labels)), dtype=int)), labels, "causal mask"),
+                    width="stretch", config={"displayModeBar": False}, key=PREFIX + "m2")
+    c3.plotly_chart(_heatmap(batch.attention_mask_2d(row, causal=True), labels, "causal × padding"),
+                    width="stretch", config={"displayModeBar": False}, key=PREFIX + "m3")
+    lengths = batch.lengths
+    st.markdown("**Packed**: the batch's rows (without padding) packed end to end into one sequence: each "
+                "token attends only within its own document, and position ids restart per document.")
+    docs = [n for n in lengths if n > 0][:8]
+    doc_labels = [f"doc {d}:{p}" for d, n in enumerate(docs) for p in range(n)]
+    st.plotly_chart(_heatmap(packed_mask(docs), doc_labels, f"packed causal mask, {len(docs)} documents"),
+                    width="stretch", config={"displayModeBar": False}, key=PREFIX + "m4")
+    st.caption("Position ids of the packed row: " + ", ".join(map(str, packed_position_ids(docs)))[:600])
+
+
+def render_waste(batch: BatchEncoding) -> None:
+    c1, c2 = st.columns(2)
+    text = c1.text_input("Lengths (tokens, comma-separated)", value=", ".join(map(str, COURSE_LENGTHS)),
+                         key=PREFIX + "lengths", help="The course's example: 10, 50 and 500 tokens in one batch.")
+    if c2.button("Use this batch's lengths", key=PREFIX + "use_lengths"):
+        text = ", ".join(str(n) for n in batch.lengths)
+    try:
+        lengths = [int(x) for x in text.replace(" ", "").split(",") if x]
+        if not lengths or min(lengths) < 0 or max(lengths) > 1_000_000 or len(lengths) > 10_000:
+            raise ValueError
+    except ValueError:
+        st.error("Give whole numbers of tokens, 0 to 1,000,000, separated by commas.")
+        return
+    plain = padding_waste(lengths)
+    st.markdown(f"One batch of {len(lengths)}: padded to {max(lengths):,}, **{plain.pad_fraction:.0%}** of the "
+                f"positions are padding, and {plain.wasted_attention_fraction:.0%} of the attention cells "
+                f"(Σ n² = {plain.attention_cells:,} computed for {plain.useful_attention_cells:,} useful).")
+    sizes = sorted({1, 2, 4, 8, 16, 32, 64, len(lengths)} & set(range(1, len(lengths) + 1)))
+    rows = waste_by_batch_size(lengths, sizes)
+    fig = go.Figure([go.Scatter(x=sizes, y=[r.pad_fraction for r in rows], name="in the given order", mode="lines+markers"),
+                     go.Scatter(x=sizes, y=[r.sorted_pad_fraction for r in rows], name="sorted by length (bucketing)",
+                                mode="lines+markers")])
+    fig.update_layout(height=320, margin=dict(l=10, r=10, t=40, b=10), title="Padding share against batch size",
+                      xaxis=dict(title="batch size", type="log"), yaxis=dict(title="padding", tickformat=".0%"))
+    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False}, key=PREFIX + "waste_chart")
+    c3, c4 = st.columns(2)
+    row_len = int(c3.number_input("Packed row length", min_value=1, value=max(512, max(lengths)), key=PREFIX + "pack_len"))
+    budget = int(c4.number_input("Token budget per batch", min_value=1, value=max(1024, max(lengths)),
+                                 key=PREFIX + "budget"))
+    packed = pack([min(n, row_len) for n in lengths], max_length=row_len)
+    budgeted = token_budget_batches(lengths, budget=budget)
+    st.markdown(f"**Packing** into rows of {row_len:,}: {len(packed)} row(s), "
+                f"{1 - sum(lengths) / (len(packed) * row_len):.0%} padding left. "
+                f"**Dynamic batching** under {budget:,} padded tokens per batch: {len(budgeted)} batch(es) "
+                f"of sizes {[len(b) for b in budgeted][:20]}.")
+
+
+def render_export(batch: BatchEncoding, settings: Settings, tok: Tokenizer, *, pairs: bool) -> None:
+    c1, c2 = st.columns(2)
+    c1.download_button("Download JSON", data=json.dumps(batch_to_json(batch), ensure_ascii=False),
+                       file_name="batch.json", mime="application/json", key=PREFIX + "dl_json",
+                       icon=":material/download:")
+    if batch.is_rectangular:
+        c2.download_button("Download NumPy (.npz)", data=npz_bytes(batch), file_name="batch.npz",
+                           mime="application/octet-stream", key=PREFIX + "dl_npz", icon=":material/download:")
+    else:
+        c2.caption("NumPy needs a rectangular batch: turn padding on.")
+    st.markdown("The same batch with Hugging Face `tokenizers`:")
+    specials = {}
+    processor = tok.post_processor
+    for token in getattr(processor, "special_tokens", {}).values():
+        specials[token.id] = token.ids[0]
+    st.code(equivalent_call(settings, pairs=pairs, specials=specials), language="python")
+
+
+def npz_bytes(batch: BatchEncoding) -> bytes:
+    """The batch's numeric arrays as an ``.npz`` file (``numpy.load`` reads it back)."""
+    buffer = io.BytesIO()
+    np.savez(buffer, **{k: v for k, v in batch.to_numpy().items() if v.dtype != object})
+    return buffer.getvalue()
+
+
+def equivalent_call(settings: Settings, *, pairs: bool, specials: dict[str, int] | None = None) -> str:
+    """The ``tokenizers`` calls that build the same batch (``specials``: the template's tokens and ids)."""
+    lines = ['from tokenizers import Tokenizer', 'tok = Tokenizer.from_file("tokenizer.json")']
+    if settings.template == "none":
+        lines.append("# no post-processor: encode with add_special_tokens=False")
+    elif settings.template != "own":
+        single, pair = (settings.single, settings.pair) if settings.template == "custom" else TEMPLATES[settings.template]
+        lines.append("from tokenizers.processors import TemplateProcessing")
+        lines.append(f"tok.post_processor = TemplateProcessing(single={single!r}, pair={pair!r}, "
+                     f"special_tokens={sorted((specials or {}).items())!r})")
+    if settings.truncation is not None:
+        t = settings.truncation
+        lines.append(f"tok.enable_truncation(max_length={t.max_length}, stride={t.stride}, "
+                     f"strategy={t.strategy!r}, direction={t.side!r})")
+    if settings.padding is not None:
+        p = settings.padding
+        length = p.max_length if p.strategy == "max_length" else None
+        lines.append(f"tok.enable_padding(direction={p.side!r}, pad_id={p.pad_id}, pad_token={p.pad_token!r}, "
+                     f"length={length}, pad_to_multiple_of={p.pad_to_multiple_of})")
+    special = ", add_special_tokens=False" if settings.template == "none" else ""
+    lines.append(f"batch = tok.encode_batch(list(zip(texts, pairs)){special})" if pairs
+                 else f"batch = tok.encode_batch(texts{special})")
+    lines.append("ids = [e.ids for e in batch]; mask = [e.attention_mask for e in batch]")
+    return "\n".join(lines)
