@@ -18,8 +18,20 @@ BOUNDARY = "▁"
 _HASH_BASE = np.uint64(0x100000001B3)  # odd multiplier of the polynomial window hash (mod 2**64)
 
 
+#: Characters of Han or kana script whose Unicode names do not say so (the names are our only
+#: script table): SentencePiece counts the prolonged sound mark "ー" (Common in Unicode) as Han
+#: too, so "サポート" is one run and not "サポ", "ー", "ト".
+_HAN_BY_CODE = frozenset({0x30FC, 0x3005, 0x3007, 0x303B})
+
+
 def _script_of(ch: str) -> str:
-    """SentencePiece-like script class: letters by script, marks "inherited", the rest "common"."""
+    """SentencePiece-like script class: letters by script, marks "inherited", the rest "common".
+
+    >>> [_script_of(c) for c in "aサーび漢々1"]
+    ['LATIN', 'HAN', 'HAN', 'HAN', 'HAN', 'HAN', 'COMMON']
+    """
+    if ord(ch) in _HAN_BY_CODE:
+        return "HAN"
     cat = unicodedata.category(ch)
     if cat[0] == "L":
         name = unicodedata.name(ch, "")
