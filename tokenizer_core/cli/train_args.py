@@ -7,6 +7,8 @@ one flag per :class:`~tokenizer_core.options.TrainOptions` setting, and the opti
 >>> options_from_args(p.parse_args(["c.txt", "--lowercase", "--special-tokens", "<s>,<unk>",
 ...                                 "--unk-token", "<unk>"]), model="bpe").special_tokens
 ('<s>', '<unk>')
+>>> options_from_args(p.parse_args(["c.txt", "--max-word-length", "64"]), model="unigram").unigram.max_word_length
+64
 """
 
 from __future__ import annotations
@@ -15,7 +17,13 @@ import argparse
 from dataclasses import replace
 
 from tokenizer_core.cli.common import _CliError, _split_specials
-from tokenizer_core.options import DEFAULT_SPECIAL_TOKENS, BpeOptions, TrainOptions
+from tokenizer_core.options import (
+    DEFAULT_MAX_WORD_LENGTH,
+    DEFAULT_SPECIAL_TOKENS,
+    BpeOptions,
+    TrainOptions,
+    UnigramOptions,
+)
 
 
 def add_corpus_args(p: argparse.ArgumentParser) -> None:
@@ -45,6 +53,9 @@ def add_option_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--suffix-as-symbol", action="store_true",
                    help="BPE: the end-of-word suffix is a symbol of its own (Sennrich's Algorithm 1)")
     p.add_argument("--top-k", type=int, default=10, help="runner-up pairs kept per step in the trace")
+    p.add_argument("--max-word-length", type=int,
+                   help=f"Unigram: words longer than this many characters only add their characters "
+                        f"(default {DEFAULT_MAX_WORD_LENGTH}, enough for space-free Chinese/Japanese lines)")
 
 
 def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
@@ -52,6 +63,10 @@ def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
     specials = _split_specials(args.special_tokens)
     if model != "bpe" and (args.tie_break != "ids" or args.suffix_as_symbol):
         raise _CliError("--tie-break and --suffix-as-symbol apply to --model bpe only")
+    max_word_length = getattr(args, "max_word_length", None)
+    if max_word_length is not None and model != "unigram":
+        raise _CliError(f"--max-word-length applies to --model unigram only, not {model}")
+    unigram = UnigramOptions() if max_word_length is None else UnigramOptions(max_word_length=max_word_length)
     options = TrainOptions(
         vocab_size=getattr(args, "vocab_size", None), num_merges=getattr(args, "num_merges", None),
         min_frequency=args.min_frequency, lowercase=args.lowercase,
@@ -61,7 +76,7 @@ def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
         end_of_word_suffix=args.end_of_word_suffix, continuing_subword_prefix=args.continuing_subword_prefix,
         limit_alphabet=args.limit_alphabet, max_piece_length=args.max_piece_length,
         shrinking_factor=args.shrinking_factor, byte_fallback=args.byte_fallback, top_k=args.top_k,
-        bpe=BpeOptions(tie_break=args.tie_break, suffix_as_symbol=args.suffix_as_symbol),
+        bpe=BpeOptions(tie_break=args.tie_break, suffix_as_symbol=args.suffix_as_symbol), unigram=unigram,
     )
     # An unknown token that is not among the special tokens cannot have an id: go without one.
     if options.unk_token is not None and options.unk_token not in options.special_tokens:

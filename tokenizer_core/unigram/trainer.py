@@ -39,7 +39,7 @@ from typing import Any, Union
 import numpy as np
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.options import TrainOptions
+from tokenizer_core.options import DEFAULT_MAX_WORD_LENGTH, TrainOptions
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.text.counting import count_pieces
 from tokenizer_core.types import ProgressCallback, no_progress
@@ -71,7 +71,7 @@ def train_unigram(
     seed_size: int = 1_000_000,
     split_by_script: bool = True,
     split_digits: bool = False,
-    max_word_length: int = 256,
+    max_word_length: int = DEFAULT_MAX_WORD_LENGTH,
     progress: ProgressCallback = no_progress,
 ) -> UnigramTrainResult:
     """Learn ``vocab_size`` pieces (characters included) from word counts.
