@@ -4,31 +4,23 @@ masks, waste and exports, each checked against the core or by hand."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from tests import _pages as pages
+from tests._pages import ok
 from tokenizer_core.analysis.batch_templates import with_template
 from tokenizer_core.batch.batching import PaddingParams, TruncationParams
 from tokenizer_core.io.references import load_reference
 from ui.batch.views import npz_bytes
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "pages/batch.py"
-TIMEOUT = 180
 ROWS = "<script>alert(1)</script> hi\nshort\na somewhat longer row of plain text"
 
 
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
 def open_page(text: str = ROWS) -> AppTest:
-    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
-    at.query_params["text"] = text
-    return ok(at.switch_page(PAGE).run())
+    return pages.open_page(PAGE, text=text)
 
 
 def grid(at: AppTest, field: str):

@@ -2,39 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from streamlit.testing.v1 import AppTest
 
+from tests import _pages as pages
+from tests._pages import html_bodies, ok
 from tokenizer_core.analysis.compare import compare_rows, granularity_tokenizer
 from tokenizer_core.analysis.sweep import log_sizes, split_lines, sweep
 from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.io.references import load_reference
 from ui.tokenizers.add import TrainRequest
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "pages/compare.py"
-TIMEOUT = 180
 HOSTILE = '<script>window.__xss=1</script> <img src=x onerror="alert(1)"> unhappiness & café'
 
 
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
 def open_page(sample: str = "sennrich-low-lower-newest-widest", text: str | None = None) -> AppTest:
-    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
-    at.radio(key="corpus_source").set_value("sample").run()
-    at.selectbox(key="corpus_sample").set_value(sample).run()
-    ok(at.button(key="corpus_use_sample").click().run())
-    if text is not None:
-        at.query_params["text"] = text
-    return ok(at.switch_page(PAGE).run())
-
-
-def html_bodies(at: AppTest) -> str:
-    return "\n".join(h.proto.body for h in at.get("html"))
+    return pages.open_page(PAGE, sample=sample, text=text)
 
 
 def test_url_text_is_aligned_escaped_and_counted():

@@ -5,31 +5,19 @@ from __future__ import annotations
 import json
 import math
 import re
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests import _pages as pages
+from tests._pages import html_bodies, ok
 from tokenizer_core.io.references import load_reference
 from tokenizer_core.unigram.explain import course_model, exact_distribution
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "pages/lattice.py"
-TIMEOUT = 180
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def open_page(text: str | None = None, sample: str = "hf-course-hug-pug") -> AppTest:
-    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
-    at.radio(key="corpus_source").set_value("sample").run()
-    at.selectbox(key="corpus_sample").set_value(sample).run()
-    ok(at.button(key="corpus_use_sample").click().run())
-    if text is not None:
-        at.query_params["text"] = text
-    return ok(at.switch_page(PAGE).run())
+    return pages.open_page(PAGE, sample=sample, text=text)
 
 
 def frame_with(at: AppTest, column: str):
@@ -66,7 +54,7 @@ def test_sampled_frequencies_sit_next_to_the_exact_ones():
 
 def test_bpe_dropout_on_gpt2_unrelated():
     at = open_page()
-    bodies = "\n".join(h.proto.body for h in at.get("html"))
+    bodies = html_bodies(at)
     gpt2 = load_reference("gpt2")
     for tid in gpt2.encode("unrelated").ids:
         assert f'title="id {tid} ' in bodies
@@ -87,7 +75,7 @@ def test_training_a_unigram_shows_its_rounds_and_sentences_split_into_pieces():
 
 def test_hostile_text_is_escaped_in_every_html_block():
     at = open_page(text="<img/src=x/onerror=alert(1)>")
-    bodies = "\n".join(h.proto.body for h in at.get("html"))
+    bodies = html_bodies(at)
     assert "<img" not in bodies
     # Plotly draws text as markup: the lattice figure carries the pieces escaped.
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)

@@ -7,13 +7,12 @@ from urllib.parse import quote
 
 import pytest
 
+from tests._pages import wait_idle
+
 pytestmark = pytest.mark.browser
 
 ROWS = '<script>window.__xss=1</script> hi\n<img src=x onerror="window.__xss=2">\na longer row of plain text here'
 
-
-def wait_idle(page) -> None:
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
 
 
 def pick(page, key: str, option: str) -> None:

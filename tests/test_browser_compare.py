@@ -7,13 +7,12 @@ from urllib.parse import quote
 
 import pytest
 
+from tests._pages import wait_idle
+
 pytestmark = pytest.mark.browser
 
 HOSTILE = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2"> unhappiness café'
 
-
-def wait_idle(page) -> None:
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
 
 
 def test_hostile_url_text_is_aligned_as_text(streamlit_server, browser_page):

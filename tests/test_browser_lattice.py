@@ -6,13 +6,12 @@ from urllib.parse import quote
 
 import pytest
 
+from tests._pages import wait_idle
+
 pytestmark = pytest.mark.browser
 
 HOSTILE = "<img/src=x/onerror=window.__xss=1>"
 
-
-def wait_idle(page) -> None:
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
 
 
 def test_lattice_page_with_a_hostile_text(streamlit_server, browser_page):

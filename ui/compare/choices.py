@@ -6,7 +6,6 @@ Keys in ``st.session_state`` owned here start with ``compare_``.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import streamlit as st
@@ -18,7 +17,7 @@ from tokenizer_core.pipeline import Tokenizer
 from ui import session as state
 from ui.corpus.view import display_name, escape_markdown
 from ui.shelf import state as shelf
-from ui.tokenizers.add import ALGORITHMS, TrainRequest, trained_tokenizer
+from ui.tokenizers.add import ALGORITHMS, TrainRequest, shelf_label, train_onto_shelf
 
 PREFIX = "compare_"
 TEXT, SOURCE, SHELF = PREFIX + "text", PREFIX + "source", PREFIX + "shelf"
@@ -95,7 +94,7 @@ def _granularity(corpus_key: str, kind: str, _corpus: Corpus) -> Tokenizer:
     return granularity_tokenizer(kind, _corpus.lines())
 
 
-def _train_panel(corpus: Corpus) -> None:
+def _train_panel() -> None:
     algorithms = st.multiselect("Train subword tokenizers on the corpus", list(ALGORITHMS), format_func=ALGORITHMS.get,
                                 default=["bpe-bytes", "wordpiece", "unigram"], key=PREFIX + "algorithms")
     c2, c3 = st.columns([1, 1], vertical_alignment="bottom")
@@ -106,21 +105,12 @@ def _train_panel(corpus: Corpus) -> None:
         return
     chosen = list(st.session_state.get(SHELF, []))
     for algorithm in algorithms:
-        request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=False)
-        bar = st.progress(0.0, text=f"Training {ALGORITHMS[algorithm]}…")
-        start = time.perf_counter()
-        try:
-            tok = trained_tokenizer(state.active_corpus_key(), request, corpus, bar)
-        except TokenizerError as err:
-            bar.empty()
-            st.error(escape_markdown(f"{ALGORITHMS[algorithm]}: {err}"))
-            continue
-        bar.empty()
-        item = shelf.add(tok, name=f"{ALGORITHMS[algorithm].split(' (')[0]} {int(vocab):,}", kind="trained",
-                         detail=request.describe(display_name(corpus)))
-        label = next(label for label, other in shelf.unique_labels(shelf.items()).items() if other.key == item.key)
-        chosen = [c for c in chosen if c != label] + [label]
-        st.toast(escape_markdown(f"{item.name}: trained in {time.perf_counter() - start:.1f} s"))
+        trained = train_onto_shelf(TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=False))
+        if trained is not None:
+            item, seconds = trained
+            label = shelf_label(item)
+            chosen = [c for c in chosen if c != label] + [label]
+            st.toast(escape_markdown(f"{item.name}: trained in {seconds:.1f} s"))
     st.session_state[SHELF] = chosen  # the shelf picker below is drawn after this, so this is allowed
 
 
@@ -128,7 +118,7 @@ def choose_tokenizers(corpus: Corpus) -> list[Compared]:
     """The pickers, and the tokenizers they give, baselines first."""
     kinds = st.multiselect("Baselines (trained on the corpus)", list(GRANULARITIES), default=list(GRANULARITIES),
                            format_func=GRANULARITY_LABELS.get, key=PREFIX + "granularities")
-    _train_panel(corpus)
+    _train_panel()
     labels = shelf.unique_labels(shelf.items())
     if SHELF not in st.session_state:
         st.session_state[SHELF] = [label for label, item in labels.items() if item.name in DEFAULT_SHELF]

@@ -7,7 +7,6 @@ Keys in ``st.session_state`` owned here start with ``lattice_``.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Optional
 
@@ -17,10 +16,9 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.unigram.explain import COURSE_WORDS, course_model
 from tokenizer_core.unigram.model import Unigram
-from ui import session as state
-from ui.corpus.view import display_name, escape_markdown
+from ui.corpus.view import escape_markdown
 from ui.shelf import state as shelf
-from ui.tokenizers.add import TrainRequest, trained_tokenizer
+from ui.tokenizers.add import TrainRequest, shelf_label, train_onto_shelf
 from ui.widgets.tokens import visible_whitespace
 
 PREFIX = "lattice_"
@@ -67,20 +65,12 @@ def _train_button() -> Optional[str]:
                             key=PREFIX + "vocab_size")
     if not c2.button("Train a Unigram on the corpus", key=PREFIX + "train", icon=":material/model_training:"):
         return None
-    corpus = state.active_corpus()
-    request = TrainRequest(algorithm="unigram", vocab_size=int(vocab), lowercase=False)
-    bar = st.progress(0.0, text="Training Unigram…")
-    start = time.perf_counter()
-    try:
-        tok = trained_tokenizer(state.active_corpus_key(), request, corpus, bar)
-    except TokenizerError as err:
-        bar.empty()
-        st.error(escape_markdown(str(err)))
+    trained = train_onto_shelf(TrainRequest(algorithm="unigram", vocab_size=int(vocab), lowercase=False))
+    if trained is None:
         return None
-    bar.empty()
-    item = shelf.add(tok, name=f"Unigram {int(vocab):,}", kind="trained", detail=request.describe(display_name(corpus)))
-    st.toast(escape_markdown(f"Unigram trained in {time.perf_counter() - start:.1f} s and put on the shelf"))
-    return next(label for label, other in shelf.unique_labels(shelf.items()).items() if other.key == item.key)
+    item, seconds = trained
+    st.toast(escape_markdown(f"Unigram trained in {seconds:.1f} s and put on the shelf"))
+    return shelf_label(item)
 
 
 def choose_model() -> Chosen:

@@ -75,8 +75,7 @@ def trained_tokenizer(corpus_key: str, request: TrainRequest, corpus: Corpus, ba
 
 def _select(item: shelf.ShelfItem) -> None:
     """Show ``item`` next (it is drawn after the panels, so setting its widget here is allowed)."""
-    labels = shelf.unique_labels(shelf.items())
-    st.session_state[SELECTED] = next(label for label, other in labels.items() if other.key == item.key)
+    st.session_state[SELECTED] = shelf_label(item)
 
 
 def train_panel() -> None:
@@ -90,19 +89,34 @@ def train_panel() -> None:
         st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
         return
     request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=bool(lowercase))
-    bar = st.progress(0.0, text="Counting the words of the corpus…")
+    trained = train_onto_shelf(request)
+    if trained is not None:
+        item, seconds = trained
+        _select(item)
+        st.success(escape_markdown(f"Trained in {seconds:.1f} s and put on the shelf: {item.name}."))
+
+
+def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, float]]:
+    """Train ``request`` on the active corpus with a progress bar and put the tokenizer on the shelf;
+    the item and the seconds it took, or None after showing the error (every page trains this way)."""
+    corpus = state.active_corpus()
+    bar = st.progress(0.0, text=f"Training {ALGORITHMS[request.algorithm]}…")
     start = time.perf_counter()
     try:
         tok = trained_tokenizer(state.active_corpus_key(), request, corpus, bar)
     except TokenizerError as err:
         bar.empty()
-        st.error(escape_markdown(str(err)))
-        return
+        st.error(escape_markdown(f"{ALGORITHMS[request.algorithm]}: {err}"))
+        return None
     bar.empty()
-    item = shelf.add(tok, name=f"{ALGORITHMS[algorithm].split(' (')[0]} {int(vocab):,}",
+    item = shelf.add(tok, name=f"{ALGORITHMS[request.algorithm].split(' (')[0]} {request.vocab_size:,}",
                      kind="trained", detail=request.describe(display_name(corpus)))
-    _select(item)
-    st.success(escape_markdown(f"Trained in {time.perf_counter() - start:.1f} s and put on the shelf: {item.name}."))
+    return item, time.perf_counter() - start
+
+
+def shelf_label(item: shelf.ShelfItem) -> str:
+    """The label a shelf picker shows for ``item``."""
+    return next(label for label, other in shelf.unique_labels(shelf.items()).items() if other.key == item.key)
 
 
 def upload_panel() -> None:

@@ -1,0 +1,41 @@
+"""Helpers shared by the page tests: open a page under AppTest (after picking a sample corpus and
+putting ``?text=`` in the URL), check it raised nothing, read its HTML blocks; wait for a page in
+the browser to finish its run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+TIMEOUT = 180
+
+
+def ok(at: AppTest) -> AppTest:
+    """``at``, after checking that its last run raised nothing."""
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def open_page(page: str, *, sample: Optional[str] = None, text: Optional[str] = None) -> AppTest:
+    """Run the app, make ``sample`` the corpus (when given), set ``?text=``, and switch to ``page``."""
+    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
+    if sample is not None:
+        at.radio(key="corpus_source").set_value("sample").run()
+        at.selectbox(key="corpus_sample").set_value(sample).run()
+        ok(at.button(key="corpus_use_sample").click().run())
+    if text is not None:
+        at.query_params["text"] = text
+    return ok(at.switch_page(page).run())
+
+
+def html_bodies(at: AppTest) -> str:
+    """Every ``st.html`` body of the page, one per line."""
+    return "\n".join(h.proto.body for h in at.get("html"))
+
+
+def wait_idle(page) -> None:  # noqa: ANN001 (a Playwright page)
+    """Wait until the Streamlit page in the browser has finished its script run."""
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
