@@ -69,7 +69,7 @@ def _cell(group: list[Segment], text: str, *, row: int, col: int, span: int, lef
         f"border-right:3px solid {_DISAGREE};" if right else "")
     cls = "tp-chip tp-disagree" if left or right else "tp-chip"
     return (f'<span class="{cls}" title="{html_lib.escape(title, quote=True)}" style="grid-row:{row};grid-column:{col} / span {span};'
-            f'background:{token_colour(group[0].id)};{edges}border-radius:4px;padding:1px 3px;margin:1px;'
+            f'background:{token_colour(group[0].id)};color:#111827;{edges}border-radius:4px;padding:1px 3px;margin:1px;'
             f'font-family:ui-monospace,monospace;white-space:pre;overflow:hidden;text-overflow:ellipsis;'
             f'unicode-bidi:isolate">{html_lib.escape(shown)}</span>')
 
@@ -103,7 +103,7 @@ def aligned_html(text: str, rows: Sequence[Row], *, schemes: Optional[Sequence[S
         cells = [_ruler(text, lo, hi, split)]
         for r, (name, segs) in enumerate(rows):
             cells.append(f'<span class="tp-rowname" style="grid-column:1;grid-row:{r + 2};font-size:0.8em;'
-                         f'color:#555;padding-right:6px;white-space:nowrap">{html_lib.escape(name[:28])}</span>')
+                         f'opacity:0.75;padding-right:6px;white-space:nowrap">{html_lib.escape(name[:28])}</span>')
             starts = {s.start for s in segs}
             for group in _grouped([s for s in segs if lo <= s.start < hi]):
                 s = group[0]
@@ -124,10 +124,10 @@ def _every_position(segs: Sequence[Segment], length: int) -> bool:
 
 def _ruler(text: str, lo: int, hi: int, split: set[int]) -> str:
     """The text itself on top, one character per column, with disagreement positions marked."""
-    out = ['<span style="grid-column:1;grid-row:1;font-size:0.8em;color:#888;padding-right:6px">text</span>']
+    out = ['<span style="grid-column:1;grid-row:1;font-size:0.8em;opacity:0.75;padding-right:6px">text</span>']
     for pos in range(lo, hi):
         mark = f"border-left:2px solid {_DISAGREE};" if pos in split and pos > 0 else ""
-        out.append(f'<span class="tp-ruler" style="grid-column:{pos - lo + 2};grid-row:1;color:#666;'
+        out.append(f'<span class="tp-ruler" style="grid-column:{pos - lo + 2};grid-row:1;opacity:0.75;'
                    f'font-family:ui-monospace,monospace;text-align:center;{mark}">'
                    f'{html_lib.escape(visible_whitespace(text[pos]))}</span>')
     return "".join(out)

@@ -26,7 +26,7 @@ MAX_WORD_CHIPS = 40
 #: Characters shown of a word or token in the word tables, and of a token in a merge tree.
 WORD_CHARS = 24
 TREE_CHARS = 16
-_MUTED = "color:#6b7280;font-size:0.85em"
+_MUTED = "opacity:0.75;font-size:0.85em"  # follows the theme's text colour
 _MONO = "font-family:ui-monospace,monospace"
 
 

@@ -100,7 +100,7 @@ def kinds_legend_html(info: StepInfo, *, scheme: Scheme, translate: bool) -> str
         f'height:0.8em;background:{colour};margin-right:0.3em;vertical-align:-0.05em"></span>{kind}</span>'
         for kind, colour in KIND_COLOURS.items() if kind in kinds
     )
-    return f'<div class="tp-legend" style="color:#6b7280;font-size:0.85em">{items}</div>'
+    return f'<div class="tp-legend" style="opacity:0.75;font-size:0.85em">{items}</div>'
 
 
 def _sample_steps(n: int, step: int, points: int) -> list[int]:

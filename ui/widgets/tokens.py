@@ -166,7 +166,7 @@ def chip_html(token_id: Optional[int], token: str, *, scheme: Scheme = "plain", 
         title += f" · {title_extra}"
     return (
         f'<span class="tp-chip" title="{html.escape(title, quote=True)}" '
-        f'style="background:{colour};border:{border};font-weight:{weight};border-radius:4px;'
+        f'style="background:{colour};color:#111827;border:{border};font-weight:{weight};border-radius:4px;'
         f'padding:1px 4px;margin:1px;display:inline-block;font-family:ui-monospace,monospace;'
         f'white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%;unicode-bidi:isolate;line-height:1.7">{html.escape(shown)}</span>'
     )
