@@ -134,6 +134,11 @@ class BpeTrace:
             raise IndexError(f"merge record {index} out of range (0..{len(self._steps) - 1})")
         return self._record(index % len(self._steps))
 
+    def new_token_flags(self) -> list[bool]:
+        """For each merge, whether it made a token not in the vocabulary yet (what a vocabulary-size
+        cut counts), read without building the records."""
+        return [bool(step[4]) for step in self._steps]
+
     @property
     def records(self) -> list[MergeRecord]:
         """Every record (built on each call; prefer indexing for single steps)."""
