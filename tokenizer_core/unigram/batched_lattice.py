@@ -35,43 +35,61 @@ class _Lattices:
 
     def __init__(self, words: _Words, start: np.ndarray, end: np.ndarray, piece: np.ndarray,
                  word: np.ndarray) -> None:
+        self._build(words, [start, end, piece, word])
+
+    @classmethod
+    def from_edges(cls, words: _Words, edges: list[np.ndarray]) -> _Lattices:
+        """Like the constructor, but takes ``[start, end, piece, word]`` in a list that it empties,
+        so each input array is freed as soon as its sorted copy exists (the peak memory of training).
+        """
+        lat = cls.__new__(cls)
+        lat._build(words, edges)
+        return lat
+
+    def _build(self, words: _Words, edges: list[np.ndarray]) -> None:
         self.w = words
-        level = end - words.first[word]
-        order = np.lexsort((start, end, level))
-        self.start, self.end, self.piece, self.word = start[order], end[order], piece[order], word[order]
+        start, end, piece, word = (np.asarray(a) for a in edges)
+        edges.clear()
+        # Edge indices fit in 32 bits: half the memory of the persistent per-edge arrays.
+        order = _sort_order(end - words.first[word], end, start, words.num_nodes)
+        self.start = start[order].astype(np.int32)
+        del start
+        self.end = end[order].astype(np.int32)
+        del end
+        self.piece = piece[order].astype(np.int32)
+        del piece
+        self.word = word[order].astype(np.int32)
+        del word, order
         b_level = self.start - words.first[self.word]
-        self.b_order = np.lexsort((self.end, self.start, b_level))
+        self.b_order = _sort_order(b_level, self.start, self.end, words.num_nodes).astype(np.int32)
+        del b_level
         self._index()
 
     def keep(self, keep_piece: np.ndarray, new_id: np.ndarray) -> None:
         """Drop edges of removed pieces and renumber the rest; both sort orders survive filtering."""
         k = keep_piece[self.piece]
-        position = np.cumsum(k) - 1
+        position = (np.cumsum(k) - 1).astype(np.int32)
         self.b_order = position[self.b_order[k[self.b_order]]]
+        del position
         self.start, self.end, self.word = self.start[k], self.end[k], self.word[k]
-        self.piece = new_id[self.piece[k]]
+        self.piece = new_id[self.piece[k]].astype(np.int32)
         self._index()
 
     def _index(self) -> None:
         w = self.w
         # Forward: edges grouped by end node, levels = end position inside the word.
-        self.f_level = self.end - w.first[self.word]
-        self.f_bounds = np.searchsorted(self.f_level, np.arange(w.max_length + 2))
-        new_group = np.ones(len(self.end), dtype=bool)
-        new_group[1:] = self.end[1:] != self.end[:-1]
-        self.f_gstart = np.flatnonzero(new_group)
-        self.f_gnode = self.end[self.f_gstart]
-        self.f_gsize = np.diff(np.append(self.f_gstart, len(self.end)))
+        f_level = self.end - w.first[self.word]
+        self.f_bounds = np.searchsorted(f_level, np.arange(w.max_length + 2))
+        del f_level
+        self.f_gstart, self.f_gnode, self.f_gsize = _groups(self.end)
         self.f_gbounds = np.searchsorted(self.f_gstart, self.f_bounds)
         # Backward: the same edges grouped by start node (order ``b_order``), levels = start position.
-        self.b_start, self.b_end = self.start[self.b_order], self.end[self.b_order]
-        b_level = self.b_start - w.first[self.word[self.b_order]]
+        b_start = self.start[self.b_order]
+        self.b_end = self.end[self.b_order]
+        b_level = b_start - w.first[self.word[self.b_order]]
         self.b_bounds = np.searchsorted(b_level, np.arange(w.max_length + 2))
-        new_group = np.ones(len(self.b_start), dtype=bool)
-        new_group[1:] = self.b_start[1:] != self.b_start[:-1]
-        self.b_gstart = np.flatnonzero(new_group)
-        self.b_gnode = self.b_start[self.b_gstart]
-        self.b_gsize = np.diff(np.append(self.b_gstart, len(self.b_start)))
+        del b_level
+        self.b_gstart, self.b_gnode, self.b_gsize = _groups(b_start)
         self.b_gbounds = np.searchsorted(self.b_gstart, self.b_bounds)
 
     def _levels(self, bounds: np.ndarray, gbounds: np.ndarray,
@@ -106,7 +124,17 @@ class _Lattices:
         lpe = lp[self.piece]
         alpha, beta = self.forward(lpe), self.backward(lpe)
         z = alpha[self.w.last]
-        post = np.exp(alpha[self.start] + lpe + beta[self.end] - z[self.word]) * self.w.counts[self.word]
+        # In place, in the order of ``exp(alpha[s] + lpe + beta[e] - z[w]) * count[w]``: one
+        # per-edge temporary at a time instead of five.
+        post = alpha[self.start]
+        del alpha
+        post += lpe
+        del lpe
+        post += beta[self.end]
+        del beta
+        post -= z[self.word]
+        np.exp(post, out=post)
+        post *= self.w.counts[self.word]
         return np.bincount(self.piece, weights=post, minlength=num_pieces), float(np.dot(self.w.counts, z))
 
     def viterbi(self, lp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -141,6 +169,37 @@ class _Lattices:
             wid, cur = wid[more], cur[more]
 
 
+def _groups(nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Runs of equal ``nodes`` (sorted so that equal ones are adjacent): start index, node and size of each."""
+    new_group = np.ones(len(nodes), dtype=bool)
+    new_group[1:] = nodes[1:] != nodes[:-1]
+    gstart = np.flatnonzero(new_group).astype(np.int32)
+    del new_group
+    gsize = np.diff(np.append(gstart, np.int32(len(nodes)))).astype(np.int32)
+    return gstart, nodes[gstart], gsize
+
+
+def _sort_order(level: np.ndarray, node: np.ndarray, other: np.ndarray, num_nodes: int) -> np.ndarray:
+    """``np.lexsort((other, node, level))`` for edges: one argsort of a single int64 key.
+
+    ``node`` fixes ``level`` and ``|other - node| <= span``, and no two edges share ``(node, other)``,
+    so the packed key is unique and any sort gives the lexsort order.
+    """
+    if not len(node):
+        return np.zeros(0, dtype=np.int64)
+    span = int(np.abs(other.astype(np.int64) - node).max())
+    levels = int(level.max()) + 1
+    if levels * num_nodes * (2 * span + 1) >= 2**62:
+        return np.lexsort((other, node, level))
+    key = level.astype(np.int64) * num_nodes
+    key += node
+    key *= 2 * span + 1
+    key += other
+    key -= node
+    key += span
+    return np.argsort(key)
+
+
 def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray]) -> tuple[np.ndarray, ...]:
     """All (start node, end node, piece, word) edges of the words' lattices."""
     parts = []
@@ -154,9 +213,14 @@ def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray]) -> tup
         hit = pid >= 0
         idx = idx[hit]
         wid = words.word_of[idx]
-        start = idx + wid
-        parts.append((start, start + length, pid[hit], wid))
+        start = (idx + wid).astype(np.int32)
+        parts.append([start, start + np.int32(length), pid[hit].astype(np.int32), wid.astype(np.int32)])
     if not parts:
-        empty = np.zeros(0, dtype=np.int64)
+        empty = np.zeros(0, dtype=np.int32)
         return empty, empty, empty, empty
-    return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
+    out = []
+    for k in range(4):  # one column at a time, freeing its parts as it goes
+        out.append(np.concatenate([p[k] for p in parts]))
+        for p in parts:
+            p[k] = None
+    return tuple(out)

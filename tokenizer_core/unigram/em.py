@@ -55,8 +55,8 @@ class EMState:
         self.is_char[:num_chars] = True
         self.hashes = _hash_strings(pieces)
         self.lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
-        start, end, piece, word = _edges(words, _PieceIndex(self.hashes, self.lengths), runs)
-        self.lattices = _Lattices(words, start, end, piece, word)
+        edges = list(_edges(words, _PieceIndex(self.hashes, self.lengths), runs))
+        self.lattices = _Lattices.from_edges(words, edges)
 
     def keep_only(self, keep: np.ndarray) -> None:
         """Drop the pieces where ``keep`` is false (and their lattice edges); the rest are renumbered."""
