@@ -58,9 +58,13 @@ class _Words:
         self.offsets = np.zeros(len(words) + 1, dtype=np.int64)
         np.cumsum(lengths, out=self.offsets[1:])
         n = int(self.offsets[-1])
-        self.cps = np.frombuffer(self.text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
-        self.word_of = np.repeat(np.arange(len(words), dtype=np.int64), lengths)
-        self.rem = self.offsets[1:][self.word_of] - np.arange(n, dtype=np.int64)  # chars left from i, incl. i
+        # Per-character arrays in 32 bits where positions fit (they always do in practice): they are
+        # the bulk of the corpus' memory. Code points fit in 21 bits.
+        pos_t = np.int32 if n + len(words) < 2**31 else np.int64
+        self.cps = np.frombuffer(self.text.encode("utf-32-le"), dtype=np.uint32).astype(np.int32)
+        self.word_of = np.repeat(np.arange(len(words), dtype=pos_t), lengths)
+        self.rem = np.repeat(self.offsets[1:].astype(pos_t), lengths)  # chars left from i, incl. i
+        self.rem -= np.arange(n, dtype=pos_t)
         self.first = self.offsets[:-1] + np.arange(len(words), dtype=np.int64)
         self.last = self.first + lengths
         self.num_nodes = n + len(words)
@@ -75,23 +79,32 @@ class _Words:
         n = len(self.cps)
         new = np.zeros(n, dtype=bool)
         new[self.offsets[:-1]] = True
-        uniq, inv = np.unique(self.cps, return_inverse=True)
+        # Facts about each distinct character, looked up per position through a code-point table
+        # (a few MB at most) rather than an int64 inverse index per position.
+        uniq = np.unique(self.cps)
         chars = [chr(int(c)) for c in uniq]
-        is_ws = (np.array([c == BOUNDARY for c in chars], dtype=bool))[inv]
+        table_size = int(uniq[-1]) + 1 if len(uniq) else 1
+        is_ws = self.cps == ord(BOUNDARY)
         new |= is_ws
         prev_ws = np.zeros(n, dtype=bool)
         prev_ws[1:] = is_ws[:-1]
+        del is_ws
         if split_by_script:
             names: dict[str, int] = {}
-            script = np.array([names.setdefault(_script_of(c), len(names)) for c in chars], dtype=np.int64)[inv]
+            table = np.zeros(table_size, dtype=np.int32)
+            table[uniq] = [names.setdefault(_script_of(c), len(names)) for c in chars]
+            script = table[self.cps]
             change = np.zeros(n, dtype=bool)
             change[1:] = script[1:] != script[:-1]
+            del script
             new |= change & ~prev_ws
         if split_digits:
-            is_digit = np.array([unicodedata.category(c) == "Nd" for c in chars], dtype=bool)[inv]
+            digit_table = np.zeros(table_size, dtype=bool)
+            digit_table[uniq] = [unicodedata.category(c) == "Nd" for c in chars]
+            is_digit = digit_table[self.cps]
             new |= is_digit
             new[1:] |= is_digit[:-1]
-        return np.cumsum(new)
+        return np.cumsum(new, dtype=np.int32 if n < 2**31 else np.int64)
 
     def window_hashes(self, max_len: int) -> Iterable[tuple[int, np.ndarray]]:
         """``(L, h)`` for ``L = 1..max_len``: ``h[i]`` hashes ``cps[i:i+L]`` wherever ``rem[i] >= L``."""
