@@ -101,3 +101,12 @@ def test_exports_are_offered_and_the_npz_is_the_batch():
     arrays = np.load(io.BytesIO(npz_bytes(batch)))
     assert arrays["input_ids"].tolist() == batch.input_ids
     assert arrays["attention_mask"].tolist() == batch.attention_mask
+
+
+def test_a_big_batch_stays_bounded():
+    # 64 rows of ~600 tokens: the mask heatmaps would be 600 x 600 and the packed row 38,000 wide.
+    at = open_page("\n".join(("word " * 600).strip() for _ in range(64)))
+    captions = " ".join(c.value for c in at.caption)
+    assert "The first 128 of 600 positions are drawn." in captions
+    assert "Documents of at most 64 tokens, 256 in all" in captions
+    assert {m.label: m.value for m in at.metric}["Rows"] == "64"

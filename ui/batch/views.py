@@ -31,6 +31,12 @@ from ui.widgets.tokens import scheme_for, shown_text, visible_whitespace
 FIELDS = ["tokens", "input_ids", "attention_mask", "token_type_ids", "special_tokens_mask", "position_ids",
           "generation position_ids"]
 COURSE_LENGTHS = [10, 50, 500]
+#: Positions a mask heatmap shows (a 1,000-token row would be a million cells).
+MAX_MASK = 128
+#: Positions of the packed example row, and of each document in it.
+MAX_PACKED, MAX_DOC = 256, 64
+#: Cells of the token grid greyed where the attention mask is 0 (styling every cell costs).
+MAX_STYLED_CELLS = 20_000
 
 
 def _grid(batch: BatchEncoding, field: str, tok: Tokenizer) -> pd.DataFrame:
@@ -52,7 +58,7 @@ def _grid(batch: BatchEncoding, field: str, tok: Tokenizer) -> pd.DataFrame:
 def render_grid(batch: BatchEncoding, tok: Tokenizer) -> None:
     field = st.radio("Field", FIELDS, horizontal=True, key=PREFIX + "field")
     frame = _grid(batch, field, tok)
-    if field in ("tokens",):
+    if field == "tokens" and frame.size <= MAX_STYLED_CELLS:
         mask = pd.DataFrame(batch.attention_mask, index=frame.index)
         styled = frame.style.apply(lambda col: ["color:#adb5bd" if m == 0 else "" for m in mask[col.name]], axis=0)
         st.dataframe(styled, width="stretch")
@@ -89,22 +95,29 @@ def render_masks(batch: BatchEncoding) -> None:
         st.info("Turn padding on: the masks of a ragged batch have one size per row.")
         return
     row = st.selectbox("Row", list(range(len(batch.rows))), key=PREFIX + "mask_row")
-    labels = [html.escape(visible_whitespace(t))[:20] for t in batch.tokens[row]]
+    n = min(batch.padded_length, MAX_MASK)
+    labels = [html.escape(visible_whitespace(t))[:20] for t in batch.tokens[row][:n]]
     c1, c2, c3 = st.columns(3)
-    c1.plotly_chart(_heatmap(batch.attention_mask_2d(row), labels, "padding mask"), width="stretch",
+    c1.plotly_chart(_heatmap(batch.attention_mask_2d(row)[:n, :n], labels, "padding mask"), width="stretch",
                     config={"displayModeBar": False}, key=PREFIX + "m1")
-    c2.plotly_chart(_heatmap(np.tril(np.ones((len(labels), len(labels)), dtype=int)), labels, "causal mask"),
+    c2.plotly_chart(_heatmap(np.tril(np.ones((n, n), dtype=int)), labels, "causal mask"),
                     width="stretch", config={"displayModeBar": False}, key=PREFIX + "m2")
-    c3.plotly_chart(_heatmap(batch.attention_mask_2d(row, causal=True), labels, "causal × padding"),
+    c3.plotly_chart(_heatmap(batch.attention_mask_2d(row, causal=True)[:n, :n], labels, "causal × padding"),
                     width="stretch", config={"displayModeBar": False}, key=PREFIX + "m3")
-    lengths = batch.lengths
+    if batch.padded_length > MAX_MASK:
+        st.caption(f"The first {MAX_MASK} of {batch.padded_length:,} positions are drawn.")
     st.markdown("**Packed**: the batch's rows (without padding) packed end to end into one sequence: each "
                 "token attends only within its own document, and position ids restart per document.")
-    docs = [n for n in lengths if n > 0][:8]
+    docs: list[int] = []
+    for length in batch.lengths:
+        take = min(length, MAX_DOC)
+        if take and sum(docs) + take <= MAX_PACKED:
+            docs.append(take)
     doc_labels = [f"doc {d}:{p}" for d, n in enumerate(docs) for p in range(n)]
     st.plotly_chart(_heatmap(packed_mask(docs), doc_labels, f"packed causal mask, {len(docs)} documents"),
                     width="stretch", config={"displayModeBar": False}, key=PREFIX + "m4")
-    st.caption("Position ids of the packed row: " + ", ".join(map(str, packed_position_ids(docs)))[:600])
+    st.caption(f"Documents of at most {MAX_DOC} tokens, {MAX_PACKED} in all, are drawn. Position ids of the "
+               "packed row: " + ", ".join(map(str, packed_position_ids(docs)))[:600])
 
 
 def render_waste(batch: BatchEncoding) -> None:
