@@ -51,16 +51,19 @@ class _Lattices:
         start, end, piece, word = (np.asarray(a) for a in edges)
         edges.clear()
         # Edge indices fit in 32 bits: half the memory of the persistent per-edge arrays.
-        order = _sort_order(end - words.first[word], end, start, words.num_nodes)
-        self.start = start[order].astype(np.int32)
+        first = words.first.astype(end.dtype)
+        level = end - first[word]
+        order = _sort_order(level, end, start, words.num_nodes)
+        del level
+        self.start = start[order].astype(np.int32, copy=False)
         del start
-        self.end = end[order].astype(np.int32)
+        self.end = end[order].astype(np.int32, copy=False)
         del end
-        self.piece = piece[order].astype(np.int32)
+        self.piece = piece[order].astype(np.int32, copy=False)
         del piece
-        self.word = word[order].astype(np.int32)
+        self.word = word[order].astype(np.int32, copy=False)
         del word, order
-        b_level = self.start - words.first[self.word]
+        b_level = self.start - first[self.word]
         self.b_order = _sort_order(b_level, self.start, self.end, words.num_nodes).astype(np.int32)
         del b_level
         self._index()
@@ -68,7 +71,8 @@ class _Lattices:
     def keep(self, keep_piece: np.ndarray, new_id: np.ndarray) -> None:
         """Drop edges of removed pieces and renumber the rest; both sort orders survive filtering."""
         k = keep_piece[self.piece]
-        position = (np.cumsum(k) - 1).astype(np.int32)
+        position = np.cumsum(k, dtype=np.int32)
+        position -= 1
         self.b_order = position[self.b_order[k[self.b_order]]]
         del position
         self.start, self.end, self.word = self.start[k], self.end[k], self.word[k]
@@ -78,7 +82,8 @@ class _Lattices:
     def _index(self) -> None:
         w = self.w
         # Forward: edges grouped by end node, levels = end position inside the word.
-        f_level = self.end - w.first[self.word]
+        first = w.first.astype(self.end.dtype)
+        f_level = self.end - first[self.word]
         self.f_bounds = np.searchsorted(f_level, np.arange(w.max_length + 2))
         del f_level
         self.f_gstart, self.f_gnode, self.f_gsize = _groups(self.end)
@@ -86,7 +91,7 @@ class _Lattices:
         # Backward: the same edges grouped by start node (order ``b_order``), levels = start position.
         b_start = self.start[self.b_order]
         self.b_end = self.end[self.b_order]
-        b_level = b_start - w.first[self.word[self.b_order]]
+        b_level = b_start - first[self.word[self.b_order]]
         self.b_bounds = np.searchsorted(b_level, np.arange(w.max_length + 2))
         del b_level
         self.b_gstart, self.b_gnode, self.b_gsize = _groups(b_start)
@@ -112,10 +117,9 @@ class _Lattices:
     def backward(self, lpe: np.ndarray) -> np.ndarray:
         beta = np.full(self.w.num_nodes, -np.inf)
         beta[self.w.last] = 0.0
-        lpb = lpe[self.b_order]
         levels = list(self._levels(self.b_bounds, self.b_gbounds, self.b_gstart))
         for lo, hi, glo, ghi, gs in reversed(levels):
-            v = beta[self.b_end[lo:hi]] + lpb[lo:hi]
+            v = beta[self.b_end[lo:hi]] + lpe[self.b_order[lo:hi]]
             beta[self.b_gnode[glo:ghi]] = _grouped_logsumexp(v, gs, self.b_gsize[glo:ghi])
         return beta
 
@@ -124,12 +128,12 @@ class _Lattices:
         lpe = lp[self.piece]
         alpha, beta = self.forward(lpe), self.backward(lpe)
         z = alpha[self.w.last]
-        # In place, in the order of ``exp(alpha[s] + lpe + beta[e] - z[w]) * count[w]``: one
-        # per-edge temporary at a time instead of five.
-        post = alpha[self.start]
+        # In place, in the order of ``exp(alpha[s] + lpe + beta[e] - z[w]) * count[w]`` (addition
+        # commutes exactly, so ``lpe + alpha[s]`` is the same number): one per-edge temporary at a
+        # time instead of five.
+        post = lpe
+        post += alpha[self.start]
         del alpha
-        post += lpe
-        del lpe
         post += beta[self.end]
         del beta
         post -= z[self.word]
@@ -187,11 +191,12 @@ def _sort_order(level: np.ndarray, node: np.ndarray, other: np.ndarray, num_node
     """
     if not len(node):
         return np.zeros(0, dtype=np.int64)
-    span = int(np.abs(other.astype(np.int64) - node).max())
+    span = max(int((other - node).max()), int((node - other).max()))
     levels = int(level.max()) + 1
     if levels * num_nodes * (2 * span + 1) >= 2**62:
         return np.lexsort((other, node, level))
-    key = level.astype(np.int64) * num_nodes
+    key = level.astype(np.int64)
+    key *= num_nodes
     key += node
     key *= 2 * span + 1
     key += other

@@ -110,11 +110,13 @@ class _Words:
         """``(L, h)`` for ``L = 1..max_len``: ``h[i]`` hashes ``cps[i:i+L]`` wherever ``rem[i] >= L``."""
         n = len(self.cps)
         h = np.zeros(n, dtype=np.uint64)
-        cu = self.cps.astype(np.uint64)
+        cu = self.cps.view(np.uint32) if self.cps.dtype == np.int32 else self.cps.astype(np.uint64)
         for length in range(1, max_len + 1):
             if length > n:
                 return
-            h[: n - length + 1] = h[: n - length + 1] * _HASH_BASE + cu[length - 1:]
+            window = h[: n - length + 1]
+            window *= _HASH_BASE  # in place, modulo 2**64 like the product it replaces
+            window += cu[length - 1:]
             yield length, h
 
 
