@@ -28,7 +28,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _progress_bar(quiet: bool):
     """A progress callback drawing a tqdm bar on stderr (nothing when quiet or not a terminal)."""
-    if quiet:
+    if quiet or not sys.stderr.isatty():
+        # Bars redrawn with carriage returns are noise in a log file or a pipe (a WordPiece training
+        # wrote 24 KB of them); errors still go to stderr.
         return lambda done, total, message: None
     from tqdm import tqdm
 
