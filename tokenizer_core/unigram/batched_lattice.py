@@ -22,6 +22,8 @@ import numpy as np
 
 from tokenizer_core.unigram.words import _PieceIndex, _Words
 
+_CHUNK = 1 << 20  # edges per step of the E-step's per-edge arithmetic
+
 
 def _grouped_logsumexp(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """``log(sum(exp(v)))`` of each run ``values[starts[k]:starts[k] + sizes[k]]`` (runs are contiguous)."""
@@ -75,8 +77,12 @@ class _Lattices:
         position -= 1
         self.b_order = position[self.b_order[k[self.b_order]]]
         del position
-        self.start, self.end, self.word = self.start[k], self.end[k], self.word[k]
+        # One array at a time, so each old one goes before the next new one is made.
+        self.start = self.start[k]
+        self.end = self.end[k]
+        self.word = self.word[k]
         self.piece = new_id[self.piece[k]].astype(np.int32)
+        del k
         self._index()
 
     def _index(self) -> None:
@@ -90,7 +96,6 @@ class _Lattices:
         self.f_gbounds = np.searchsorted(self.f_gstart, self.f_bounds)
         # Backward: the same edges grouped by start node (order ``b_order``), levels = start position.
         b_start = self.start[self.b_order]
-        self.b_end = self.end[self.b_order]
         b_level = b_start - first[self.word[self.b_order]]
         self.b_bounds = np.searchsorted(b_level, np.arange(w.max_length + 2))
         del b_level
@@ -119,7 +124,8 @@ class _Lattices:
         beta[self.w.last] = 0.0
         levels = list(self._levels(self.b_bounds, self.b_gbounds, self.b_gstart))
         for lo, hi, glo, ghi, gs in reversed(levels):
-            v = beta[self.b_end[lo:hi]] + lpe[self.b_order[lo:hi]]
+            bo = self.b_order[lo:hi]
+            v = beta[self.end[bo]] + lpe[bo]
             beta[self.b_gnode[glo:ghi]] = _grouped_logsumexp(v, gs, self.b_gsize[glo:ghi])
         return beta
 
@@ -131,14 +137,18 @@ class _Lattices:
         # In place, in the order of ``exp(alpha[s] + lpe + beta[e] - z[w]) * count[w]`` (addition
         # commutes exactly, so ``lpe + alpha[s]`` is the same number): one per-edge temporary at a
         # time instead of five.
+        # Element by element, so computing it in chunks keeps the temporaries small and changes no bit.
         post = lpe
-        post += alpha[self.start]
-        del alpha
-        post += beta[self.end]
-        del beta
-        post -= z[self.word]
-        np.exp(post, out=post)
-        post *= self.w.counts[self.word]
+        for c in range(0, len(post), _CHUNK):
+            sl = slice(c, c + _CHUNK)
+            word = self.word[sl]
+            chunk = post[sl]
+            chunk += alpha[self.start[sl]]
+            chunk += beta[self.end[sl]]
+            chunk -= z[word]
+            np.exp(chunk, out=chunk)
+            chunk *= self.w.counts[word]
+        del alpha, beta
         return np.bincount(self.piece, weights=post, minlength=num_pieces), float(np.dot(self.w.counts, z))
 
     def viterbi(self, lp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
