@@ -43,6 +43,7 @@ from tokenizer_core.registry import build, malformed_as_format_error
 from tokenizer_core.text.added_vocabulary import AddedToken, AddedVocabulary
 from tokenizer_core.text.normalized import NormalizedString
 from tokenizer_core.text.pre_tokenizers import Piece
+from tokenizer_core.text.surrogates import replace_lone_surrogates
 from tokenizer_core.types import Encoding, Offsets, Sampling, Token
 
 if TYPE_CHECKING:
@@ -134,8 +135,14 @@ class Tokenizer:
             raise TokenizerError(f"the {type(self.model).__name__} model cannot sample segmentations")
         return sampler(piece, rng=rng, sampling=sampling)
 
-    def _trace(self, text: str, *, split_special: bool, sampling: Optional[Sampling],
-               sequence_id: int) -> tuple[list[PieceTrace], Encoding, str]:
+    def _trace(self, text: str, **how: Any) -> tuple[list[PieceTrace], Encoding, str]:
+        try:
+            return self._trace_text(text, **how)
+        except UnicodeEncodeError:  # a lone surrogate has no UTF-8 bytes: read as U+FFFD, as tiktoken does
+            return self._trace_text(replace_lone_surrogates(text), **how)
+
+    def _trace_text(self, text: str, *, split_special: bool, sampling: Optional[Sampling],
+                    sequence_id: int) -> tuple[list[PieceTrace], Encoding, str]:
         if not isinstance(text, str):
             raise TokenizerError(f"can only encode text (str), got {type(text).__name__}")
         if len(text) > MAX_INPUT_CHARS:

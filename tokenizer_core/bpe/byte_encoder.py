@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Optional
 import regex
 
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.text.surrogates import replace_lone_surrogates
 
 if TYPE_CHECKING:
     from tokenizer_core.bpe.model import BPE
@@ -64,8 +65,13 @@ class ByteLevelBPEEncoder:
         self._cache = _PieceCache()
 
     def encode_ordinary(self, text: str) -> list[int]:
-        """Ids of ``text``, treating special-token strings as plain text."""
-        return list(chain.from_iterable(map(self._cache.__getitem__, self._re.findall(text))))
+        """Ids of ``text``, treating special-token strings as plain text (a lone surrogate reads as
+        U+FFFD, as in tiktoken)."""
+        try:
+            return list(chain.from_iterable(map(self._cache.__getitem__, self._re.findall(text))))
+        except UnicodeEncodeError:
+            return list(chain.from_iterable(map(self._cache.__getitem__,
+                                                self._re.findall(replace_lone_surrogates(text)))))
 
     def encode(self, text: str, *, allowed_special: Iterable[str] | str = "all") -> list[int]:
         """Ids of ``text``; special-token strings in ``allowed_special`` become their ids."""
