@@ -177,7 +177,12 @@ def render_training(model: Unigram, *, is_course: bool) -> None:
     st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})
     st.dataframe(pd.DataFrame([{"round": r.round, "vocabulary": r.vocab_size, "log-likelihood": r.log_likelihood,
                                 "loss per word": r.loss, "EM iterations": r.em_iterations, "tokens": r.num_tokens,
-                                "pieces removed": len(r.removed)} for r in rounds]), hide_index=True, width="stretch")
+                                "pieces removed": len(r.removed)} for r in rounds]), hide_index=True, width="stretch",
+                 column_config={"vocabulary": st.column_config.NumberColumn(format="localized"),
+                                "log-likelihood": st.column_config.NumberColumn(format="%.1f"),
+                                "loss per word": st.column_config.NumberColumn(format="%.4f"),
+                                "tokens": st.column_config.NumberColumn(format="localized"),
+                                "pieces removed": st.column_config.NumberColumn(format="localized")})
     picked = st.selectbox("Pieces removed in round", [r.round for r in rounds], key=PREFIX + "round")
     removed = next(r.removed for r in rounds if r.round == picked)
     frame = pd.DataFrame([{"piece": visible_whitespace(x.piece), "reason": x.reason, "log-prob": x.log_prob,
@@ -185,4 +190,6 @@ def render_training(model: Unigram, *, is_course: bool) -> None:
     if frame.empty:
         st.caption("No piece was removed in this round.")
     else:
-        st.dataframe(frame.sort_values("loss", na_position="last").head(300), hide_index=True, width="stretch")
+        st.dataframe(frame.sort_values("loss", na_position="last").head(300), hide_index=True, width="stretch",
+                     column_config={"log-prob": st.column_config.NumberColumn(format="%.3f"),
+                                    "loss": st.column_config.NumberColumn(format="%.6f")})
