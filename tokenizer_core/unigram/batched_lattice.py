@@ -15,7 +15,7 @@ loop per word.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Optional
 
 import numpy as np
@@ -87,20 +87,20 @@ class _Lattices:
 
     def _index(self) -> None:
         w = self.w
+        # Position of every node inside its word, looked up per group of edges (one group per
+        # node) rather than computed per edge: the levels' bounds with small temporaries.
+        sizes = w.last - w.first + 1
+        node_level = np.arange(w.num_nodes, dtype=self.end.dtype)
+        node_level -= np.repeat(w.first.astype(self.end.dtype), sizes)
+        levels = np.arange(w.max_length + 2)
         # Forward: edges grouped by end node, levels = end position inside the word.
-        first = w.first.astype(self.end.dtype)
-        f_level = self.end - first[self.word]
-        self.f_bounds = np.searchsorted(f_level, np.arange(w.max_length + 2))
-        del f_level
         self.f_gstart, self.f_gnode, self.f_gsize = _groups(self.end)
-        self.f_gbounds = np.searchsorted(self.f_gstart, self.f_bounds)
+        self.f_gbounds = np.searchsorted(node_level[self.f_gnode], levels)
+        self.f_bounds = np.append(self.f_gstart, len(self.end))[self.f_gbounds]
         # Backward: the same edges grouped by start node (order ``b_order``), levels = start position.
-        b_start = self.start[self.b_order]
-        b_level = b_start - first[self.word[self.b_order]]
-        self.b_bounds = np.searchsorted(b_level, np.arange(w.max_length + 2))
-        del b_level
-        self.b_gstart, self.b_gnode, self.b_gsize = _groups(b_start)
-        self.b_gbounds = np.searchsorted(self.b_gstart, self.b_bounds)
+        self.b_gstart, self.b_gnode, self.b_gsize = _groups(self.start[self.b_order])
+        self.b_gbounds = np.searchsorted(node_level[self.b_gnode], levels)
+        self.b_bounds = np.append(self.b_gstart, len(self.end))[self.b_gbounds]
 
     def _levels(self, bounds: np.ndarray, gbounds: np.ndarray,
                 gstart: np.ndarray) -> Iterator[tuple[int, int, int, int, np.ndarray]]:
@@ -112,44 +112,53 @@ class _Lattices:
             yield lo, hi, glo, ghi, gstart[glo:ghi] - lo
 
     def forward(self, lpe: np.ndarray) -> np.ndarray:
+        return self._forward(lambda lo, hi: lpe[lo:hi])
+
+    def backward(self, lpe: np.ndarray) -> np.ndarray:
+        return self._backward(lambda bo: lpe[bo])
+
+    def _forward(self, edge_lp: Callable[[int, int], np.ndarray]) -> np.ndarray:
+        """Forward scores, ``edge_lp(lo, hi)`` giving the log-probabilities of edges ``lo:hi``."""
         alpha = np.full(self.w.num_nodes, -np.inf)
         alpha[self.w.first] = 0.0
         for lo, hi, glo, ghi, gs in self._levels(self.f_bounds, self.f_gbounds, self.f_gstart):
-            v = alpha[self.start[lo:hi]] + lpe[lo:hi]
+            v = alpha[self.start[lo:hi]] + edge_lp(lo, hi)
             alpha[self.f_gnode[glo:ghi]] = _grouped_logsumexp(v, gs, self.f_gsize[glo:ghi])
         return alpha
 
-    def backward(self, lpe: np.ndarray) -> np.ndarray:
+    def _backward(self, edge_lp: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """Backward scores, ``edge_lp(edges)`` giving the log-probabilities of the edges at those indices."""
         beta = np.full(self.w.num_nodes, -np.inf)
         beta[self.w.last] = 0.0
         levels = list(self._levels(self.b_bounds, self.b_gbounds, self.b_gstart))
         for lo, hi, glo, ghi, gs in reversed(levels):
             bo = self.b_order[lo:hi]
-            v = beta[self.end[bo]] + lpe[bo]
+            v = beta[self.end[bo]] + edge_lp(bo)
             beta[self.b_gnode[glo:ghi]] = _grouped_logsumexp(v, gs, self.b_gsize[glo:ghi])
         return beta
 
     def expected_counts(self, lp: np.ndarray, num_pieces: int) -> tuple[np.ndarray, float]:
         """E-step: expected count of every piece, and the corpus log-likelihood."""
-        lpe = lp[self.piece]
-        alpha, beta = self.forward(lpe), self.backward(lpe)
+        # Edge log-probabilities are gathered where needed, never as one array of all edges.
+        alpha = self._forward(lambda lo, hi: lp[self.piece[lo:hi]])
+        beta = self._backward(lambda bo: lp[self.piece[bo]])
         z = alpha[self.w.last]
-        # In place, in the order of ``exp(alpha[s] + lpe + beta[e] - z[w]) * count[w]`` (addition
-        # commutes exactly, so ``lpe + alpha[s]`` is the same number): one per-edge temporary at a
-        # time instead of five.
-        # Element by element, so computing it in chunks keeps the temporaries small and changes no bit.
-        post = lpe
-        for c in range(0, len(post), _CHUNK):
+        # ``exp(alpha[s] + lpe + beta[e] - z[w]) * count[w]`` per edge, summed per piece: element by
+        # element and then added up in edge order (``np.add.at`` adds in the same order as a single
+        # ``np.bincount``), so working in chunks keeps the temporaries small and changes no bit.
+        # ``lpe + alpha[s]`` is the same number as ``alpha[s] + lpe``: addition commutes exactly.
+        counts = np.zeros(num_pieces)
+        for c in range(0, len(self.piece), _CHUNK):
             sl = slice(c, c + _CHUNK)
-            word = self.word[sl]
-            chunk = post[sl]
-            chunk += alpha[self.start[sl]]
-            chunk += beta[self.end[sl]]
-            chunk -= z[word]
-            np.exp(chunk, out=chunk)
-            chunk *= self.w.counts[word]
-        del alpha, beta
-        return np.bincount(self.piece, weights=post, minlength=num_pieces), float(np.dot(self.w.counts, z))
+            word, piece = self.word[sl], self.piece[sl]
+            post = lp[piece]
+            post += alpha[self.start[sl]]
+            post += beta[self.end[sl]]
+            post -= z[word]
+            np.exp(post, out=post)
+            post *= self.w.counts[word]
+            np.add.at(counts, piece, post)
+        return counts, float(np.dot(self.w.counts, z))
 
     def viterbi(self, lp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best incoming edge of every node (earliest start on ties) and best scores."""
