@@ -50,24 +50,25 @@ class _Lattices:
 
     def _build(self, words: _Words, edges: list[np.ndarray]) -> None:
         self.w = words
-        start, end, piece, word = (np.asarray(a) for a in edges)
-        edges.clear()
+        start, end, piece, _ = (np.asarray(a) for a in edges)
+        edges.clear()  # the word of an edge is the word of its end node: not kept per edge
+        pos_t = np.int32 if words.num_nodes < 2**31 else np.int64
+        # Per node: its word and its position inside it (a few bytes per character).
+        sizes = words.last - words.first + 1
+        self._node_word = np.repeat(np.arange(len(sizes), dtype=pos_t), sizes)
+        self._node_level = np.arange(words.num_nodes, dtype=pos_t)
+        self._node_level -= np.repeat(words.first.astype(pos_t), sizes)
+        del sizes
         # Edge indices fit in 32 bits: half the memory of the persistent per-edge arrays.
-        first = words.first.astype(end.dtype)
-        level = end - first[word]
-        order = _sort_order(level, end, start, words.num_nodes)
-        del level
+        order = _sort_order(self._node_level[end], end, start, words.num_nodes)
         self.start = start[order].astype(np.int32, copy=False)
         del start
         self.end = end[order].astype(np.int32, copy=False)
         del end
         self.piece = piece[order].astype(np.int32, copy=False)
-        del piece
-        self.word = word[order].astype(np.int32, copy=False)
-        del word, order
-        b_level = self.start - first[self.word]
-        self.b_order = _sort_order(b_level, self.start, self.end, words.num_nodes).astype(np.int32)
-        del b_level
+        del piece, order
+        self.b_order = _sort_order(self._node_level[self.start], self.start, self.end,
+                                   words.num_nodes).astype(np.int32)
         self._index()
 
     def keep(self, keep_piece: np.ndarray, new_id: np.ndarray) -> None:
@@ -80,26 +81,21 @@ class _Lattices:
         # One array at a time, so each old one goes before the next new one is made.
         self.start = self.start[k]
         self.end = self.end[k]
-        self.word = self.word[k]
         self.piece = new_id[self.piece[k]].astype(np.int32)
         del k
         self._index()
 
     def _index(self) -> None:
-        w = self.w
-        # Position of every node inside its word, looked up per group of edges (one group per
-        # node) rather than computed per edge: the levels' bounds with small temporaries.
-        sizes = w.last - w.first + 1
-        node_level = np.arange(w.num_nodes, dtype=self.end.dtype)
-        node_level -= np.repeat(w.first.astype(self.end.dtype), sizes)
-        levels = np.arange(w.max_length + 2)
+        # Levels (node positions inside their words) looked up per group of edges, one group
+        # per node, rather than per edge: the levels' bounds with small temporaries.
+        levels = np.arange(self.w.max_length + 2)
         # Forward: edges grouped by end node, levels = end position inside the word.
         self.f_gstart, self.f_gnode, self.f_gsize = _groups(self.end)
-        self.f_gbounds = np.searchsorted(node_level[self.f_gnode], levels)
+        self.f_gbounds = np.searchsorted(self._node_level[self.f_gnode], levels)
         self.f_bounds = np.append(self.f_gstart, len(self.end))[self.f_gbounds]
         # Backward: the same edges grouped by start node (order ``b_order``), levels = start position.
         self.b_gstart, self.b_gnode, self.b_gsize = _groups(self.start[self.b_order])
-        self.b_gbounds = np.searchsorted(node_level[self.b_gnode], levels)
+        self.b_gbounds = np.searchsorted(self._node_level[self.b_gnode], levels)
         self.b_bounds = np.append(self.b_gstart, len(self.end))[self.b_gbounds]
 
     def _levels(self, bounds: np.ndarray, gbounds: np.ndarray,
@@ -150,10 +146,11 @@ class _Lattices:
         counts = np.zeros(num_pieces)
         for c in range(0, len(self.piece), _CHUNK):
             sl = slice(c, c + _CHUNK)
-            word, piece = self.word[sl], self.piece[sl]
+            end, piece = self.end[sl], self.piece[sl]
+            word = self._node_word[end]
             post = lp[piece]
             post += alpha[self.start[sl]]
-            post += beta[self.end[sl]]
+            post += beta[end]
             post -= z[word]
             np.exp(post, out=post)
             post *= self.w.counts[word]
