@@ -41,8 +41,9 @@ class _Lattices:
 
     @classmethod
     def from_edges(cls, words: _Words, edges: list[np.ndarray]) -> _Lattices:
-        """Like the constructor, but takes ``[start, end, piece, word]`` in a list that it empties,
-        so each input array is freed as soon as its sorted copy exists (the peak memory of training).
+        """Like the constructor, but takes ``[start, end, piece]`` (``word`` may follow, unused) in a
+        list that it empties, so each input array is freed as soon as its sorted copy exists (the
+        peak memory of training).
         """
         lat = cls.__new__(cls)
         lat._build(words, edges)
@@ -50,7 +51,7 @@ class _Lattices:
 
     def _build(self, words: _Words, edges: list[np.ndarray]) -> None:
         self.w = words
-        start, end, piece, _ = (np.asarray(a) for a in edges)
+        start, end, piece = (np.asarray(a) for a in edges[:3])
         edges.clear()  # the word of an edge is the word of its end node: not kept per edge
         pos_t = np.int32 if words.num_nodes < 2**31 else np.int64
         # Per node: its word and its position inside it (a few bytes per character).
@@ -221,8 +222,12 @@ def _sort_order(level: np.ndarray, node: np.ndarray, other: np.ndarray, num_node
     return np.argsort(key)
 
 
-def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray]) -> tuple[np.ndarray, ...]:
-    """All (start node, end node, piece, word) edges of the words' lattices."""
+def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray], *,
+           with_word: bool = True) -> tuple[np.ndarray, ...]:
+    """All (start node, end node, piece, word) edges of the words' lattices (without the word
+    if not ``with_word``: :class:`_Lattices` finds it from the end node).
+    """
+    columns = 4 if with_word else 3
     parts = []
     for length, h in words.window_hashes(min(index.max_len, words.max_length)):
         ok = words.rem >= length
@@ -235,12 +240,14 @@ def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray]) -> tup
         idx = idx[hit]
         wid = words.word_of[idx]
         start = (idx + wid).astype(np.int32)
-        parts.append([start, start + np.int32(length), pid[hit].astype(np.int32), wid.astype(np.int32)])
+        part = [start, start + np.int32(length), pid[hit].astype(np.int32)]
+        if with_word:
+            part.append(wid.astype(np.int32))
+        parts.append(part)
     if not parts:
-        empty = np.zeros(0, dtype=np.int32)
-        return empty, empty, empty, empty
+        return tuple(np.zeros(0, dtype=np.int32) for _ in range(columns))
     out = []
-    for k in range(4):  # one column at a time, freeing its parts as it goes
+    for k in range(columns):  # one column at a time, freeing its parts as it goes
         out.append(np.concatenate([p[k] for p in parts]))
         for p in parts:
             p[k] = None

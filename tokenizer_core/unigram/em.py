@@ -55,7 +55,7 @@ class EMState:
         self.is_char[:num_chars] = True
         self.hashes = _hash_strings(pieces)
         self.lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
-        edges = list(_edges(words, _PieceIndex(self.hashes, self.lengths), runs))
+        edges = list(_edges(words, _PieceIndex(self.hashes, self.lengths), runs, with_word=False))
         self.lattices = _Lattices.from_edges(words, edges)
 
     def keep_only(self, keep: np.ndarray) -> None:
