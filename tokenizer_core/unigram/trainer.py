@@ -91,11 +91,15 @@ def train_unigram(
             "which Unigram always keeps; raise vocab_size"
         )
     words = _training_words(counts, max_word_length=max_word_length)
+    num_distinct = len(counts)
+    del counts  # a copy of the caller's counts: ``words`` holds what training needs
     runs = words.runs(split_by_script=split_by_script, split_digits=split_digits)
 
     progress(0, 0, "seeding pieces")
     pieces, lp = _seed(words, runs, max_len=max_piece_length, seed_size=seed_size)
     state = EMState(words, runs, pieces, lp, num_chars=len(alphabet))
+    del runs
+    words.drop_positions()  # the lattices hold what EM and pruning need
     desired = max(vocab_size, int(vocab_size * 1.1))
     seed_count = len(pieces)
     expected_rounds = 1 + max(0, math.ceil(math.log(max(desired, 1) / max(seed_count, 1)) / math.log(shrinking_factor)))
@@ -108,7 +112,7 @@ def train_unigram(
         rounds[-1] = UnigramRound(last.round, last.vocab_size, last.log_likelihood, last.loss,
                                   last.em_iterations, last.num_tokens, last.removed + tuple(cut))
     progress(total_steps, total_steps, "EM and pruning")
-    return UnigramTrainResult(final, rounds, seed_count, alphabet, int(words.counts.sum()), len(counts))
+    return UnigramTrainResult(final, rounds, seed_count, alphabet, int(words.counts.sum()), num_distinct)
 
 
 def _check_settings(*, vocab_size: int, max_piece_length: int, shrinking_factor: float,
