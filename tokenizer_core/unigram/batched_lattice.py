@@ -234,16 +234,19 @@ def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray], *,
         if runs is not None and length > 1:
             n = len(runs)
             ok[: n - length + 1] &= runs[: n - length + 1] == runs[length - 1:]
-        idx = np.flatnonzero(ok)
-        pid = index.find(length, h[idx])
-        hit = pid >= 0
-        idx = idx[hit]
-        wid = words.word_of[idx]
-        start = (idx + wid).astype(np.int32)
-        part = [start, start + np.int32(length), pid[hit].astype(np.int32)]
-        if with_word:
-            part.append(wid.astype(np.int32))
-        parts.append(part)
+        positions = np.flatnonzero(ok)
+        del ok
+        for c in range(0, len(positions), _CHUNK):  # in chunks: small lookup temporaries
+            idx = positions[c:c + _CHUNK]
+            pid = index.find(length, h[idx])
+            hit = pid >= 0
+            idx = idx[hit]
+            wid = words.word_of[idx]
+            start = (idx + wid).astype(np.int32)
+            part = [start, start + np.int32(length), pid[hit].astype(np.int32)]
+            if with_word:
+                part.append(wid.astype(np.int32))
+            parts.append(part)
     if not parts:
         return tuple(np.zeros(0, dtype=np.int32) for _ in range(columns))
     out = []
