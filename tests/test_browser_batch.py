@@ -37,7 +37,7 @@ def test_batch_page_controls_tabs_and_download(streamlit_server, browser_page, t
     page.locator(".st-key-batch_max_length input").fill("5")
     page.locator(".st-key-batch_max_length input").press("Enter")
     wait_idle(page)
-    expect(page.get_by_text("Overflowing windows follow the row")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Overflowing windows follow the row").first).to_be_visible(timeout=30_000)
     pick(page, "batch_template", "BERT  [CLS] A [SEP] B [SEP]")
     expect(page.get_by_test_id("stAlertContentError")).to_contain_text("needs the token", timeout=30_000)
     pick(page, "batch_template", "GPT-2 (adds nothing)")
@@ -45,7 +45,7 @@ def test_batch_page_controls_tabs_and_download(streamlit_server, browser_page, t
     page.get_by_role("tab", name="Masks").click()
     expect(page.get_by_text("causal × padding").first).to_be_attached(timeout=30_000)
     page.get_by_role("tab", name="Waste and throughput").click()
-    expect(page.get_by_text("of the positions are padding")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("of the positions are padding").first).to_be_visible(timeout=30_000)
     page.get_by_role("tab", name="Export").click()
     with page.expect_download() as info:
         page.locator(".st-key-batch_dl_json button").click()

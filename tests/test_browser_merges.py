@@ -175,9 +175,13 @@ def test_hostile_tokens_render_as_text(streamlit_server, browser_page):
     train(page, "")
     step_button(page, "last").click()
     expect(step_button(page, "next")).to_be_disabled()
+    wait_idle(page)  # a rerun still drawing the page would reset the text typed below
     text = page.locator(".st-key-merges_text input")
-    text.fill('<script>window.__xss=1</script> <img src=x onerror="window.__xss=1">')
+    hostile = '<script>window.__xss=1</script> <img src=x onerror="window.__xss=1">'
+    text.fill(hostile)
     text.press("Enter")
+    wait_idle(page)
+    expect(text).to_have_value(hostile)
 
     # Whole words became tokens: they are shown as chips with their literal text.
     expect(page.locator(".tp-chip", has_text="<script>window.__xss=1</script>").first).to_be_visible(timeout=30_000)
