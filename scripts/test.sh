@@ -10,4 +10,5 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 python -m ruff check .
-python -m pytest "$@"
+# One worker per core; a file's tests stay together (they share module fixtures and run in order).
+python -m pytest -n auto --dist loadfile "$@"
