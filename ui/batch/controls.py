@@ -18,9 +18,10 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from ui.corpus.view import escape_markdown
 from ui.shelf import state as shelf
+from ui.widgets.url_text import seed_from_url
 
 PREFIX = "batch_"
-ROWS, SEEDED = PREFIX + "rows", PREFIX + "seeded_from_url"
+ROWS = PREFIX + "rows"
 MAX_ROWS = 64
 MAX_ROW_CHARS = 5000
 DEFAULT_ROWS = "Hello world!\nTokenizers pad short rows.\nA much longer row shows how padding fills the rest of the batch."
@@ -39,13 +40,6 @@ class Settings:
     overflow: bool
 
 
-def _seed_from_url() -> None:
-    given = st.query_params.get("text")
-    if given and st.session_state.get(SEEDED) != given:
-        st.session_state[SEEDED] = given
-        st.session_state[ROWS] = given
-
-
 def _split(text: str) -> list[str]:
     rows = [r[:MAX_ROW_CHARS] for r in text.split("\n") if r.strip()]
     if len(rows) > MAX_ROWS:
@@ -55,7 +49,7 @@ def _split(text: str) -> list[str]:
 
 def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
     """The rows, and their pair texts when pairs are on (``first ||| second`` on a line)."""
-    _seed_from_url()
+    seed_from_url(ROWS, limit=MAX_ROWS * MAX_ROW_CHARS)
     source = st.radio("Rows", ["type", "corpus"], horizontal=True, key=PREFIX + "source",
                       format_func={"type": "Type (one row per line)", "corpus": "Lines of the corpus"}.get)
     if source == "corpus":

@@ -18,10 +18,10 @@ from ui import session as state
 from ui.corpus.view import display_name, escape_markdown
 from ui.shelf import state as shelf
 from ui.tokenizers.add import ALGORITHMS, TrainRequest, shelf_label, train_onto_shelf
+from ui.widgets.url_text import seed_from_url
 
 PREFIX = "compare_"
 TEXT, SOURCE, SHELF = PREFIX + "text", PREFIX + "source", PREFIX + "shelf"
-SEEDED = PREFIX + "seeded_from_url"
 #: Longest text the page tokenizes (a URL or paste can be huge; the aligned view shows less still).
 MAX_TEXT_CHARS = 20_000
 MAX_CORPUS_LINES = 200
@@ -40,15 +40,6 @@ class Compared:
     tokenizer: Tokenizer
 
 
-def _seed_from_url() -> None:
-    """Put ``?text=`` into the text box once per distinct value (later edits are the user's)."""
-    given = st.query_params.get("text")
-    if given and st.session_state.get(SEEDED) != given:
-        st.session_state[SEEDED] = given
-        st.session_state[TEXT] = given[:MAX_TEXT_CHARS]
-        st.session_state[SOURCE] = "type"
-
-
 def _examples() -> dict[str, str]:
     out = {f"{label}: {text[:40]}": text for label, text in robustness_examples()}
     multilingual = state.load_sample_cached("multilingual")
@@ -61,7 +52,7 @@ def _examples() -> dict[str, str]:
 
 def choose_text(corpus: Corpus) -> str:
     """The source picker and the text it gives (at most :data:`MAX_TEXT_CHARS` characters)."""
-    _seed_from_url()
+    seed_from_url(TEXT, limit=MAX_TEXT_CHARS, also={SOURCE: "type"})
     source = st.radio("Text", list(SOURCES), format_func=SOURCES.get, key=SOURCE, horizontal=True,
                       label_visibility="collapsed")
     if source == "example":

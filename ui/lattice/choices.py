@@ -20,9 +20,10 @@ from ui.corpus.view import escape_markdown
 from ui.shelf import state as shelf
 from ui.tokenizers.add import TrainRequest, shelf_label, train_onto_shelf
 from ui.widgets.tokens import visible_whitespace
+from ui.widgets.url_text import seed_from_url
 
 PREFIX = "lattice_"
-TEXT, MODEL, SEEDED = PREFIX + "text", PREFIX + "model", PREFIX + "seeded_from_url"
+TEXT, MODEL = PREFIX + "text", PREFIX + "model"
 COURSE = "The course's toy model (hug, pug, pun, bun, hugs)"
 MAX_TEXT_CHARS = 2000
 #: Longest piece drawn as a lattice (arcs and the Viterbi table grow with it).
@@ -36,13 +37,6 @@ class Chosen:
     label: str
     model: Unigram
     tokenizer: Optional[Tokenizer]
-
-
-def _seed_from_url() -> None:
-    given = st.query_params.get("text")
-    if given and st.session_state.get(SEEDED) != given:
-        st.session_state[SEEDED] = given
-        st.session_state[TEXT] = given[:MAX_TEXT_CHARS]
 
 
 def _unigram_items() -> dict[str, shelf.ShelfItem]:
@@ -91,7 +85,7 @@ def choose_model() -> Chosen:
 
 
 def choose_text(chosen: Chosen) -> str:
-    _seed_from_url()
+    seed_from_url(TEXT, limit=MAX_TEXT_CHARS)
     st.session_state.setdefault(TEXT, "hugs")
     hint = ", ".join(COURSE_WORDS) if chosen.tokenizer is None else "a word or a sentence"
     return st.text_input(f"Text ({hint})", key=TEXT, max_chars=MAX_TEXT_CHARS)

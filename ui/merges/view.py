@@ -8,6 +8,8 @@ reruns only it.
 
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 
 from ui import session as state
@@ -247,10 +249,10 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
         bpe = info.bpe_choice
         line = (f"score = {info.count:,} / ({info.left_count:,} × {info.right_count:,}) = {info.score:.4g}. ")
         if bpe is None or bpe.pair == (info.left, info.right):
-            st.html(f"<div>{line}BPE would have merged the same pair (it is also the most frequent).</div>")
+            st.html(f"<div>{html.escape(line)}BPE would have merged the same pair (it is also the most frequent).</div>")
         else:
             st.html(
-                f"<div>{line}BPE would have merged "
+                f"<div>{html.escape(line)}BPE would have merged "
                 f"{chip_html(run.token_id(bpe.left), bpe.left, scheme=run.scheme, translate=translate)} + "
                 f"{chip_html(run.token_id(bpe.right), bpe.right, scheme=run.scheme, translate=translate)} "
                 f"(the most frequent pair, {bpe.count:,} times).</div>"

@@ -11,6 +11,7 @@ are visible. The frame builders are plain pandas, tested without a browser.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 import altair as alt
@@ -97,7 +98,7 @@ def kinds_legend_html(info: StepInfo, *, scheme: Scheme, translate: bool) -> str
     kinds = set(candidates_frame(info, scheme=scheme, translate=translate)["kind"])
     items = "".join(
         f'<span style="margin-right:1em;white-space:nowrap"><span style="display:inline-block;width:0.8em;'
-        f'height:0.8em;background:{colour};margin-right:0.3em;vertical-align:-0.05em"></span>{kind}</span>'
+        f'height:0.8em;background:{colour};margin-right:0.3em;vertical-align:-0.05em"></span>{html.escape(kind)}</span>'
         for kind, colour in KIND_COLOURS.items() if kind in kinds
     )
     return f'<div class="tp-legend" style="opacity:0.75;font-size:0.85em">{items}</div>'
