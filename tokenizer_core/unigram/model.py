@@ -33,6 +33,7 @@ from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.registry import register
 from tokenizer_core.types import Token
 from tokenizer_core.unigram.lattice import UNK_PENALTY, Lattice, PieceTrie, Segmentation
+from tokenizer_core.unigram.segmentation import backtrack
 
 if TYPE_CHECKING:
     from tokenizer_core.types import Sampling
@@ -179,14 +180,7 @@ class Unigram:
                 score = base + unk_lp
                 if score > best[s + 1]:
                     best[s + 1], back_start[s + 1], back_id[s + 1] = score, s, -1
-        out = []
-        pos = n
-        while pos > 0:
-            s = back_start[pos]
-            out.append((s, pos, back_id[pos]))
-            pos = s
-        out.reverse()
-        return out
+        return backtrack(back_start, back_id, n)
 
     def _tokens(self, piece: str, path: Iterable[tuple[int, int, int]]) -> list[Token]:
         """Tokens of a path, fusing runs of unknown characters (or spelling them as bytes)."""

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,3 +54,21 @@ class Segmentation:
 
     def to_dict(self) -> dict[str, Any]:
         return {"pieces": self.pieces, "ids": self.ids, "boundaries": self.boundaries, "log_prob": self.log_prob}
+
+
+def backtrack(back_start: Sequence[int], back_id: Sequence[int], end: int) -> list[tuple[int, int, int]]:
+    """The ``(start, end, id)`` spans of a Viterbi path, read back from ``end`` through the
+    back-pointers (``back_start[e]``/``back_id[e]``: the best edge ending at ``e``).
+
+    >>> backtrack([0, 0, 0, 1], [0, 7, 8, 9], 3)
+    [(0, 1, 7), (1, 3, 9)]
+    """
+    out = []
+    pos = end
+    while pos > 0:
+        s = back_start[pos]
+        out.append((s, pos, back_id[pos]))
+        pos = s
+    out.reverse()
+    return out
+

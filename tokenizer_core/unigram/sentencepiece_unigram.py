@@ -37,6 +37,7 @@ from tokenizer_core.model_base import ScoredPieceLookup
 from tokenizer_core.registry import register
 from tokenizer_core.types import Token
 from tokenizer_core.unigram.lattice import Lattice, PieceTrie
+from tokenizer_core.unigram.segmentation import backtrack
 
 if TYPE_CHECKING:
     from tokenizer_core.types import Sampling
@@ -161,14 +162,7 @@ class SentencePieceUnigram(ScoredPieceLookup):
                 score = f32[0]
                 if score > best[s + 1]:
                     best[s + 1], back_start[s + 1], back_id[s + 1] = score, s, -1
-        out = []
-        pos = n
-        while pos > 0:
-            s = back_start[pos]
-            out.append((s, pos, back_id[pos]))
-            pos = s
-        out.reverse()
-        return out
+        return backtrack(back_start, back_id, n)
 
     def _unknown(self, text: str, start: int, end: int) -> list[Token]:
         surface = text[start:end]
