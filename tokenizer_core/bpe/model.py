@@ -10,8 +10,8 @@ leftmost one on equal ranks, until no adjacent pair has a rank. Two rank rules:
 * ``merge_ranks="tokens"``: the rank of a pair is the id of the token it spells, and
   any two tokens whose concatenation is a token may merge (``tiktoken``'s rule).
 
-Results are cached per piece; long pieces (``"a" * 100_000``) use a heap over a linked
-list (see :mod:`tokenizer_core.bpe.merging`), so encoding stays ``O(n log n)``. BPE-dropout
+Results are cached per piece; long pieces (``"a" * 100_000``) merge one rank at a time over a
+linked list (see :mod:`tokenizer_core.bpe.merge_waves`), so encoding stays ``O(n log n)``. BPE-dropout
 (Provilkov et al.) skips each candidate merge with probability ``p``; skipped merges come
 back after the next merge that happens, and ``p = 0`` is the deterministic result.
 
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from tokenizer_core.bpe.byte_encoder import ByteLevelBPEEncoder
 from tokenizer_core.bpe.formats import merges_by_token_rank, merges_from_json, options_from_json
 from tokenizer_core.bpe.merge_tree import MergeTree, tree_by_encoding, tree_from_producers
+from tokenizer_core.bpe.merge_waves import merge_waves
 from tokenizer_core.bpe.merging import MergeStep, Ranker, WordTrace, merge_heap, merge_scan
 from tokenizer_core.bpe.tables import MergeTable, check_vocab
 from tokenizer_core.bpe.unknowns import initial_with_unknowns
@@ -48,8 +49,9 @@ if TYPE_CHECKING:
 # Re-exported: tests, ui/ and bench/ import these from here.
 __all__ = ["BPE", "ByteLevelBPEEncoder", "MergeStep", "MergeTree", "WordTrace"]
 
-#: Pieces with more symbols than this use the heap encoder (linear-ish) instead of the scan.
-_LONG_PIECE = 256
+#: Pieces with more symbols than this merge by rank waves (O(n log n)) instead of the scan,
+#: whose repeated minimum search is quadratic; both are equally fast at about 50 symbols.
+_LONG_PIECE = 48
 _CACHE_LIMIT = 200_000
 
 
@@ -153,6 +155,9 @@ class BPE(VocabLookup):
         prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
         if self.suffix_as_symbol:
             suffix = None
+        if prefix is None and suffix is None and not self.suffix_as_symbol and vocab.keys() >= set(piece):
+            # The common case (byte-level models): one symbol per character, no Python loop.
+            return list(piece), list(range(len(piece))), list(range(1, len(piece) + 1))
         syms: list[str] = []
         last = len(piece) - 1
         for k, ch in enumerate(piece):
@@ -202,8 +207,10 @@ class BPE(VocabLookup):
         syms, starts, ends = self._initial(piece)
         rank = self._ranker(max_rank)
         if len(syms) > 1:
-            if dropout or steps is not None or len(syms) > _LONG_PIECE:
+            if dropout or steps is not None:
                 syms, starts, ends = merge_heap(syms, starts, ends, rank, dropout=dropout, rng=rng, steps=steps)
+            elif len(syms) > _LONG_PIECE:
+                syms, starts, ends = merge_waves(syms, starts, ends, rank)
             else:
                 merge_scan(syms, starts, ends, rank)
         return [Token(vocab[s], s, (a, b)) for s, a, b in zip(syms, starts, ends)]
