@@ -129,7 +129,7 @@ def test_course_sample_stepping_matches_the_engine():
         assert banner(at) == [rec.left, rec.right, rec.token]
         values = metrics(at)
         assert values["Pair count"] == f"{rec.count:,}"
-        assert values["Corpus length (tokens)"] == f"{rec.tokens_after:,}"
+        assert values["Corpus tokens"] == f"{rec.tokens_after:,}"
         row = marked_row(at)
         assert (row["left"], row["right"], row["count"]) == (rec.left, rec.right, rec.count)
     assert (stepper_data(at)["step"], stepper_data(at)["n"]) == (3, 3)  # Next and Last are off

@@ -33,8 +33,21 @@ def test_markers_shown_or_translated():
     assert display_text("Ġthe", scheme="byte-level", translate=False) == "Ġthe"
     assert display_text("Ġthe", scheme="byte-level") == "·the"
     assert display_text("▁the", scheme="metaspace") == "·the"
-    assert display_text("##ing", scheme="wordpiece") == "…ing"
+    assert display_text("##ing", scheme="wordpiece") == "‿ing"
     assert display_text("##ing", scheme="wordpiece", translate=False) == "##ing"
+    assert display_text("low</w>", scheme="suffix") == "low⟩"
+    assert display_text("low</w>", scheme="suffix", translate=False) == "low</w>"
+
+
+def test_each_marker_has_its_own_translation():
+    """</w> must not look like a space, nor ## like an ellipsis or like </w>."""
+    shown = {
+        "space": display_text(" ", scheme="plain"),
+        "##": display_text("##x", scheme="wordpiece")[0],
+        "</w>": display_text("x</w>", scheme="suffix")[-1],
+    }
+    assert len(set(shown.values())) == 3
+    assert display_text("Ġx", scheme="byte-level")[0] == display_text("▁x", scheme="metaspace")[0] == shown["space"]
 
 
 def test_partial_utf8_is_shown_as_bytes_never_as_replacement():
@@ -81,5 +94,5 @@ def test_long_tokens_are_cut_for_display():
     token = "x" * 200_000
     chip = chip_html(5, token)
     assert len(chip) < 1_000 and f"(+{200_000 - MAX_SHOWN:,} more)" in chip
-    assert shown_text("##" + "ab" * 30, scheme="wordpiece", limit=6) == "…abab… (+56 more)"
+    assert shown_text("##" + "ab" * 30, scheme="wordpiece", limit=6) == "‿abab… (+56 more)"
     assert shown_text("short") == "short"

@@ -18,7 +18,7 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from ui.corpus.view import escape_markdown
 from ui.shelf import state as shelf
-from ui.widgets.url_text import seed_from_url
+from ui.widgets.url_text import publish_text, seed_from_url
 
 PREFIX = "batch_"
 ROWS = PREFIX + "rows"
@@ -50,13 +50,14 @@ def _split(text: str) -> list[str]:
 def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
     """The rows, and their pair texts when pairs are on (``first ||| second`` on a line)."""
     seed_from_url(ROWS, limit=MAX_ROWS * MAX_ROW_CHARS)
-    source = st.radio("Rows", ["type", "corpus"], horizontal=True, key=PREFIX + "source",
+    source = st.radio("Rows", ["type", "corpus"], horizontal=True, key=PREFIX + "source", bind="query-params",
                       format_func={"type": "Type (one row per line)", "corpus": "Lines of the corpus"}.get)
     if source == "corpus":
+        publish_text(ROWS, None)
         c1, c2, c3 = st.columns(3)
-        n = int(c1.number_input("Rows", min_value=1, max_value=MAX_ROWS, value=8, key=PREFIX + "corpus_rows"))
-        lo = int(c2.number_input("Shortest (characters)", min_value=1, value=20, key=PREFIX + "min_chars"))
-        hi = int(c3.number_input("Longest (characters)", min_value=1, value=400, key=PREFIX + "max_chars"))
+        n = int(c1.number_input("Rows", min_value=1, max_value=MAX_ROWS, value=8, key=PREFIX + "corpus_rows", bind="query-params"))
+        lo = int(c2.number_input("Shortest (characters)", min_value=1, value=20, key=PREFIX + "min_chars", bind="query-params"))
+        hi = int(c3.number_input("Longest (characters)", min_value=1, value=400, key=PREFIX + "max_chars", bind="query-params"))
         rows = []
         for line in corpus.lines():
             line = line.strip()
@@ -68,8 +69,10 @@ def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
             st.warning(escape_markdown(f"No line of the corpus has {lo}–{hi} characters."))
     else:
         st.session_state.setdefault(ROWS, DEFAULT_ROWS)
-        rows = _split(st.text_area("One row per line; `first ||| second` makes a pair", key=ROWS, height=120,
-                                   max_chars=MAX_ROWS * 200))
+        typed = st.text_area("One row per line; `first ||| second` makes a pair", key=ROWS, height=120,
+                             max_chars=MAX_ROWS * 200)
+        publish_text(ROWS, typed if typed != DEFAULT_ROWS else None)
+        rows = _split(typed)
     if not any("|||" in r for r in rows):
         return rows, None
     firsts, seconds = [], []
@@ -83,7 +86,7 @@ def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
 def choose_tokenizer() -> tuple[str, Tokenizer]:
     labels = shelf.unique_labels(shelf.items())
     default = next((i for i, label in enumerate(labels) if label.startswith("gpt2")), 0)
-    label = st.selectbox("Tokenizer", list(labels), index=default, key=PREFIX + "tokenizer")
+    label = st.selectbox("Tokenizer", list(labels), index=default, key=PREFIX + "tokenizer", bind="query-params")
     return label, shelf.tokenizer(labels[label].key)
 
 
@@ -100,29 +103,29 @@ def choose_settings(tok: Tokenizer) -> Optional[Settings]:
     c1, c2, c3 = st.columns(3)
     with c1:
         template = st.selectbox("Template", list(TEMPLATE_LABELS), format_func=TEMPLATE_LABELS.get,
-                                key=PREFIX + "template")
+                                key=PREFIX + "template", bind="query-params")
         single = pair = ""
         if template == "custom":
-            single = st.text_input("Single", value="[CLS] $A [SEP]", key=PREFIX + "single")
-            pair = st.text_input("Pair", value="[CLS] $A [SEP] $B:1 [SEP]:1", key=PREFIX + "pair")
+            single = st.text_input("Single", value="[CLS] $A [SEP]", key=PREFIX + "single", bind="query-params")
+            pair = st.text_input("Pair", value="[CLS] $A [SEP] $B:1 [SEP]:1", key=PREFIX + "pair", bind="query-params")
         elif template in TEMPLATES:
             st.caption(escape_markdown(f"single: {TEMPLATES[template][0]} · pair: {TEMPLATES[template][1]}"))
     with c2:
-        strategy = st.selectbox("Padding", ["longest", "max_length", "do_not_pad"], key=PREFIX + "padding")
-        side = st.radio("Padding side", ["right", "left"], horizontal=True, key=PREFIX + "padding_side")
-        length = int(st.number_input("Pad to length", min_value=1, max_value=8192, value=32, key=PREFIX + "pad_length",
+        strategy = st.selectbox("Padding", ["longest", "max_length", "do_not_pad"], key=PREFIX + "padding", bind="query-params")
+        side = st.radio("Padding side", ["right", "left"], horizontal=True, key=PREFIX + "padding_side", bind="query-params")
+        length = int(st.number_input("Pad to length", min_value=1, max_value=8192, value=32, key=PREFIX + "pad_length", bind="query-params",
                                      disabled=strategy != "max_length"))
         multiple = int(st.number_input("pad_to_multiple_of (0: off)", min_value=0, max_value=512, value=0,
-                                       key=PREFIX + "multiple", disabled=strategy == "do_not_pad"))
+                                       key=PREFIX + "multiple", bind="query-params", disabled=strategy == "do_not_pad"))
     with c3:
         truncation = st.selectbox("Truncation", ["do_not_truncate", "longest_first", "only_first", "only_second"],
-                                  key=PREFIX + "truncation")
-        tside = st.radio("Truncation side", ["right", "left"], horizontal=True, key=PREFIX + "truncation_side")
-        max_length = int(st.number_input("max_length", min_value=0, max_value=8192, value=16, key=PREFIX + "max_length",
+                                  key=PREFIX + "truncation", bind="query-params")
+        tside = st.radio("Truncation side", ["right", "left"], horizontal=True, key=PREFIX + "truncation_side", bind="query-params")
+        max_length = int(st.number_input("max_length", min_value=0, max_value=8192, value=16, key=PREFIX + "max_length", bind="query-params",
                                          disabled=truncation == "do_not_truncate"))
-        stride = int(st.number_input("stride", min_value=0, max_value=512, value=0, key=PREFIX + "stride",
+        stride = int(st.number_input("stride", min_value=0, max_value=512, value=0, key=PREFIX + "stride", bind="query-params",
                                      disabled=truncation == "do_not_truncate"))
-        overflow = st.checkbox("Overflowing windows as rows", value=True, key=PREFIX + "overflow",
+        overflow = st.checkbox("Overflowing windows as rows", value=True, key=PREFIX + "overflow", bind="query-params",
                                disabled=truncation == "do_not_truncate")
     pad_id, pad_token = _pad_id(tok)
     try:

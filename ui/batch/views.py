@@ -26,6 +26,7 @@ from tokenizer_core.batch.packing import (
 from tokenizer_core.batch.stats import padding_waste
 from tokenizer_core.pipeline import Tokenizer
 from ui.batch.controls import PREFIX, Settings
+from ui.widgets import display
 from ui.widgets.tokens import scheme_for, shown_text, visible_whitespace
 
 FIELDS = ["tokens", "input_ids", "attention_mask", "token_type_ids", "special_tokens_mask", "position_ids",
@@ -42,7 +43,7 @@ MAX_STYLED_CELLS = 20_000
 def _grid(batch: BatchEncoding, field: str, tok: Tokenizer) -> pd.DataFrame:
     if field == "tokens":
         scheme = scheme_for(tok)
-        rows = [[shown_text(t, scheme=scheme) for t in r] for r in batch.tokens]
+        rows = [[shown_text(t, scheme=scheme, translate=display.translate()) for t in r] for r in batch.tokens]
     elif field == "position_ids":
         rows = [position_ids(m) for m in batch.attention_mask]
     elif field == "generation position_ids":
@@ -56,7 +57,7 @@ def _grid(batch: BatchEncoding, field: str, tok: Tokenizer) -> pd.DataFrame:
 
 
 def render_grid(batch: BatchEncoding, tok: Tokenizer) -> None:
-    field = st.radio("Field", FIELDS, horizontal=True, key=PREFIX + "field")
+    field = st.radio("Field", FIELDS, horizontal=True, key=PREFIX + "field", bind="query-params")
     frame = _grid(batch, field, tok)
     if field == "tokens" and frame.size <= MAX_STYLED_CELLS:
         mask = pd.DataFrame(batch.attention_mask, index=frame.index)
@@ -94,7 +95,7 @@ def render_masks(batch: BatchEncoding) -> None:
     if not batch.is_rectangular:
         st.info("Turn padding on: the masks of a ragged batch have one size per row.")
         return
-    row = st.selectbox("Row", list(range(len(batch.rows))), key=PREFIX + "mask_row")
+    row = st.selectbox("Row", list(range(len(batch.rows))), key=PREFIX + "mask_row", bind="query-params")
     n = min(batch.padded_length, MAX_MASK)
     labels = [html.escape(visible_whitespace(t))[:20] for t in batch.tokens[row][:n]]
     c1, c2, c3 = st.columns(3)
@@ -123,7 +124,7 @@ def render_masks(batch: BatchEncoding) -> None:
 def render_waste(batch: BatchEncoding) -> None:
     c1, c2 = st.columns(2)
     text = c1.text_input("Lengths (tokens, comma-separated)", value=", ".join(map(str, COURSE_LENGTHS)),
-                         key=PREFIX + "lengths", help="The course's example: 10, 50 and 500 tokens in one batch.")
+                         key=PREFIX + "lengths", bind="query-params", help="The course's example: 10, 50 and 500 tokens in one batch.")
     if c2.button("Use this batch's lengths", key=PREFIX + "use_lengths"):
         text = ", ".join(str(n) for n in batch.lengths)
     try:
@@ -146,9 +147,9 @@ def render_waste(batch: BatchEncoding) -> None:
                       xaxis=dict(title="batch size", type="log"), yaxis=dict(title="padding", tickformat=".0%"))
     st.plotly_chart(fig, width="stretch", config={"displayModeBar": False}, key=PREFIX + "waste_chart")
     c3, c4 = st.columns(2)
-    row_len = int(c3.number_input("Packed row length", min_value=1, value=max(512, max(lengths)), key=PREFIX + "pack_len"))
+    row_len = int(c3.number_input("Packed row length", min_value=1, value=max(512, max(lengths)), key=PREFIX + "pack_len", bind="query-params"))
     budget = int(c4.number_input("Token budget per batch", min_value=1, value=max(1024, max(lengths)),
-                                 key=PREFIX + "budget"))
+                                 key=PREFIX + "budget", bind="query-params"))
     packed = pack([min(n, row_len) for n in lengths], max_length=row_len)
     budgeted = token_budget_batches(lengths, budget=budget)
     st.markdown(f"**Packing** into rows of {row_len:,}: {len(packed)} row(s), "

@@ -18,7 +18,7 @@ from ui import session as state
 from ui.corpus.view import display_name, escape_markdown
 from ui.shelf import state as shelf
 from ui.tokenizers.add import ALGORITHMS, TrainRequest, shelf_label, train_onto_shelf
-from ui.widgets.url_text import seed_from_url
+from ui.widgets.url_text import publish_text, seed_from_url
 
 PREFIX = "compare_"
 TEXT, SOURCE, SHELF = PREFIX + "text", PREFIX + "source", PREFIX + "shelf"
@@ -53,16 +53,18 @@ def _examples() -> dict[str, str]:
 def choose_text(corpus: Corpus) -> str:
     """The source picker and the text it gives (at most :data:`MAX_TEXT_CHARS` characters)."""
     seed_from_url(TEXT, limit=MAX_TEXT_CHARS, also={SOURCE: "type"})
-    source = st.radio("Text", list(SOURCES), format_func=SOURCES.get, key=SOURCE, horizontal=True,
+    source = st.radio("Text", list(SOURCES), format_func=SOURCES.get, key=SOURCE, bind="query-params", horizontal=True,
                       label_visibility="collapsed")
+    if source != "type":
+        publish_text(TEXT, None)
     if source == "example":
         examples = _examples()
-        return examples[st.selectbox("Example", list(examples), key=PREFIX + "example")]
+        return examples[st.selectbox("Example", list(examples), key=PREFIX + "example", bind="query-params")]
     if source == "corpus":
         c1, c2 = st.columns(2)
-        first = c1.number_input("First line", min_value=1, value=1, step=1, key=PREFIX + "first_line")
+        first = c1.number_input("First line", min_value=1, value=1, step=1, key=PREFIX + "first_line", bind="query-params")
         count = c2.number_input("Lines", min_value=1, max_value=MAX_CORPUS_LINES, value=3, step=1,
-                                key=PREFIX + "line_count")
+                                key=PREFIX + "line_count", bind="query-params")
         lines: list[str] = []
         for i, line in enumerate(corpus.lines()):
             if i >= first - 1 + count:
@@ -75,7 +77,8 @@ def choose_text(corpus: Corpus) -> str:
         return text
     st.session_state.setdefault(TEXT, DEFAULT_TEXT)
     text = st.text_area("Text to tokenize", key=TEXT, height=90, max_chars=MAX_TEXT_CHARS,
-                        help="Share a comparison: add ?text=... to the page's address.")
+                        help="The page's address keeps the text (up to 1,000 characters): copy it to share the view.")
+    publish_text(TEXT, text if text != DEFAULT_TEXT else None)
     return text
 
 
@@ -87,10 +90,10 @@ def _granularity(corpus_key: str, kind: str, _corpus: Corpus) -> Tokenizer:
 
 def _train_panel() -> None:
     algorithms = st.multiselect("Train subword tokenizers on the corpus", list(ALGORITHMS), format_func=ALGORITHMS.get,
-                                default=["bpe-bytes", "wordpiece", "unigram"], key=PREFIX + "algorithms")
+                                default=["bpe-bytes", "wordpiece", "unigram"], key=PREFIX + "algorithms", bind="query-params")
     c2, c3 = st.columns([1, 1], vertical_alignment="bottom")
     vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, value=4000, step=500,
-                            key=PREFIX + "vocab_size")
+                            key=PREFIX + "vocab_size", bind="query-params")
     if not c3.button("Train and compare", key=PREFIX + "train", type="primary", disabled=not algorithms,
                      icon=":material/model_training:"):
         return
@@ -108,13 +111,13 @@ def _train_panel() -> None:
 def choose_tokenizers(corpus: Corpus) -> list[Compared]:
     """The pickers, and the tokenizers they give, baselines first."""
     kinds = st.multiselect("Baselines (trained on the corpus)", list(GRANULARITIES), default=list(GRANULARITIES),
-                           format_func=GRANULARITY_LABELS.get, key=PREFIX + "granularities")
+                           format_func=GRANULARITY_LABELS.get, key=PREFIX + "granularities", bind="query-params")
     _train_panel()
     labels = shelf.unique_labels(shelf.items())
     if SHELF not in st.session_state:
         st.session_state[SHELF] = [label for label, item in labels.items() if item.name in DEFAULT_SHELF]
     st.session_state[SHELF] = [label for label in st.session_state[SHELF] if label in labels]
-    picked = st.multiselect("From the shelf", list(labels), key=SHELF,
+    picked = st.multiselect("From the shelf", list(labels), key=SHELF, bind="query-params",
                             help="Everything on the shelf: references, and what you trained or imported.")
     out = [Compared(kind, f"gran:{kind}", _granularity(state.active_corpus_key(), kind, corpus)) for kind in kinds]
     for label in picked:

@@ -6,9 +6,10 @@ import streamlit as st
 
 from ui import session as state
 from ui.compare import views
-from ui.compare.choices import PREFIX, choose_text, choose_tokenizers
+from ui.compare.choices import choose_text, choose_tokenizers
 from ui.compare.sweep_view import render_sweep
 from ui.corpus.view import display_name, escape_markdown
+from ui.widgets import display
 
 TABS = ["Side by side", "Metrics", "Robustness", "Languages", "Vocabulary-size sweep"]
 
@@ -24,8 +25,7 @@ def render_page() -> None:
         text = choose_text(corpus)
     with right:
         chosen = choose_tokenizers(corpus)
-    translate = st.toggle("Show markers as what they mean (Ġ and ▁ as spaces, ## as a joined piece)", value=True,
-                          key=PREFIX + "translate")
+    translate = display.markers_toggle("compare")
     aligned, metrics, robust, languages, sweep = st.tabs(TABS)
     if chosen:
         with aligned:

@@ -93,10 +93,10 @@ def _run(request: SweepRequest, corpus: Corpus, progress: Callable, should_stop:
 
 def _settings() -> Optional[SweepRequest]:
     c1, c2, c3 = st.columns([2, 3, 1])
-    algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm")
-    lo, hi = c2.select_slider("Vocabulary sizes", SIZE_CHOICES, value=(500, 16000), key=PREFIX + "range")
-    points = c3.number_input("Sizes", min_value=2, max_value=12, value=6, key=PREFIX + "points")
-    fraction = st.slider("Held-out share of the corpus lines", 0.05, 0.5, 0.1, 0.05, key=PREFIX + "heldout",
+    algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm", bind="query-params")
+    lo, hi = c2.select_slider("Vocabulary sizes", SIZE_CHOICES, value=(500, 16000), key=PREFIX + "range", bind="query-params")
+    points = c3.number_input("Sizes", min_value=2, max_value=12, value=6, key=PREFIX + "points", bind="query-params")
+    fraction = st.slider("Held-out share of the corpus lines", 0.05, 0.5, 0.1, 0.05, key=PREFIX + "heldout", bind="query-params",
                          format="%.2f")
     sizes = tuple(log_sizes(int(lo), int(hi), int(points)))
     st.caption("Sizes: " + ", ".join(f"{s:,}" for s in sizes) + ". " + (

@@ -81,13 +81,13 @@ def _corpus_rows(corpus_key: str, keys: tuple[str, ...], d_model: int, price: fl
 
 def render_metrics(text: str, chosen: Sequence[Compared], corpus: Corpus) -> None:
     c1, c2, c3, c4 = st.columns(4)
-    d_model = int(c1.number_input("d_model", min_value=1, max_value=65_536, value=768, step=64, key=PREFIX + "d_model"))
+    d_model = int(c1.number_input("d_model", min_value=1, max_value=65_536, value=768, step=64, key=PREFIX + "d_model", bind="query-params"))
     price = float(c2.number_input("Price per 1k tokens ($)", min_value=0.0, max_value=1000.0, value=0.002,
-                                  step=0.001, format="%.4f", key=PREFIX + "price"))
+                                  step=0.001, format="%.4f", key=PREFIX + "price", bind="query-params"))
     names = [c.name for c in chosen]
     baseline = c3.selectbox("Attention baseline", names, index=names.index("char") if "char" in names else 0,
-                            key=PREFIX + "baseline")
-    view = c4.radio("View", ["All metrics", "Strategy table"], key=PREFIX + "metrics_view")
+                            key=PREFIX + "baseline", bind="query-params")
+    view = c4.radio("View", ["All metrics", "Strategy table"], key=PREFIX + "metrics_view", bind="query-params")
     columns = list(STRATEGY) if view == "Strategy table" else list(COLUMNS)
     config = {k: COLUMNS[k] for k in columns}
     st.subheader("On this text")
@@ -130,7 +130,7 @@ def render_robustness(chosen: Sequence[Compared], *, translate: bool) -> None:
 def render_languages(chosen: Sequence[Compared]) -> None:
     lines = list(state.load_sample_cached("multilingual").lines())
     metric = st.radio("Measure", ["tokens per word", "tokens per character"], horizontal=True,
-                      key=PREFIX + "language_metric")
+                      key=PREFIX + "language_metric", bind="query-params")
     field = "fertility" if metric == "tokens per word" else "tokens_per_char"
     fig, table = go.Figure(), []
     for c in chosen:

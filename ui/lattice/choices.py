@@ -20,7 +20,7 @@ from ui.corpus.view import escape_markdown
 from ui.shelf import state as shelf
 from ui.tokenizers.add import TrainRequest, shelf_label, train_onto_shelf
 from ui.widgets.tokens import visible_whitespace
-from ui.widgets.url_text import seed_from_url
+from ui.widgets.url_text import publish_text, seed_from_url
 
 PREFIX = "lattice_"
 TEXT, MODEL = PREFIX + "text", PREFIX + "model"
@@ -56,7 +56,7 @@ def _train_button() -> Optional[str]:
     """Train a Unigram on the corpus; returns the new shelf label."""
     c1, c2 = st.columns([1, 2], vertical_alignment="bottom")
     vocab = c1.number_input("Vocabulary size", min_value=300, max_value=100_000, value=2000, step=500,
-                            key=PREFIX + "vocab_size")
+                            key=PREFIX + "vocab_size", bind="query-params")
     if not c2.button("Train a Unigram on the corpus", key=PREFIX + "train", icon=":material/model_training:"):
         return None
     trained = train_onto_shelf(TrainRequest(algorithm="unigram", vocab_size=int(vocab), lowercase=False))
@@ -75,7 +75,7 @@ def choose_model() -> Chosen:
         st.session_state[MODEL] = trained
     if st.session_state.get(MODEL) not in options:
         st.session_state[MODEL] = COURSE
-    label = st.selectbox("Unigram model", options, key=MODEL,
+    label = st.selectbox("Unigram model", options, key=MODEL, bind="query-params",
                          help="Unigram tokenizers on the shelf: trained here or imported (SentencePiece "
                               ".model, tokenizer.json with a Unigram model).")
     if label == COURSE:
@@ -88,7 +88,9 @@ def choose_text(chosen: Chosen) -> str:
     seed_from_url(TEXT, limit=MAX_TEXT_CHARS)
     st.session_state.setdefault(TEXT, "hugs")
     hint = ", ".join(COURSE_WORDS) if chosen.tokenizer is None else "a word or a sentence"
-    return st.text_input(f"Text ({hint})", key=TEXT, max_chars=MAX_TEXT_CHARS)
+    text = st.text_input(f"Text ({hint})", key=TEXT, max_chars=MAX_TEXT_CHARS)
+    publish_text(TEXT, text if text != "hugs" else None)
+    return text
 
 
 def model_pieces(chosen: Chosen, text: str) -> list[str]:
@@ -106,5 +108,5 @@ def choose_piece(pieces: list[str]) -> Optional[str]:
         return pieces[0]
     labels = [f"{i + 1}. {visible_whitespace(p[:40])}" for i, p in enumerate(pieces)]
     picked = st.selectbox("Piece to draw (the model segments each pre-tokenized piece on its own)", labels,
-                          key=PREFIX + "piece")
+                          key=PREFIX + "piece", bind="query-params")
     return pieces[labels.index(picked)] if picked in labels else pieces[0]

@@ -43,7 +43,7 @@ def render_page() -> None:
     with tabs[1]:
         views.render_viterbi(lattice)
     with tabs[2]:
-        k = int(st.number_input("n", min_value=1, max_value=100, value=5, key=PREFIX + "nbest"))
+        k = int(st.number_input("n", min_value=1, max_value=100, value=5, key=PREFIX + "nbest", bind="query-params"))
         views.render_nbest(lattice, k=k)
     with tabs[3]:
         views.render_sampling(lattice)

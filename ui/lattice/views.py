@@ -28,6 +28,7 @@ from tokenizer_core.unigram.model import Unigram
 from ui.corpus.view import escape_markdown
 from ui.lattice.choices import PREFIX
 from ui.shelf import state as shelf
+from ui.widgets import display
 from ui.widgets.tokens import chips_html, scheme_for, visible_whitespace
 
 MAX_DRAWS = 20_000
@@ -74,14 +75,14 @@ def render_nbest(lattice: Lattice, *, k: int) -> None:
 
 def render_sampling(lattice: Lattice) -> None:
     c1, c2, c3, c4 = st.columns(4)
-    alpha = c1.slider("alpha", 0.0, 2.0, 0.1, 0.05, key=PREFIX + "alpha",
+    alpha = c1.slider("alpha", 0.0, 2.0, 0.1, 0.05, key=PREFIX + "alpha", bind="query-params",
                       help="P(segmentation) ∝ P^alpha: 0 is uniform, large values approach Viterbi.")
-    nbest_size = int(c2.number_input("nbest_size", min_value=-1, max_value=64, value=-1, key=PREFIX + "nbest_size",
+    nbest_size = int(c2.number_input("nbest_size", min_value=-1, max_value=64, value=-1, key=PREFIX + "nbest_size", bind="query-params",
                                      help="-1: sample from every segmentation; 0 or 1: always Viterbi; "
                                           "k > 1: from the k best."))
     draws = int(c3.number_input("Samples", min_value=1, max_value=MAX_DRAWS, value=1000, step=100,
-                                key=PREFIX + "draws"))
-    seed = int(c4.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=PREFIX + "seed"))
+                                key=PREFIX + "draws", bind="query-params"))
+    seed = int(c4.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=PREFIX + "seed", bind="query-params"))
     try:
         counts = sample_frequencies(lattice, draws=draws, seed=seed, alpha=alpha, nbest_size=nbest_size)
         exact = exact_distribution(lattice, alpha=alpha, nbest_size=nbest_size)
@@ -119,13 +120,13 @@ def render_dropout() -> None:
     items = _bpe_items()
     c1, c2 = st.columns([2, 1])
     default = next((i for i, label in enumerate(items) if label.startswith("gpt2")), 0)
-    label = c1.selectbox("BPE tokenizer", list(items), index=default, key=PREFIX + "bpe")
-    word = c2.text_input("Word", value="unrelated", max_chars=60, key=PREFIX + "dropout_word")
+    label = c1.selectbox("BPE tokenizer", list(items), index=default, key=PREFIX + "bpe", bind="query-params")
+    word = c2.text_input("Word", value="unrelated", max_chars=60, key=PREFIX + "dropout_word", bind="query-params")
     c3, c4, c5 = st.columns(3)
-    p = c3.slider("Dropout p", 0.0, 1.0, 0.1, 0.05, key=PREFIX + "dropout_p",
+    p = c3.slider("Dropout p", 0.0, 1.0, 0.1, 0.05, key=PREFIX + "dropout_p", bind="query-params",
                   help="Each merge is skipped with probability p at each step (BPE-dropout).")
-    draws = int(c4.number_input("Draws", min_value=1, max_value=2000, value=200, key=PREFIX + "dropout_draws"))
-    seed = int(c5.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=PREFIX + "dropout_seed"))
+    draws = int(c4.number_input("Draws", min_value=1, max_value=2000, value=200, key=PREFIX + "dropout_draws", bind="query-params"))
+    seed = int(c5.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=PREFIX + "dropout_seed", bind="query-params"))
     tok: Tokenizer = shelf.tokenizer(items[label])
     segment = getattr(tok.model, "segment", None)
     if segment is None or isinstance(tok.model, Unigram):
@@ -139,11 +140,12 @@ def render_dropout() -> None:
         counts[seg] = counts.get(seg, 0) + 1
     scheme = scheme_for(tok)
     st.markdown("Without dropout:")
-    st.html(chips_html([(tok.token_to_id(t), t) for pc in pieces for t in segment(pc)], scheme=scheme))
+    st.html(chips_html([(tok.token_to_id(t), t) for pc in pieces for t in segment(pc)], scheme=scheme,
+                       translate=display.translate()))
     st.markdown(escape_markdown(f"{len(counts)} different segmentations in {draws} draws; the most frequent:"))
     for seg, n in sorted(counts.items(), key=lambda kv: -kv[1])[:8]:
         st.html(f'<div style="display:flex;gap:8px;align-items:center"><span style="width:4em;text-align:right">'
-                f'{n / draws:.0%}</span>{chips_html([(tok.token_to_id(t), t) for t in seg], scheme=scheme)}</div>')
+                f'{n / draws:.0%}</span>{chips_html([(tok.token_to_id(t), t) for t in seg], scheme=scheme, translate=display.translate())}</div>')
 
 
 def render_training(model: Unigram, *, is_course: bool) -> None:
@@ -183,7 +185,7 @@ def render_training(model: Unigram, *, is_course: bool) -> None:
                                 "loss per word": st.column_config.NumberColumn(format="%.4f"),
                                 "tokens": st.column_config.NumberColumn(format="localized"),
                                 "pieces removed": st.column_config.NumberColumn(format="localized")})
-    picked = st.selectbox("Pieces removed in round", [r.round for r in rounds], key=PREFIX + "round")
+    picked = st.selectbox("Pieces removed in round", [r.round for r in rounds], key=PREFIX + "round", bind="query-params")
     removed = next(r.removed for r in rounds if r.round == picked)
     frame = pd.DataFrame([{"piece": visible_whitespace(x.piece), "reason": x.reason, "log-prob": x.log_prob,
                            "loss": x.loss} for x in removed])

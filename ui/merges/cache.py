@@ -69,7 +69,8 @@ def get_run(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optiona
         return run
     settings = settings.effective()
     label = f"Training {settings.describe()} on “{display_name(corpus)}”…"
-    with st.status(escape_markdown(label), expanded=True) as status:
+    slot = st.empty()  # emptied after a success: the page's caption then says what was trained
+    with slot.status(escape_markdown(label), expanded=True) as status:
         bar = st.progress(0.0, text="Starting…")
         try:
             run = train_run(corpus, settings, progress=_progress_bar(bar))
@@ -77,6 +78,5 @@ def get_run(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optiona
             status.update(label="Training failed", state="error")
             st.error(escape_markdown(str(err)))
             return None
-        status.update(label=f"Trained {run.num_steps:,} merges in {run.seconds:.2f} s", state="complete",
-                      expanded=False)
+    slot.empty()
     return _stored(corpus_key, repr(settings), _run=run)

@@ -13,7 +13,22 @@ from typing import Any, Optional
 
 import streamlit as st
 
-from ui.merges.settings import DEFAULT_TEXT, EXAMPLE_TEXTS, WORKED_EXAMPLES, MergeSettings, pre_tokenizer_choices
+from ui import url_state
+from ui.merges.encode import MAX_CHARS
+from ui.merges.settings import (
+    ALGORITHMS,
+    BUDGET_KINDS,
+    DEFAULT_TEXT,
+    EXAMPLE_TEXTS,
+    LEVELS,
+    MARKERS,
+    MAX_BUDGET,
+    PRE_TOKENIZERS,
+    TIE_BREAKS,
+    WORKED_EXAMPLES,
+    MergeSettings,
+    pre_tokenizer_choices,
+)
 from ui.widgets.stepper import StepperState
 
 # Settings widgets: one key per MergeSettings field.
@@ -34,12 +49,42 @@ STEPPER = StepperState(step=STEP, playing=PLAYING, widget="merges_stepper")
 SHOWN_RUN = "merges_shown_run"  # id of the run on show: the step starts again at 0 when it changes
 SPEED = "merges_speed"  # the speed widget
 SPEED_VALUE = "merges_speed_value"  # seconds per step; survives the widget being forgotten
-RAW = "merges_raw_markers"
 TEXT = "merges_text"
 TREE = "merges_tree_token"
 
 SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0)  # seconds per step while playing
 DEFAULT_SETTINGS = MergeSettings(budget=2000)
+LINKED_STEP = "merges_linked_step"  # a ?step= from the address, waiting for its run
+
+_D = DEFAULT_SETTINGS
+#: The settings in the address: a link restores them (and ?step= trains them and opens that step).
+SETTING_PARAMS = (
+    url_state.choice("algo", SETTING_KEYS["algorithm"], ALGORITHMS, default=_D.algorithm),
+    url_state.choice("symbols", SETTING_KEYS["level"], LEVELS, default=_D.level),
+    url_state.choice("pre", SETTING_KEYS["pre_tokenizer"], {p for c in PRE_TOKENIZERS.values() for p in c},
+                     default=_D.pre_tokenizer),
+    url_state.choice("eow", SETTING_KEYS["marker"], MARKERS, default=_D.marker),
+    url_state.choice("stop", SETTING_KEYS["budget_kind"], BUDGET_KINDS, default=_D.budget_kind),
+    url_state.integer("n", SETTING_KEYS["budget"], default=_D.budget, lo=1, hi=MAX_BUDGET),
+    url_state.integer("minfreq", SETTING_KEYS["min_frequency"], default=_D.min_frequency, lo=0, hi=1_000_000),
+    url_state.choice("ties", SETTING_KEYS["tie_break"], TIE_BREAKS, default=_D.tie_break),
+    url_state.flag("lower", SETTING_KEYS["lowercase"], default=_D.lowercase),
+    url_state.text("text", TEXT, default=DEFAULT_TEXT, limit=MAX_CHARS),
+    url_state.number("speed", SPEED_VALUE, default=0.5, lo=0.1, hi=2.0),
+)
+#: ?step= read from the address (into LINKED_STEP, for the page to train and open) and written from
+#: the step on show (only while a run is on show).
+STEP_IN = url_state.integer("step", LINKED_STEP, default=None, lo=0, hi=MAX_BUDGET)
+STEP_OUT = url_state.integer("step", STEP, default=None, lo=0, hi=MAX_BUDGET)
+
+
+def publish_url(*, run_shown: bool) -> None:
+    """Write the settings, the text and (while a run is on show) the step into the address."""
+    url_state.publish(SETTING_PARAMS)
+    if run_shown:
+        url_state.publish((STEP_OUT,))
+    else:
+        url_state.forget((STEP_OUT,))
 
 
 def prepare(corpus_name: str, corpus_key: str) -> None:

@@ -13,6 +13,7 @@ import html
 import streamlit as st
 
 from ui import session as state
+from ui import url_state
 from ui.corpus.view import display_name, escape_markdown
 from ui.merges import state as ms
 from ui.merges.cache import get_run
@@ -43,6 +44,7 @@ from ui.merges.settings import (
     pre_tokenizer_choices,
 )
 from ui.shelf import state as shelf
+from ui.widgets import display
 from ui.widgets.charts import candidates_chart, compression_chart, kinds_legend_html
 from ui.widgets.stepper import render_stepper_controls
 from ui.widgets.tokens import chip_html, shown_text
@@ -50,11 +52,11 @@ from ui.widgets.tokens import chip_html, shown_text
 K = ms.SETTING_KEYS
 
 INTRO = (
-    "Watch byte-pair encoding learn its vocabulary one merge at a time on the active corpus: "
-    "which pair is merged, why (its count, or WordPiece's score), how the words and the corpus "
-    "length change, and how the learned merges encode a sentence of your own. "
-    "Keys: **→**/**N** next, **←**/**P** previous, **Home**/**End** first/last, **Space**/**K** play/pause."
+    "Watch BPE (or WordPiece) learn its vocabulary one merge at a time on the active corpus: which pair "
+    "is merged and why, how words and corpus length change, and how the merges encode your own text."
 )
+KEYS = ("Keys: **→**/**N** next · **←**/**P** previous · **Home**/**End** first/last · "
+        "**Space**/**K** play/pause")
 
 PRIMER = (
     "1. The text is cut into words (the *pre-tokenizer*), and every word into single symbols: "
@@ -73,39 +75,50 @@ def render_page() -> None:
     corpus = state.active_corpus()
     corpus_key = state.active_corpus_key()
     ms.prepare(corpus.name, corpus_key)
+    url_state.show_refusals(url_state.restore((*ms.SETTING_PARAMS, ms.STEP_IN)))
     st.markdown(INTRO)
     with st.expander("New to BPE? How it works in four lines", icon=":material/help:"):
         st.markdown(PRIMER)
 
-    clicked = _settings_panel(corpus.name)
+    shown = ms.trained()
+    shown_here = shown is not None and shown[0] == corpus_key
+    linked_step = st.session_state.pop(ms.LINKED_STEP, None)  # ?step=N: train (cached) and open step N
+    clicked = _settings_panel(corpus.name, collapsed=shown_here or linked_step is not None)
     settings = _settings_from_widgets()
     run = None
-    shown = ms.trained()
-    if clicked:
+    if clicked or linked_step is not None:
         run = get_run(corpus, corpus_key, settings)
         if run is not None:
             st.session_state[ms.TRAINED] = (corpus_key, run.settings)
             # Every page can use what was trained here: it goes on the session's shelf.
             shelf.add(run.tokenizer, name=f"{run.settings.describe()}", kind="trained",
                       detail=f"{run.settings.describe()}, on “{display_name(corpus)}” (BPE page)")
-    elif shown is not None and shown[0] == corpus_key:
+    elif shown_here:
         run = get_run(corpus, corpus_key, shown[1])  # from the cache; retrains only if evicted
     if run is None:
-        if not clicked:
+        ms.publish_url(run_shown=False)
+        if not clicked and linked_step is None:
             name = escape_markdown(display_name(corpus))
             st.info(f"Choose the settings and press **Train** to learn merges on “{name}”.")
         return
     _trained_caption(run, settings)
-    render_stepper(run, ms.show_run(corpus_key, run.settings))
+    run_id = ms.show_run(corpus_key, run.settings)
+    if linked_step is not None:
+        ms.go_to(linked_step, run.num_steps)
+        st.session_state[ms.PLAYING] = False
+    render_stepper(run, run_id)
+    ms.publish_url(run_shown=True)
 
 
 # ---------------------------------------------------------------------------------- settings
 
 
-def _settings_panel(corpus_name: str) -> bool:
-    """The settings widgets and the Train button; returns whether Train was pressed."""
+def _settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
+    """The settings widgets and the Train button, in an expander that starts closed once a run is on
+    show (so the step controls stay above the fold); returns whether Train was pressed."""
     ss = st.session_state
-    with st.container(border=True):
+    label = f"Settings: {_settings_from_widgets(save=False).describe()}" if collapsed else "Settings"
+    with st.expander(label, expanded=not collapsed, icon=":material/tune:"):
         c1, c2, c3, c4 = st.columns([1.1, 1.5, 1.3, 1.3])
         with c1:
             st.radio("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=K["algorithm"], horizontal=True,
@@ -152,13 +165,14 @@ def _settings_panel(corpus_name: str) -> bool:
     return bool(clicked)
 
 
-def _settings_from_widgets() -> MergeSettings:
+def _settings_from_widgets(*, save: bool = True) -> MergeSettings:
     ss = st.session_state
     values = {name: ss[key] for name, key in K.items()}
     values["budget"] = int(values["budget"])
     values["min_frequency"] = int(values["min_frequency"])
     settings = MergeSettings(**values)
-    ss[ms.SAVED] = settings
+    if save:
+        ss[ms.SAVED] = settings
     return settings
 
 
@@ -175,12 +189,10 @@ def _trained_caption(run: MergeRun, settings: MergeSettings) -> None:
 
 def render_stepper(run: MergeRun, run_id: str) -> None:
     """The step view, as a fragment: stepping reruns only this part of the page."""
-    st.session_state.setdefault(ms.RAW, False)
     st.fragment(_stepper)(run, run_id)
 
 
 def _stepper(run: MergeRun, run_id: str) -> None:
-    ss = st.session_state
     n = run.num_steps
     if n == 0:
         st.warning(escape_markdown(f"Training made no merge: {stop_text(run)}."))
@@ -188,7 +200,7 @@ def _stepper(run: MergeRun, run_id: str) -> None:
     step = ms.current_step(n)
     ms.sync_widgets(step)
     _controls(n, step, run_id)
-    translate = not ss[ms.RAW]
+    translate = display.translate()
     info = run.step_info(max(step, 1))
     _step_header(run, step, info, translate)
     _charts(run, step, info, translate)
@@ -196,10 +208,11 @@ def _stepper(run: MergeRun, run_id: str) -> None:
     if run.teaching:
         _pair_table(run, step, translate)
     _encode_panel(run, step, info, translate)
+    ms.publish_url(run_shown=True)  # a fragment rerun (a step) does not reach the page's own publish
 
 
 def _controls(n: int, step: int, run_id: str) -> None:
-    buttons, speed, jump = st.columns([3.2, 1.4, 1.2], vertical_alignment="bottom")
+    buttons, speed, jump = st.columns([4, 1.3, 1.1], vertical_alignment="bottom")
     with buttons:
         render_stepper_controls(ms.STEPPER, num_steps=n, run_id=run_id, interval=ms.speed())
     speed.select_slider("Speed", options=list(ms.SPEEDS), key=ms.SPEED, on_change=ms.speed_changed,
@@ -209,12 +222,12 @@ def _controls(n: int, step: int, run_id: str) -> None:
                       args=(ms.JUMP, n), help=f"0 to {n:,}; a larger number goes to the last step.")
     st.slider("Step", min_value=0, max_value=n, key=ms.SLIDER, on_change=ms.from_widget, args=(ms.SLIDER, n),
               label_visibility="collapsed")
+    st.caption(KEYS)
 
 
 def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
-    head, toggle = st.columns([4, 1.3], vertical_alignment="center")
-    toggle.toggle("Raw markers (Ġ ▁ ## </w>)", key=ms.RAW,
-                  help="Off: markers are translated (· for a space, … for a word continuation).")
+    head, toggle = st.columns([3, 1.3], vertical_alignment="center")
+    display.markers_toggle("merges", container=toggle)
     with head:
         if step == 0:
             st.subheader(f"Step 0 of {run.num_steps:,}: every word split into single symbols")
@@ -238,13 +251,14 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
                 delta_color="off", help="Tokens known after this step: the starting symbols (and [UNK]) "
                                         "plus one new token per merge.")
     tokens = run.tokens_at(step)
-    m[2].metric("Corpus length (tokens)", f"{tokens:,}",
+    m[2].metric("Corpus tokens", f"{tokens:,}",
                 delta=None if not step else f"{tokens - run.tokens_at(step - 1):,}", delta_color="inverse",
                 help="How many tokens the whole corpus is split into after this many merges. Merging a "
                      "pair that occurs n times makes it up to n tokens shorter.")
     start = run.tokens_at(0)
     shrunk = 100 * (1 - tokens / start) if start else 0.0
-    m[3].metric("Shorter than at the start", f"{shrunk:.1f} %" if shrunk >= 1 or not shrunk else f"{shrunk:.2f} %")
+    m[3].metric("Shorter by", f"{shrunk:.1f} %" if shrunk >= 1 or not shrunk else f"{shrunk:.2f} %",
+                help="How much shorter the corpus is in tokens than at step 0.")
     if info.score is not None:
         bpe = info.bpe_choice
         line = (f"score = {info.count:,} / ({info.left_count:,} × {info.right_count:,}) = {info.score:.4g}. ")

@@ -81,10 +81,10 @@ def _select(item: shelf.ShelfItem) -> None:
 def train_panel() -> None:
     corpus = state.active_corpus()
     c1, c2, c3, c4 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
-    algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm")
+    algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm", bind="query-params")
     vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, value=8000, step=500,
-                            key=PREFIX + "vocab_size")
-    lowercase = c3.checkbox("Lowercase", key=PREFIX + "lowercase")
+                            key=PREFIX + "vocab_size", bind="query-params")
+    lowercase = c3.checkbox("Lowercase", key=PREFIX + "lowercase", bind="query-params")
     if not c4.button("Train", key=PREFIX + "train", type="primary", icon=":material/model_training:"):
         st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
         return
@@ -125,7 +125,7 @@ def upload_panel() -> None:
         help="tokenizer.json (Hugging Face), a SentencePiece .model, a BERT vocab.txt, a .tiktoken file, "
              "GPT-2's encoder.json + vocab.bpe (both), or a file downloaded from this page.",
     )
-    lowercase = st.checkbox("vocab.txt: uncased model (lowercase the input)", value=True, key=PREFIX + "uncased")
+    lowercase = st.checkbox("vocab.txt: uncased model (lowercase the input)", value=True, key=PREFIX + "uncased", bind="query-params")
     if not st.button("Import", key=PREFIX + "import", disabled=not files, icon=":material/upload_file:"):
         return
     pairs = [(f.name, f.getvalue()) for f in files or []]

@@ -74,10 +74,10 @@ def render_vocabulary(key: str, tok: Tokenizer, corpus: Corpus, corpus_key: str,
     m[3].metric("Tokens for that text", f"{sum(counts.values()):,}")
 
     c1, c2, c3 = st.columns([2, 1.4, 1], vertical_alignment="bottom")
-    query = c1.text_input("Search tokens", key=PREFIX + "search", placeholder="part of a token, e.g. ing",
+    query = c1.text_input("Search tokens", key=PREFIX + "search", bind="query-params", placeholder="part of a token, e.g. ing",
                           max_chars=100)
-    sort = c2.selectbox("Sort by", list(SORTS), format_func=SORTS.get, key=PREFIX + "sort")
-    unused_only = c3.checkbox("Unused on the corpus only", key=PREFIX + "unused")
+    sort = c2.selectbox("Sort by", list(SORTS), format_func=SORTS.get, key=PREFIX + "sort", bind="query-params")
+    unused_only = c3.checkbox("Unused on the corpus only", key=PREFIX + "unused", bind="query-params")
     frame = _frame(entries, counts, scheme, translate)
     if query:
         raw = pd.Series([e.token for e in entries])
@@ -138,7 +138,7 @@ def render_merge_tree(tok: Tokenizer, *, translate: bool) -> None:
         st.info("Merge trees belong to BPE tokenizers; this one is " + type(tok.model).__name__ + ".")
         return
     scheme = scheme_for(tok)
-    token = st.text_input("Token (as stored, e.g. Ġthe or ing)", key=PREFIX + "tree_token", max_chars=200)
+    token = st.text_input("Token (as stored, e.g. Ġthe or ing)", key=PREFIX + "tree_token", bind="query-params", max_chars=200)
     if not token:
         longest = sorted(tok.get_vocab(), key=len, reverse=True)[:12]
         st.caption("Some long tokens to try:")

@@ -16,9 +16,9 @@ from ui.shelf import state as shelf
 from ui.tokenizers import add
 from ui.tokenizers.explore import render_merge_tree, render_specials, render_vocabulary
 from ui.tokenizers.stages import component_name, render_pipeline
+from ui.widgets import display
 
 PREFIX = "tokenizers_"
-RAW = PREFIX + "raw_markers"
 
 
 def _shelf_table(items: list[shelf.ShelfItem]) -> None:
@@ -73,7 +73,7 @@ def render_page() -> None:
         ss[add.SELECTED] = next(iter(labels))
     _shelf_table(items)
     # Options are labels, not keys: what a user reads is what the widget holds.
-    item = labels[st.selectbox("Tokenizer", list(labels), key=add.SELECTED)]
+    item = labels[st.selectbox("Tokenizer", list(labels), key=add.SELECTED, bind="query-params")]
     key = item.key
     try:
         tok = shelf.tokenizer(key)
@@ -83,8 +83,7 @@ def render_page() -> None:
     st.caption(escape_markdown(item.detail))
     _summary(tok)
     _downloads(item, tok)
-    translate = not st.toggle("Raw markers (Ġ ▁ ## </w>)", key=RAW,
-                              help="Off: markers are translated (· for a space, … for a word continuation).")
+    translate = display.markers_toggle("tokenizers")
     vocab, pipeline, specials, trees = st.tabs(["Vocabulary", "Pipeline on a text", "Special tokens", "Merge tree"])
     with vocab:
         render_vocabulary(key, tok, state.active_corpus(), state.active_corpus_key(), translate=translate)

@@ -38,7 +38,7 @@ def _stage(title: str, component: object, body_html: str) -> None:
 
 
 def render_pipeline(tok: Tokenizer, *, translate: bool) -> None:
-    text = st.text_area("Text", value=DEFAULT_TEXT, key=PREFIX + "pipeline_text", max_chars=MAX_CHARS, height=80)
+    text = st.text_area("Text", value=DEFAULT_TEXT, key=PREFIX + "pipeline_text", bind="query-params", max_chars=MAX_CHARS, height=80)
     try:
         trace = tok.explain(text)
         final = tok.encode(text)

@@ -9,6 +9,7 @@ import streamlit as st
 from ui import session as state
 from ui.corpus.view import display_name, escape_markdown, format_bytes, format_count
 from ui.shelf import state as shelf
+from ui.widgets import display
 
 
 def render_sidebar() -> Callable[[], None]:
@@ -26,6 +27,8 @@ def render_sidebar() -> Callable[[], None]:
         )
         st.page_link("pages/corpus.py", label="Change corpus", icon=":material/swap_horiz:")
         slot = st.empty()
+        st.divider()
+        display.presenter_toggle()
 
     def shelf_summary() -> None:
         own = len(shelf.items()) - len(shelf.references())

@@ -9,8 +9,10 @@ Rules (the same on every page):
   and a token starting with a combining mark gets a dotted circle (``◌́``) to sit on;
 - very long tokens are cut for display (:data:`MAX_SHOWN` characters, then how many more:
   :func:`shown_text`);
-- the markers ``Ġ`` (byte-level space), ``▁`` (metaspace) and ``##`` (WordPiece
-  continuation) are shown as they are, or translated into what they mean;
+- the markers ``Ġ`` (byte-level space), ``▁`` (metaspace), ``##`` (WordPiece continuation) and
+  ``</w>`` (end of word) are shown as they are, or translated into what they mean, each in its own
+  way: ``·`` for the space that ``Ġ`` and ``▁`` stand for, ``‿`` before a continuation, ``⟩`` after
+  the last piece of a word;
 - byte-level tokens that are not valid UTF-8 on their own are shown as bytes (``<0xE2>``),
   never as a replacement character;
 - every piece of token text is HTML-escaped; the id appears on hover.
@@ -118,9 +120,9 @@ def display_text(token: str, *, scheme: Scheme = "plain", translate: bool = True
         if scheme == "metaspace":
             token = token.replace("▁", " ")
         elif scheme == "wordpiece" and token.startswith("##"):
-            return "…" + visible_whitespace(token[2:])
+            return "‿" + visible_whitespace(token[2:])  # joined to the piece before
         elif scheme == "suffix" and token.endswith("</w>"):
-            return visible_whitespace(token[:-4]) + "·"
+            return visible_whitespace(token[:-4]) + "⟩"  # the end of a word, not a space
     return visible_whitespace(token)
 
 
