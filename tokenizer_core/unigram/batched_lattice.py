@@ -16,13 +16,14 @@ loop per word.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Optional
+from typing import Optional, Union
 
 import numpy as np
 
+from tokenizer_core.unigram.edge_order import Part, parts_by_length, sort_edges
 from tokenizer_core.unigram.words import _PieceIndex, _Words
 
-_CHUNK = 1 << 20  # edges per step of the E-step's per-edge arithmetic
+_CHUNK = 1 << 18  # edges per step of per-edge arithmetic: temporaries of a few MB
 
 
 def _grouped_logsumexp(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -36,40 +37,33 @@ class _Lattices:
     """The lattices of many words at once: flat edge arrays sorted by (end position, end node)."""
 
     def __init__(self, words: _Words, start: np.ndarray, end: np.ndarray, piece: np.ndarray,
-                 word: np.ndarray) -> None:
-        self._build(words, [start, end, piece, word])
+                 word: Optional[np.ndarray] = None) -> None:
+        # ``word`` is accepted for the callers that have it; the end node tells it.
+        self._build(words, parts_by_length(start, end, piece))
 
     @classmethod
-    def from_edges(cls, words: _Words, edges: list[np.ndarray]) -> _Lattices:
-        """Like the constructor, but takes ``[start, end, piece]`` (``word`` may follow, unused) in a
-        list that it empties, so each input array is freed as soon as its sorted copy exists (the
-        peak memory of training).
+    def from_parts(cls, words: _Words, parts: list[Part]) -> _Lattices:
+        """Like the constructor, but takes the edges as :func:`_edge_parts` finds them, in a list that
+        it empties, so each part is freed as soon as its edges are placed (the peak memory of training).
         """
         lat = cls.__new__(cls)
-        lat._build(words, edges)
+        lat._build(words, parts)
         return lat
 
-    def _build(self, words: _Words, edges: list[np.ndarray]) -> None:
+    def _build(self, words: _Words, parts: list[Part]) -> None:
         self.w = words
-        start, end, piece = (np.asarray(a) for a in edges[:3])
-        edges.clear()  # the word of an edge is the word of its end node: not kept per edge
         pos_t = np.int32 if words.num_nodes < 2**31 else np.int64
-        # Per node: its word and its position inside it (a few bytes per character).
+        # Per node: its word and its position inside it (a few bytes per character); the word of
+        # an edge is the word of its end node, so it is not kept per edge.
         sizes = words.last - words.first + 1
         self._node_word = np.repeat(np.arange(len(sizes), dtype=pos_t), sizes)
         self._node_level = np.arange(words.num_nodes, dtype=pos_t)
         self._node_level -= np.repeat(words.first.astype(pos_t), sizes)
         del sizes
         # Edge indices fit in 32 bits: half the memory of the persistent per-edge arrays.
-        order = _sort_order(self._node_level[end], end, start, words.num_nodes)
-        self.start = start[order].astype(np.int32, copy=False)
-        del start
-        self.end = end[order].astype(np.int32, copy=False)
-        del end
-        self.piece = piece[order].astype(np.int32, copy=False)
-        del piece, order
-        self.b_order = _sort_order(self._node_level[self.start], self.start, self.end,
-                                   words.num_nodes).astype(np.int32)
+        self.start, self.end, self.piece, b_order = sort_edges(parts, self._node_level)
+        self.b_order = b_order.astype(np.int32, copy=False)
+        del b_order
         self._index()
 
     def keep(self, keep_piece: np.ndarray, new_id: np.ndarray) -> None:
@@ -77,12 +71,21 @@ class _Lattices:
         k = keep_piece[self.piece]
         position = np.cumsum(k, dtype=np.int32)
         position -= 1
-        self.b_order = position[self.b_order[k[self.b_order]]]
+        # ``b_order`` filtered and renumbered in place, chunk by chunk (the write cursor never
+        # passes the read one), then copied to its new length once ``position`` is gone: no
+        # second full-size order array while ``position`` exists.
+        kept = 0
+        for lo in range(0, len(self.b_order), _CHUNK):
+            bo = self.b_order[lo:lo + _CHUNK]
+            new = position[bo[k[bo]]]
+            self.b_order[kept:kept + len(new)] = new
+            kept += len(new)
         del position
+        self.b_order = self.b_order[:kept].copy()
         # One array at a time, so each old one goes before the next new one is made.
         self.start = self.start[k]
         self.end = self.end[k]
-        self.piece = new_id[self.piece[k]].astype(np.int32)
+        self.piece = new_id.astype(np.int32)[self.piece[k]]  # int32 ids: no int64 copy per edge
         del k
         self._index()
 
@@ -91,22 +94,35 @@ class _Lattices:
         # per node, rather than per edge: the levels' bounds with small temporaries.
         levels = np.arange(self.w.max_length + 2)
         # Forward: edges grouped by end node, levels = end position inside the word.
-        self.f_gstart, self.f_gnode, self.f_gsize = _groups(self.end)
+        self.f_gstart, self.f_gnode, self.f_gsize = _groups(lambda key: self.end[key], len(self.end))
         self.f_gbounds = np.searchsorted(self._node_level[self.f_gnode], levels)
         self.f_bounds = np.append(self.f_gstart, len(self.end))[self.f_gbounds]
         # Backward: the same edges grouped by start node (order ``b_order``), levels = start position.
-        self.b_gstart, self.b_gnode, self.b_gsize = _groups(self.start[self.b_order])
+        self.b_gstart, self.b_gnode, self.b_gsize = _groups(lambda key: self.start[self.b_order[key]],
+                                                            len(self.end))
         self.b_gbounds = np.searchsorted(self._node_level[self.b_gnode], levels)
         self.b_bounds = np.append(self.b_gstart, len(self.end))[self.b_gbounds]
 
     def _levels(self, bounds: np.ndarray, gbounds: np.ndarray,
                 gstart: np.ndarray) -> Iterator[tuple[int, int, int, int, np.ndarray]]:
+        """``(lo, hi, glo, ghi, group starts - lo)``: edges ``lo:hi`` of whole groups ``glo:ghi`` of one
+        level, at most about ``_CHUNK`` edges at a time (a larger group comes alone). Groups of one
+        level do not depend on each other, so any split gives the same numbers, with small temporaries.
+        """
         for lev in range(len(bounds) - 1):
             lo, hi = int(bounds[lev]), int(bounds[lev + 1])
             if lo == hi:
                 continue
             glo, ghi = int(gbounds[lev]), int(gbounds[lev + 1])
-            yield lo, hi, glo, ghi, gstart[glo:ghi] - lo
+            if hi - lo <= _CHUNK:
+                yield lo, hi, glo, ghi, gstart[glo:ghi] - lo
+                continue
+            cuts = np.searchsorted(gstart[glo:ghi], np.arange(lo + _CHUNK, hi, _CHUNK)) + glo
+            bounds_g = [glo, *sorted(set(cuts.tolist()) - {glo, ghi}), ghi]
+            for ga, gb in zip(bounds_g[:-1], bounds_g[1:]):
+                a = int(gstart[ga])
+                z = int(gstart[gb]) if gb < ghi else hi
+                yield a, z, ga, gb, gstart[ga:gb] - a
 
     def forward(self, lpe: np.ndarray) -> np.ndarray:
         return self._forward(lambda lo, hi: lpe[lo:hi])
@@ -160,12 +176,11 @@ class _Lattices:
 
     def viterbi(self, lp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best incoming edge of every node (earliest start on ties) and best scores."""
-        lpe = lp[self.piece]
         best = np.full(self.w.num_nodes, -np.inf)
         best[self.w.first] = 0.0
         back = np.full(self.w.num_nodes, -1, dtype=np.int64)
         for lo, hi, glo, ghi, gs in self._levels(self.f_bounds, self.f_gbounds, self.f_gstart):
-            v = best[self.start[lo:hi]] + lpe[lo:hi]
+            v = best[self.start[lo:hi]] + lp[self.piece[lo:hi]]  # gathered per level, not per edge
             m = np.maximum.reduceat(v, gs)
             hit = np.flatnonzero(v == np.repeat(m, self.f_gsize[glo:ghi]))
             group = np.searchsorted(gs, hit, side="right") - 1
@@ -180,7 +195,7 @@ class _Lattices:
         """Yield ``(word, piece)`` arrays, one token per word per step, walking the best
         paths (``back`` from :meth:`viterbi`) backwards from the end of every word.
         """
-        wid = np.arange(len(self.w.words))
+        wid = np.arange(len(self.w.counts))
         cur = self.w.last[wid]
         while len(wid):
             e = back[cur]
@@ -190,45 +205,30 @@ class _Lattices:
             wid, cur = wid[more], cur[more]
 
 
-def _groups(nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Runs of equal ``nodes`` (sorted so that equal ones are adjacent): start index, node and size of each."""
-    new_group = np.ones(len(nodes), dtype=bool)
-    new_group[1:] = nodes[1:] != nodes[:-1]
+def _groups(nodes: Callable[[Union[slice, np.ndarray]], np.ndarray],
+            total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Runs of equal nodes (``nodes(key)`` gives the nodes of the edges ``key`` selects; equal ones
+    are adjacent): start index, node and size of each. Read in chunks: no per-edge copy of the nodes.
+    """
+    new_group = np.empty(total, dtype=bool)
+    for lo in range(0, total, _CHUNK):
+        x = nodes(slice(max(lo - 1, 0), min(lo + _CHUNK, total)))  # from one edge back: its neighbour
+        if lo == 0:
+            new_group[0] = True
+            np.not_equal(x[1:], x[:-1], out=new_group[1:len(x)])
+        else:
+            np.not_equal(x[1:], x[:-1], out=new_group[lo:lo + len(x) - 1])
     gstart = np.flatnonzero(new_group).astype(np.int32)
     del new_group
-    gsize = np.diff(np.append(gstart, np.int32(len(nodes)))).astype(np.int32)
-    return gstart, nodes[gstart], gsize
+    gsize = np.diff(np.append(gstart, np.int32(total))).astype(np.int32)
+    return gstart, nodes(gstart), gsize
 
 
-def _sort_order(level: np.ndarray, node: np.ndarray, other: np.ndarray, num_nodes: int) -> np.ndarray:
-    """``np.lexsort((other, node, level))`` for edges: one argsort of a single int64 key.
-
-    ``node`` fixes ``level`` and ``|other - node| <= span``, and no two edges share ``(node, other)``,
-    so the packed key is unique and any sort gives the lexsort order.
+def _edge_parts(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray]) -> list[Part]:
+    """All edges of the words' lattices as parts ``(length, start nodes, pieces)`` (see
+    :mod:`~tokenizer_core.unigram.edge_order`), a part per piece length and chunk of positions.
     """
-    if not len(node):
-        return np.zeros(0, dtype=np.int64)
-    span = max(int((other - node).max()), int((node - other).max()))
-    levels = int(level.max()) + 1
-    if levels * num_nodes * (2 * span + 1) >= 2**62:
-        return np.lexsort((other, node, level))
-    key = level.astype(np.int64)
-    key *= num_nodes
-    key += node
-    key *= 2 * span + 1
-    key += other
-    key -= node
-    key += span
-    return np.argsort(key)
-
-
-def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray], *,
-           with_word: bool = True) -> tuple[np.ndarray, ...]:
-    """All (start node, end node, piece, word) edges of the words' lattices (without the word
-    if not ``with_word``: :class:`_Lattices` finds it from the end node).
-    """
-    columns = 4 if with_word else 3
-    parts = []
+    parts: list[Part] = []
     for length, h in words.window_hashes(min(index.max_len, words.max_length)):
         ok = words.rem >= length
         if runs is not None and length > 1:
@@ -241,17 +241,20 @@ def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray], *,
             pid = index.find(length, h[idx])
             hit = pid >= 0
             idx = idx[hit]
-            wid = words.word_of[idx]
-            start = (idx + wid).astype(np.int32)
-            part = [start, start + np.int32(length), pid[hit].astype(np.int32)]
-            if with_word:
-                part.append(wid.astype(np.int32))
-            parts.append(part)
+            parts.append((length, (idx + words.word_of[idx]).astype(np.int32), pid[hit].astype(np.int32)))
+    return parts
+
+
+def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray], *,
+           with_word: bool = True) -> tuple[np.ndarray, ...]:
+    """All (start node, end node, piece, word) edges of the words' lattices (without the word
+    if not ``with_word``: :class:`_Lattices` finds it from the end node).
+    """
+    parts = _edge_parts(words, index, runs)
     if not parts:
-        return tuple(np.zeros(0, dtype=np.int32) for _ in range(columns))
-    out = []
-    for k in range(columns):  # one column at a time, freeing its parts as it goes
-        out.append(np.concatenate([p[k] for p in parts]))
-        for p in parts:
-            p[k] = None
+        return tuple(np.zeros(0, dtype=np.int32) for _ in range(4 if with_word else 3))
+    start = np.concatenate([s for _, s, _ in parts])
+    out = [start, np.concatenate([s + np.int32(n) for n, s, _ in parts]), np.concatenate([p for _, _, p in parts])]
+    if with_word:  # node ``first[w] + k`` belongs to word ``w``
+        out.append((np.searchsorted(words.first, start, side="right") - 1).astype(np.int32))
     return tuple(out)

@@ -15,7 +15,8 @@ from typing import Optional
 
 import numpy as np
 
-from tokenizer_core.unigram.batched_lattice import _edges, _Lattices
+from tokenizer_core.unigram.batched_lattice import _edge_parts, _Lattices
+from tokenizer_core.unigram.edge_order import Part
 from tokenizer_core.unigram.results import RemovedPiece
 from tokenizer_core.unigram.words import _hash_strings, _PieceIndex, _Words
 
@@ -41,6 +42,15 @@ def digamma(x: np.ndarray) -> np.ndarray:
     return acc + series
 
 
+def piece_keys(pieces: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The window hash and the length of each piece: what :class:`_PieceIndex` finds pieces by.
+
+    >>> [k.tolist() for k in piece_keys(["a", "ab"])][1]
+    [1, 2]
+    """
+    return _hash_strings(pieces), np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
+
+
 class EMState:
     """Pieces (the first ``num_chars`` are the single characters), their log-probabilities
     ``lp`` and the corpus lattices over them, kept in step as pieces are removed.
@@ -48,15 +58,30 @@ class EMState:
 
     def __init__(self, words: _Words, runs: np.ndarray, pieces: list[str], lp: np.ndarray, *,
                  num_chars: int) -> None:
+        keys = piece_keys(pieces)
+        parts = _edge_parts(words, _PieceIndex(*keys), runs)
+        self._start(words, parts, pieces, lp, num_chars=num_chars, keys=keys)
+
+    @classmethod
+    def from_parts(cls, words: _Words, parts: list[Part], pieces: list[str], lp: np.ndarray, *,
+                   num_chars: int, keys: tuple[np.ndarray, np.ndarray]) -> EMState:
+        """Like the constructor, from the lattice edges as :func:`_edge_parts` finds them with the
+        :func:`piece_keys` ``keys`` of ``pieces`` (the list is emptied as the lattices are built), so
+        the caller can free the corpus' per-character arrays first: they are not needed any more.
+        """
+        state = cls.__new__(cls)
+        state._start(words, parts, pieces, lp, num_chars=num_chars, keys=keys)
+        return state
+
+    def _start(self, words: _Words, parts: list[Part], pieces: list[str], lp: np.ndarray, *,
+               num_chars: int, keys: tuple[np.ndarray, np.ndarray]) -> None:
         self.words = words
         self.pieces = pieces
         self.lp = lp
         self.is_char = np.zeros(len(pieces), dtype=bool)
         self.is_char[:num_chars] = True
-        self.hashes = _hash_strings(pieces)
-        self.lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
-        edges = list(_edges(words, _PieceIndex(self.hashes, self.lengths), runs, with_word=False))
-        self.lattices = _Lattices.from_edges(words, edges)
+        self.hashes, self.lengths = keys
+        self.lattices = _Lattices.from_parts(words, parts)
 
     def keep_only(self, keep: np.ndarray) -> None:
         """Drop the pieces where ``keep`` is false (and their lattice edges); the rest are renumbered."""

@@ -43,8 +43,8 @@ from tokenizer_core.options import DEFAULT_MAX_WORD_LENGTH, TrainOptions
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.text.counting import count_pieces
 from tokenizer_core.types import ProgressCallback, no_progress
-from tokenizer_core.unigram.batched_lattice import _edges, _Lattices
-from tokenizer_core.unigram.em import EMState, digamma
+from tokenizer_core.unigram.batched_lattice import _edge_parts, _edges, _Lattices
+from tokenizer_core.unigram.em import EMState, digamma, piece_keys
 from tokenizer_core.unigram.pruning import finalize, prune
 from tokenizer_core.unigram.results import RemovedPiece, UnigramRound, UnigramTrainResult
 from tokenizer_core.unigram.seed import _seed
@@ -83,7 +83,18 @@ def train_unigram(
     """
     _check_settings(vocab_size=vocab_size, max_piece_length=max_piece_length, shrinking_factor=shrinking_factor,
                     num_sub_iterations=num_sub_iterations)
-    counts = _merged_counts(word_counts)
+    return _train_counts(_merged_counts(word_counts), vocab_size=vocab_size, max_piece_length=max_piece_length,
+                         shrinking_factor=shrinking_factor, num_sub_iterations=num_sub_iterations,
+                         seed_size=seed_size, split_by_script=split_by_script, split_digits=split_digits,
+                         max_word_length=max_word_length, progress=progress)
+
+
+def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: int, shrinking_factor: float,
+                  num_sub_iterations: int, seed_size: int, split_by_script: bool, split_digits: bool,
+                  max_word_length: int, progress: ProgressCallback) -> UnigramTrainResult:
+    """:func:`train_unigram` on checked settings and counts (as :func:`_merged_counts` gives them),
+    which it empties once the corpus is packed: the words' strings and dictionary go early.
+    """
     alphabet = sorted({ch for w in counts for ch in w})
     if vocab_size < len(alphabet):
         raise TokenizerError(
@@ -92,14 +103,17 @@ def train_unigram(
         )
     words = _training_words(counts, max_word_length=max_word_length)
     num_distinct = len(counts)
-    del counts  # a copy of the caller's counts: ``words`` holds what training needs
+    counts.clear()  # ``words`` holds what training needs
     runs = words.runs(split_by_script=split_by_script, split_digits=split_digits)
 
     progress(0, 0, "seeding pieces")
     pieces, lp = _seed(words, runs, max_len=max_piece_length, seed_size=seed_size)
-    state = EMState(words, runs, pieces, lp, num_chars=len(alphabet))
+    keys = piece_keys(pieces)
+    parts = _edge_parts(words, _PieceIndex(*keys), runs)
+    # The lattices hold what EM and pruning need: the per-character arrays go before they are built.
     del runs
-    words.drop_positions()  # the lattices hold what EM and pruning need
+    words.drop_positions()
+    state = EMState.from_parts(words, parts, pieces, lp, num_chars=len(alphabet), keys=keys)
     desired = max(vocab_size, int(vocab_size * 1.1))
     seed_count = len(pieces)
     expected_rounds = 1 + max(0, math.ceil(math.log(max(desired, 1) / max(seed_count, 1)) / math.log(shrinking_factor)))
@@ -253,7 +267,12 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
             f"distinct characters of the corpus (Unigram keeps every character); use at least "
             f"{len(fixed) + len(alphabet)}"
         )
-    result = train_unigram(
+    _check_settings(vocab_size=vocab_size - len(fixed), max_piece_length=options.max_piece_length,
+                    shrinking_factor=options.shrinking_factor,
+                    num_sub_iterations=options.unigram.num_sub_iterations)
+    # Rebound, so the counter's only copy goes to training, which empties it once the words are packed.
+    counts = _merged_counts(counts)
+    result = _train_counts(
         counts,
         vocab_size=vocab_size - len(fixed),
         max_piece_length=options.max_piece_length,

@@ -71,11 +71,12 @@ class _Words:
         self.max_length = int(lengths.max()) if len(words) else 0
 
     def drop_positions(self) -> None:
-        """Free the per-character arrays (text, code points, word and characters left at each
-        position) once the lattices are built: EM needs only the words, counts and node numbers.
-        Seeding, runs and edge finding cannot run on these words afterwards.
+        """Free the word strings and the per-character arrays (text, code points, word and characters
+        left at each position) once the lattice edges are found: EM needs only the counts and node
+        numbers. Seeding, runs and edge finding cannot run on these words afterwards.
         """
         self.text = ""
+        self.words = []  # the strings: ``counts`` still tells how many words there are
         self.cps = self.word_of = self.rem = np.zeros(0, dtype=np.int32)
 
     def runs(self, *, split_by_script: bool, split_digits: bool) -> np.ndarray:
