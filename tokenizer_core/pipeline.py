@@ -36,12 +36,14 @@ import tokenizer_core.text as _text_stage  # noqa: F401
 import tokenizer_core.unigram as _unigram  # noqa: F401
 import tokenizer_core.wordpiece as _wordpiece  # noqa: F401
 from tokenizer_core.batch import batching
+from tokenizer_core.bpe.fast_pipeline import FastPathSlot
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.jsonfile import read_json_file
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.registry import build, malformed_as_format_error
 from tokenizer_core.text.added_vocabulary import AddedToken, AddedVocabulary
 from tokenizer_core.text.normalized import NormalizedString
+from tokenizer_core.text.pre_tokenizer_base import PieceTrace
 from tokenizer_core.text.pre_tokenizers import Piece
 from tokenizer_core.text.surrogates import replace_lone_surrogates
 from tokenizer_core.types import Encoding, Offsets, Sampling, Token
@@ -53,15 +55,6 @@ _PROBE = "Hello, world! It's 2024: naïve café ﬁ 中文 😀\n\tend"
 FORMAT_NAME = "tokenizer-playground"
 FORMAT_VERSION = 1
 MAX_INPUT_CHARS = 50_000_000  # one call; beyond this, callers should stream lines
-
-
-@dataclass(frozen=True, slots=True)
-class PieceTrace:
-    """One pre-tokenized piece, where it came from, and the model's tokens for it."""
-
-    text: str
-    offsets: Offsets
-    tokens: list[Token]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +105,7 @@ class Tokenizer:
         self._special_id_set = self.added.special_ids
         self._beyond_model = sum(1 for _, i in self.added.entries if model.id_to_token(i) is None)
         self.metadata: dict[str, Any] = dict(metadata or {})
+        self._fast = FastPathSlot()  # bulk encoding for byte-level BPE stages
 
     # ----------------------------------------------------------------- encoding
     def _normalized(self, segment: str) -> tuple[NormalizedString, Any]:
@@ -135,20 +129,8 @@ class Tokenizer:
             raise TokenizerError(f"the {type(self.model).__name__} model cannot sample segmentations")
         return sampler(piece, rng=rng, sampling=sampling)
 
-    def _trace(self, text: str, **how: Any) -> tuple[list[PieceTrace], Encoding, str]:
-        try:
-            return self._trace_text(text, **how)
-        except UnicodeEncodeError:  # a lone surrogate has no UTF-8 bytes: read as U+FFFD, as tiktoken does
-            return self._trace_text(replace_lone_surrogates(text), **how)
-
     def _trace_text(self, text: str, *, split_special: bool, sampling: Optional[Sampling],
                     sequence_id: int) -> tuple[list[PieceTrace], Encoding, str]:
-        if not isinstance(text, str):
-            raise TokenizerError(f"can only encode text (str), got {type(text).__name__}")
-        if len(text) > MAX_INPUT_CHARS:
-            raise TokenizerError(
-                f"input of {len(text):,} characters is too long for one call; encode it line by line"
-            )
         rng = random.Random(sampling.seed) if sampling is not None else None
         tokens: list[Token] = []
         word_ids: list[Optional[int]] = []
@@ -185,16 +167,18 @@ class Tokenizer:
                         a, b = to_original(a + s, b + s)
                         piece_tokens.append(Token(t.id, t.text, (a + base, b + base)))
                     a, b = to_original(piece.start + s, piece.end + s)
-                    word_ids.extend([len(traces)] * len(piece_tokens))  # emit(), inlined: the hot loop
-                    traces.append(PieceTrace(piece.text, (a + base, b + base), piece_tokens))
-                    tokens.extend(piece_tokens)
+                    emit(piece.text, (a + base, b + base), piece_tokens)
         enc = Encoding.from_tokens(tokens, word_ids=word_ids, type_id=sequence_id, sequence_id=sequence_id)
         return traces, enc, "".join(normalized_parts)
 
     def encode_sequence(self, text: str, *, sequence_id: int = 0, sampling: Optional[Sampling] = None,
                         split_special_tokens: bool = True) -> Encoding:
         """Model tokens of one text, with offsets and word ids, before any special tokens are added."""
-        return self._trace(text, split_special=split_special_tokens, sampling=sampling, sequence_id=sequence_id)[1]
+        fast = None if sampling is not None else self._fast.get(self.normalizer, self.pre_tokenizer, self.model)
+        if fast is not None:  # the same encoding, assembled in bulk from cached pieces
+            return _guarded(fast.encode, text, added=self.added, split_special=split_special_tokens, sequence_id=sequence_id)
+        return _guarded(self._trace_text, text, split_special=split_special_tokens, sampling=sampling,
+                        sequence_id=sequence_id)[1]
 
     def encode(
         self,
@@ -207,6 +191,8 @@ class Tokenizer:
     ) -> Encoding:
         """Encode a text (or a pair of texts) into an :class:`Encoding`."""
         a = self.encode_sequence(text, sequence_id=0, sampling=sampling)
+        if pair is None and self.post_processor is None and (truncation is None or not truncation.enabled):
+            return a  # finish_encoding would return a copy of it: type and sequence ids 0, nothing added
         b = None if pair is None else self.encode_sequence(pair, sequence_id=1, sampling=sampling)
         return batching.finish_encoding(a, b, post_processor=self.post_processor,
                                         add_special_tokens=add_special_tokens, truncation=truncation)
@@ -237,7 +223,7 @@ class Tokenizer:
 
     def explain(self, text: str) -> PipelineTrace:
         """Every stage for one text: normalized text, pieces with offsets, tokens per piece."""
-        traces, enc, normalized = self._trace(text, split_special=True, sampling=None, sequence_id=0)
+        traces, enc, normalized = _guarded(self._trace_text, text, split_special=True, sampling=None, sequence_id=0)
         return PipelineTrace(text, normalized, traces, enc)
 
     def tokenize(self, text: str) -> list[str]:
@@ -396,3 +382,15 @@ class Tokenizer:
 
 def _identity_span(start: int, end: int) -> Offsets:
     return (start, end)
+
+
+def _guarded(run: Any, text: str, **how: Any) -> Any:
+    """``run(text, **how)`` for a str of at most MAX_INPUT_CHARS; a lone surrogate (no UTF-8 bytes) reads as U+FFFD, as in tiktoken."""
+    if not isinstance(text, str):
+        raise TokenizerError(f"can only encode text (str), got {type(text).__name__}")
+    if len(text) > MAX_INPUT_CHARS:
+        raise TokenizerError(f"input of {len(text):,} characters is too long for one call; encode it line by line")
+    try:
+        return run(text, **how)
+    except UnicodeEncodeError:
+        return run(replace_lone_surrogates(text), **how)

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Optional
 
 import regex
 
@@ -85,6 +85,22 @@ def bytes_to_symbols(data: bytes) -> str:
     return "".join([_BYTE_TRANS[b] for b in data])
 
 
+def chunk_piece(chunk: str, s: int, e: int, *, extra: int = 0) -> Piece:
+    """The byte-level piece of the regex match ``chunk`` found at ``s:e`` of the (possibly
+    space-prefixed) text; ``extra`` is the length of that added prefix (0 or 1).
+
+    >>> chunk_piece(" é", 3, 5)
+    Piece(text='ĠÃ©', start=3, end=5, spans=((3, 4), (4, 5), (4, 5)))
+    """
+    if chunk.isascii() and s >= extra:  # one byte per character: the identity map will do
+        return Piece(bytes_to_symbols(chunk.encode("ascii")), s - extra, e - extra)
+    spans: list[Offsets] = []
+    for k, ch in enumerate(chunk):
+        pos = max(s + k - extra, 0)  # the added prefix space points at the first character
+        spans.extend([(pos, pos + 1)] * len(ch.encode("utf-8")))
+    return Piece(bytes_to_symbols(chunk.encode("utf-8")), spans[0][0], spans[-1][1], tuple(spans))
+
+
 @register("pre_tokenizer", "ByteLevel")
 class ByteLevel(PreTokenizer):
     """GPT-2 style: split with a regex (GPT-2's by default), then show each UTF-8 byte as a
@@ -132,17 +148,18 @@ class ByteLevel(PreTokenizer):
 
     def split(self, text: str) -> list[Piece]:
         shifted, extra = self._prefixed(text)
-        out: list[Piece] = []
-        for chunk, s, e in self._chunks(shifted):
-            if chunk.isascii() and s >= extra:  # one byte per character: the identity map will do
-                out.append(Piece(bytes_to_symbols(chunk.encode("ascii")), s - extra, e - extra))
-                continue
-            spans: list[Offsets] = []
-            for k, ch in enumerate(chunk):
-                pos = max(s + k - extra, 0)  # the added prefix space points at the first character
-                spans.extend([(pos, pos + 1)] * len(ch.encode("utf-8")))
-            out.append(Piece(bytes_to_symbols(chunk.encode("utf-8")), spans[0][0], spans[-1][1], tuple(spans)))
-        return out
+        return [chunk_piece(chunk, s, e, extra=extra) for chunk, s, e in self._chunks(shifted)]
+
+    def chunk_texts(self, text: str) -> Optional[list[str]]:
+        """The regex matches of ``text`` as plain strings when they are exactly the pieces of
+        :meth:`split` laid end to end (a covering pattern, no added prefix space); else None.
+
+        >>> ByteLevel().chunk_texts("hi there")
+        ['hi', ' there']
+        """
+        if not self.use_regex or self.add_prefix_space or self.pattern not in _COVERING:
+            return None
+        return self._re.findall(text)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space, "use_regex": self.use_regex}

@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Optional
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.registry import Component, build, register
-from tokenizer_core.types import Offsets
+from tokenizer_core.types import Offsets, Token
 
 
 class Piece(NamedTuple):
@@ -38,6 +39,15 @@ class Piece(NamedTuple):
         if s >= e:
             return (self.spans[s][0], self.spans[s][0]) if s < len(self.spans) else (self.end, self.end)
         return (self.spans[s][0], max(sp[1] for sp in self.spans[s:e]))
+
+
+@dataclass(frozen=True, slots=True)
+class PieceTrace:
+    """One pre-tokenized piece, where it came from (input offsets), and the model's tokens for it."""
+
+    text: str
+    offsets: Offsets
+    tokens: list[Token]
 
 
 class PreTokenizer(Component):

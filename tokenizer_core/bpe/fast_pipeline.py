@@ -1,0 +1,152 @@
+"""The pipeline's fast path for byte-level BPE (GPT-2, cl100k_base): whole encodings in bulk.
+
+When there is no normalizer, the pre-tokenizer is :class:`~tokenizer_core.text.byte_level.ByteLevel`
+with a covering split pattern (its matches laid end to end are the text) and the model is
+:class:`~tokenizer_core.bpe.model.BPE`, a piece's tokens depend on the piece's text only, and
+so do their offsets *relative to the piece*. Each distinct piece is therefore encoded once,
+by the very code of the general path (byte symbols, :meth:`BPE.tokenize`,
+:meth:`Piece.token_span`), and remembered as ``(ids, token strings, relative offsets)``;
+every later occurrence costs one dictionary lookup. An encoding is then assembled with a
+few list operations over all pieces at once instead of a :class:`Token` per token.
+
+The result is the :class:`~tokenizer_core.types.Encoding` the general path gives, field
+for field (tests/test_bpe_fast_pipeline.py compares the two on many texts).
+
+>>> from tokenizer_core.text.byte_level import ByteLevel, bytes_to_unicode
+>>> from tokenizer_core.text.added_vocabulary import AddedVocabulary
+>>> from tokenizer_core.bpe.model import BPE
+>>> vocab = {c: i for i, c in enumerate(sorted(bytes_to_unicode().values()))}
+>>> vocab["Ġw"] = 256
+>>> model = BPE(vocab, [("Ġ", "w")])
+>>> fast = ByteLevelFastPath.build(normalizer=None, pre_tokenizer=ByteLevel(), model=model)
+>>> added = AddedVocabulary([], model_ids=model.token_to_id, model_size=model.vocab_size)
+>>> enc = fast.encode("a w", added=added, split_special=True, sequence_id=0)
+>>> enc.tokens, enc.offsets, enc.word_ids
+(['a', 'Ġw'], [(0, 1), (1, 3)], [0, 1])
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate, chain, repeat
+from operator import add, itemgetter
+from typing import Any, Optional
+
+from tokenizer_core.bpe.model import BPE
+from tokenizer_core.text.byte_level import ByteLevel, chunk_piece
+from tokenizer_core.types import Encoding, Offsets
+
+#: Distinct pieces remembered per tokenizer; past this, new pieces are encoded but not stored.
+_CACHE_LIMIT = 200_000
+
+#: A piece's (ids, token strings, token starts, token ends, number of tokens); starts and ends
+#: are character positions relative to the piece's first character.
+PieceEntry = tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...], int]
+_IDS, _TOKENS, _STARTS, _ENDS, _COUNT = (itemgetter(k) for k in range(5))
+
+
+class _PieceCache(dict):
+    """piece text -> :data:`PieceEntry`, filled on first sight (``dict.__missing__``)."""
+
+    def __init__(self, model: BPE) -> None:
+        super().__init__()
+        self._tokenize = model.tokenize
+
+    def __missing__(self, chunk: str) -> PieceEntry:
+        piece = chunk_piece(chunk, 0, len(chunk))
+        tokens = self._tokenize(piece.text)
+        spans = [piece.token_span(*t.offsets) for t in tokens]
+        entry = (tuple(t.id for t in tokens), tuple(t.text for t in tokens),
+                 tuple(a for a, _ in spans), tuple(b for _, b in spans), len(tokens))
+        if len(self) < _CACHE_LIMIT:
+            self[chunk] = entry
+        return entry
+
+
+class ByteLevelFastPath:
+    """Encodings of one tokenizer's texts, assembled in bulk from cached pieces."""
+
+    def __init__(self, pre_tokenizer: ByteLevel, model: BPE) -> None:
+        self.parts = (pre_tokenizer, model)
+        self._chunks = pre_tokenizer.chunk_texts
+        self._cache = _PieceCache(model)
+
+    @classmethod
+    def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional["ByteLevelFastPath"]:
+        """The fast path for these stages, or None when they need the general one."""
+        if normalizer is not None or type(pre_tokenizer) is not ByteLevel or type(model) is not BPE:
+            return None
+        if pre_tokenizer.chunk_texts("") is None:  # a gappy pattern or an added prefix space
+            return None
+        return cls(pre_tokenizer, model)
+
+    def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Encoding:
+        """The model tokens of ``text`` (no post-processing), as the general path gives them."""
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[Offsets] = []
+        word_ids: list[Optional[int]] = []
+        word = 0
+        skip = not split_special
+        # Added tokens are cut out of the raw text, then out of the (here unchanged) normalized text.
+        for base, end, entry in added.split(text, normalized=False, skip_special=skip):
+            segment = text[base:end]
+            if entry is not None:
+                ids.append(entry[1])
+                tokens.append(segment)
+                offsets.append((base, end))
+                word_ids.append(word)
+                word += 1
+                continue
+            for s, e, inner in added.split(segment, normalized=True, normalizer=None, skip_special=skip):
+                if inner is not None:
+                    ids.append(inner[1])
+                    tokens.append(segment[s:e])
+                    offsets.append((base + s, base + e))
+                    word_ids.append(word)
+                    word += 1
+                    continue
+                word = self._pieces(segment[s:e] if e - s < len(segment) else segment, base + s, word,
+                                    ids, tokens, offsets, word_ids)
+        n = len(ids)
+        return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n,
+                        attention_mask=[1] * n, special_tokens_mask=[0] * n, word_ids=word_ids,
+                        sequence_ids=[sequence_id] * n)
+
+    def _pieces(self, text: str, base: int, word: int, ids: list[int], tokens: list[str],
+                offsets: list[Offsets], word_ids: list[Optional[int]]) -> int:
+        """Append the tokens of every piece of ``text`` (found at ``base``); return the next word id."""
+        chunks = self._chunks(text)
+        if not chunks:
+            return word
+        entries = list(map(self._cache.__getitem__, chunks))
+        counts = list(map(_COUNT, entries))
+        # Chunks cover the text end to end, so each one starts where the previous one ended;
+        # every token's offsets are its chunk's start plus its cached relative offsets.
+        # (map/chain/zip keep the per-token work in C: no Python loop over tokens.)
+        chunk_starts = accumulate(map(len, chunks[:-1]), initial=base)
+        token_bases = list(chain.from_iterable(map(repeat, chunk_starts, counts)))
+        starts = map(add, token_bases, chain.from_iterable(map(_STARTS, entries)))
+        ends = map(add, token_bases, chain.from_iterable(map(_ENDS, entries)))
+        ids.extend(chain.from_iterable(map(_IDS, entries)))
+        tokens.extend(chain.from_iterable(map(_TOKENS, entries)))
+        offsets.extend(zip(starts, ends))
+        word_ids.extend(chain.from_iterable(map(repeat, range(word, word + len(entries)), counts)))
+        return word + len(entries)
+
+
+class FastPathSlot:
+    """A tokenizer's fast path, rebuilt when one of its stages is swapped (``tok.model = ...``)."""
+
+    __slots__ = ("_stages", "_fast")
+
+    def __init__(self) -> None:
+        self._stages: tuple[Any, ...] = ()
+        self._fast: Optional[ByteLevelFastPath] = None
+
+    def get(self, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[ByteLevelFastPath]:
+        """The fast path for these stages, or None when they need the general path."""
+        stages = self._stages
+        if not stages or stages[0] is not normalizer or stages[1] is not pre_tokenizer or stages[2] is not model:
+            self._stages = (normalizer, pre_tokenizer, model)
+            self._fast = ByteLevelFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
+        return self._fast
