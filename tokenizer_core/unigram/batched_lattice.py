@@ -61,7 +61,7 @@ class _Lattices:
         self._node_level -= np.repeat(words.first.astype(pos_t), sizes)
         del sizes
         # Edge indices fit in 32 bits: half the memory of the persistent per-edge arrays.
-        self.start, self.end, self.piece, b_order = sort_edges(parts, self._node_level)
+        self.start, self.span, self.piece, b_order = sort_edges(parts, self._node_level)
         self.b_order = b_order.astype(np.int32, copy=False)
         del b_order
         self._index()
@@ -84,7 +84,7 @@ class _Lattices:
         self.b_order = self.b_order[:kept].copy()
         # One array at a time, so each old one goes before the next new one is made.
         self.start = self.start[k]
-        self.end = self.end[k]
+        self.span = self.span[k]
         self.piece = new_id.astype(np.int32)[self.piece[k]]  # int32 ids: no int64 copy per edge
         del k
         self._index()
@@ -94,14 +94,18 @@ class _Lattices:
         # per node, rather than per edge: the levels' bounds with small temporaries.
         levels = np.arange(self.w.max_length + 2)
         # Forward: edges grouped by end node, levels = end position inside the word.
-        self.f_gstart, self.f_gnode, self.f_gsize = _groups(lambda key: self.end[key], len(self.end))
+        self.f_gstart, self.f_gnode, self.f_gsize = _groups(self._end, len(self.start))
         self.f_gbounds = np.searchsorted(self._node_level[self.f_gnode], levels)
-        self.f_bounds = np.append(self.f_gstart, len(self.end))[self.f_gbounds]
+        self.f_bounds = np.append(self.f_gstart, len(self.start))[self.f_gbounds]
         # Backward: the same edges grouped by start node (order ``b_order``), levels = start position.
         self.b_gstart, self.b_gnode, self.b_gsize = _groups(lambda key: self.start[self.b_order[key]],
-                                                            len(self.end))
+                                                            len(self.start))
         self.b_gbounds = np.searchsorted(self._node_level[self.b_gnode], levels)
-        self.b_bounds = np.append(self.b_gstart, len(self.end))[self.b_gbounds]
+        self.b_bounds = np.append(self.b_gstart, len(self.start))[self.b_gbounds]
+
+    def _end(self, key: Union[slice, np.ndarray]) -> np.ndarray:
+        """End nodes of the edges ``key`` selects (an int32 array)."""
+        return self.start[key] + self.span[key]
 
     def _levels(self, bounds: np.ndarray, gbounds: np.ndarray,
                 gstart: np.ndarray) -> Iterator[tuple[int, int, int, int, np.ndarray]]:
@@ -146,7 +150,7 @@ class _Lattices:
         levels = list(self._levels(self.b_bounds, self.b_gbounds, self.b_gstart))
         for lo, hi, glo, ghi, gs in reversed(levels):
             bo = self.b_order[lo:hi]
-            v = beta[self.end[bo]] + edge_lp(bo)
+            v = beta[self._end(bo)] + edge_lp(bo)
             beta[self.b_gnode[glo:ghi]] = _grouped_logsumexp(v, gs, self.b_gsize[glo:ghi])
         return beta
 
@@ -163,10 +167,11 @@ class _Lattices:
         counts = np.zeros(num_pieces)
         for c in range(0, len(self.piece), _CHUNK):
             sl = slice(c, c + _CHUNK)
-            end, piece = self.end[sl], self.piece[sl]
+            start, piece = self.start[sl], self.piece[sl]
+            end = start + self.span[sl]
             word = self._node_word[end]
             post = lp[piece]
-            post += alpha[self.start[sl]]
+            post += alpha[start]
             post += beta[end]
             post -= z[word]
             np.exp(post, out=post)

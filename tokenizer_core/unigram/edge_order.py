@@ -13,8 +13,8 @@ Edges come in *parts*: ``(length, start nodes, pieces)`` where every edge of a p
 >>> level = np.array([0, 1, 2, 0, 1])            # words "ab" (nodes 0-2) and "c" (nodes 3-4)
 >>> parts = [(1, np.array([0, 1, 3], dtype=np.int32), np.array([0, 1, 2], dtype=np.int32)),
 ...          (2, np.array([0], dtype=np.int32), np.array([3], dtype=np.int32))]
->>> start, end, piece, b_order = sort_edges(parts, level)
->>> start.tolist(), end.tolist(), piece.tolist(), b_order.tolist(), parts
+>>> start, span, piece, b_order = sort_edges(parts, level)
+>>> start.tolist(), (start + span).tolist(), piece.tolist(), b_order.tolist(), parts
 ([0, 3, 0, 1], [1, 4, 2, 2], [0, 2, 3, 1], [0, 2, 1, 3], [])
 """
 
@@ -39,8 +39,9 @@ def parts_by_length(start: np.ndarray, end: np.ndarray, piece: np.ndarray) -> li
 
 
 def sort_edges(parts: list[Part], level: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(start, end, piece, b_order)`` of all edges in ``parts``, in forward order; ``b_order``
-    lists the same edges in backward order. ``level[node]`` is the node's position in its word.
+    """``(start, span, piece, b_order)`` of all edges in ``parts``, in forward order (an edge ends
+    at node ``start + span``; a span takes one byte, an end node four); ``b_order`` lists the same
+    edges in backward order. ``level[node]`` is the node's position in its word.
 
     ``parts`` is emptied as its edges are placed, so each part is freed once it is copied.
     """
@@ -66,7 +67,7 @@ def sort_edges(parts: list[Part], level: np.ndarray) -> tuple[np.ndarray, np.nda
     b_next[by_level] = np.cumsum(out_deg[by_level], dtype=idx_t)
     del out_deg, by_level, sizes
     start = np.empty(total, dtype=np.int32)
-    end = np.empty(total, dtype=np.int32)
+    span = np.empty(total, dtype=np.uint8 if max((n for n, _, _ in parts), default=0) < 256 else np.uint16)
     piece = np.empty(total, dtype=np.int32)
     b_order = np.empty(total, dtype=idx_t)
     parts.sort(key=lambda p: p[0])  # stable: parts of one length keep their order
@@ -75,8 +76,8 @@ def sort_edges(parts: list[Part], level: np.ndarray) -> tuple[np.ndarray, np.nda
         e = s + np.int32(length)
         dest = f_next[e]
         f_next[e] += 1
-        start[dest], end[dest], piece[dest] = s, e, p
+        start[dest], span[dest], piece[dest] = s, length, p
         b_next[s] -= 1
         b_order[b_next[s]] = dest
         del s, p, e, dest
-    return start, end, piece, b_order
+    return start, span, piece, b_order
