@@ -1,0 +1,74 @@
+"""The counting sort that places Unigram lattice edges gives exactly the lexsort orders it replaced."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokenizer_core.unigram.batched_lattice import _edge_parts, _edges, _Lattices
+from tokenizer_core.unigram.edge_order import sort_edges
+from tokenizer_core.unigram.words import _hash_strings, _PieceIndex, _Words
+
+words_st = st.lists(st.text(alphabet="ab▁c", min_size=1, max_size=9), min_size=1, max_size=8, unique=True)
+pieces_st = st.lists(st.text(alphabet="ab▁c", min_size=2, max_size=4), max_size=12, unique=True)
+
+
+def _index(pieces: list[str]) -> _PieceIndex:
+    return _PieceIndex(_hash_strings(pieces), np.array([len(p) for p in pieces]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(words_st, pieces_st)
+def test_counting_sort_matches_lexsort(words, multi):
+    pieces = ["a", "b", "c", "▁", *(p for p in multi if len(p) > 1)]
+    w = _Words(words, np.ones(len(words)))
+    start, end, piece, _ = _edges(w, _index(pieces), None)
+    level = np.arange(w.num_nodes) - np.repeat(w.first, w.last - w.first + 1)
+    fwd = np.lexsort((start, end, level[end]))
+    got_start, got_span, got_piece, b_order = sort_edges(_edge_parts(w, _index(pieces), None), level)
+    assert got_start.tolist() == start[fwd].tolist()
+    assert (got_start + got_span).tolist() == end[fwd].tolist()
+    assert got_piece.tolist() == piece[fwd].tolist()
+    s, e = start[fwd], end[fwd]
+    assert b_order.tolist() == np.lexsort((e, s, level[s])).tolist()
+
+
+def test_lattices_from_arrays_and_from_parts_agree():
+    w = _Words(["▁abc", "▁ab", "c"], np.array([3.0, 2.0, 1.0]))
+    pieces = ["a", "b", "c", "▁", "ab", "▁a", "bc", "▁ab"]
+    lat_a = _Lattices(w, *_edges(w, _index(pieces), None))
+    lat_b = _Lattices.from_parts(w, _edge_parts(w, _index(pieces), None))
+    for name in ("start", "span", "piece", "b_order", "f_gstart", "f_gnode", "b_gstart", "b_gnode"):
+        assert getattr(lat_a, name).tolist() == getattr(lat_b, name).tolist(), name
+    lp = np.log(np.full(len(pieces), 1 / len(pieces)))
+    assert lat_a.expected_counts(lp, len(pieces))[0].tolist() == lat_b.expected_counts(lp, len(pieces))[0].tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(words_st, pieces_st)
+def test_small_chunks_change_no_bit(words, multi):
+    """Level sub-chunks, chunked grouping and in-place filtering give the very same numbers."""
+    import tokenizer_core.unigram.batched_lattice as bl
+
+    pieces = ["a", "b", "c", "▁", *(p for p in multi if len(p) > 1)]
+    w = _Words(words, np.arange(1.0, len(words) + 1))
+    lp = np.log(np.linspace(1.0, 2.0, len(pieces)) / len(pieces))
+    keep = np.ones(len(pieces), dtype=bool)
+    keep[4::2] = False
+
+    def run() -> tuple:
+        lat = _Lattices(w, *_edges(w, _index(pieces), None))
+        counts, loglik = lat.expected_counts(lp, len(pieces))
+        back, best = lat.viterbi(lp)
+        lat.keep(keep, np.cumsum(keep) - 1)
+        after = lat.expected_counts(lp[keep], int(keep.sum()))[0]
+        return counts.tolist(), loglik, back.tolist(), best.tolist(), after.tolist(), lat.b_order.tolist()
+
+    want = run()
+    saved = bl._CHUNK
+    try:
+        bl._CHUNK = 3
+        assert run() == want
+    finally:
+        bl._CHUNK = saved
