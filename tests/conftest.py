@@ -174,6 +174,12 @@ def browser_page(browser):
     try:
         yield page
     finally:
+        try:  # shown only when the test failed: which dialog, if any, covered the page
+            dialogs = page.locator("[role=dialog]").all_inner_texts()
+            if dialogs:
+                print("dialogs open at the end of the test:", dialogs)
+        except Exception:  # noqa: BLE001 - a closed page has nothing to report
+            pass
         context.close()
 
 

@@ -59,9 +59,21 @@ def step_button(page, action: str):
     return page.locator(f".tp-step-{action}")
 
 
+def open_settings(page) -> None:
+    """Open the settings panel (it is closed while a run is on show, to keep the steps above the fold)."""
+    from playwright.sync_api import expect
+
+    wait_idle(page)
+    train_button = page.locator(".st-key-merges_train button")
+    if not train_button.is_visible():
+        page.locator("[data-testid=stExpander] summary").filter(has_text="Settings").click()
+    expect(train_button).to_be_visible(timeout=30_000)
+
+
 def train(page, steps: str) -> None:
     from playwright.sync_api import expect
 
+    open_settings(page)
     press(page, "merges_train")
     expect(page.get_by_role("heading", name=re.compile(f"^Step 0 of {steps}"))).to_be_visible(timeout=90_000)
     expect(step_button(page, "play")).to_be_visible()  # the controls (and their keys) are mounted
@@ -145,6 +157,7 @@ def test_play_runs_to_the_end_and_retraining_starts_at_zero(streamlit_server, br
     expect(page.get_by_role("heading", name="Step 10 of 10")).to_be_visible(timeout=30_000)
     expect(step_button(page, "play")).to_have_text(re.compile("Play"))  # stopped at the end
 
+    open_settings(page)
     budget = page.locator(".st-key-merges_budget input")
     budget.fill("8")
     budget.press("Enter")

@@ -302,8 +302,22 @@ def test_strips_and_trees_escape_hostile_text():
     view = encode(run, "<script>alert(1)</script> <img/src=x/onerror=alert(1)>", run.num_steps)
     html = strips_html(view, run.token_id, scheme=run.scheme, translate=True)
     html += "".join(tree_html(run.merge_tree(t, run.num_steps), scheme=run.scheme) for t in tokens_of(view))
-    assert tags(html) <= {"div", "span", "table", "tbody", "tr", "td"}
+    assert tags(html) <= {"div", "span", "table", "thead", "tbody", "tr", "th", "td"}
     assert "&lt;script&gt;" in html
+
+
+def test_strips_count_tokens_show_ids_and_keep_words_whole():
+    run = train_run(load_sample("hf-course-hug-pug"), MergeSettings(budget=3))
+    view = encode(run, "hugs bugs pun", 3)
+    html = strips_html(view, run.token_id, scheme=run.scheme, translate=True)
+    counts = re.findall(r'title="tokens">([0-9,]+)</td>', html)
+    # start: h u g s | b u g s | p u n = 11 symbols; then each strip's own total
+    assert counts[0] == "11" and counts[-1] == str(len(view.tokens()))
+    assert [int(c) for c in counts] == sorted((int(c) for c in counts), reverse=True)
+    ids = [run.token_id(t) for t in view.tokens()]
+    assert f"{len(ids)} tokens · ids [{', '.join(map(str, ids))}]" in html
+    # one unbreakable box per word on every row
+    assert html.count('class="tp-word"') == 3 * (len(view.strips) + 1)
 
 
 def test_tie_text_names_the_rule():

@@ -82,21 +82,27 @@ def words_html(rows: Sequence[tuple[str, int, Sequence[str]]], id_of: IdOf, *, s
 
 def _sentence(pieces: Sequence[Sequence[str]], id_of: IdOf, *, scheme: Scheme, translate: bool,
               highlight: frozenset[str]) -> str:
+    # Each word is one unbreakable box, so a line never ends in the middle of a word.
     gap = '<span style="display:inline-block;width:0.8em"></span>'
-    return gap.join(_chips(p, id_of, scheme=scheme, translate=translate, highlight=highlight) for p in pieces)
+    word = '<span class="tp-word" style="display:inline-block;white-space:nowrap;max-width:100%;overflow-x:auto">'
+    return gap.join(f"{word}{_chips(p, id_of, scheme=scheme, translate=translate, highlight=highlight)}</span>"
+                    for p in pieces)
 
 
 def strips_html(view: EncodeView, id_of: IdOf, *, scheme: Scheme, translate: bool) -> str:
-    """One row per applied merge: ``#step left + right → token`` and the sentence after it."""
+    """One row per applied merge: ``#step left + right``, the number of tokens after it and the
+    sentence after it; the rows scroll in a box of bounded height, the final ids below."""
     rows = [("start", view.initial, frozenset())]
     for s in view.strips:
-        label = (f"#{s.step}  {shown_text(s.left, scheme=scheme, translate=translate)} + "
+        label = (f"#{s.step:,}  {shown_text(s.left, scheme=scheme, translate=translate)} + "
                  f"{shown_text(s.right, scheme=scheme, translate=translate)}")
         rows.append((label, s.pieces, frozenset([s.token])))
     label_style = f"{_MONO};{_MUTED};padding:2px 12px 2px 0;white-space:pre;vertical-align:top"
+    count_style = f"{_MONO};{_MUTED};padding:2px 12px 2px 0;text-align:right;vertical-align:top"
     body = "".join(
         "<tr>"
         f'<td style="{label_style}">{html.escape(label)}</td>'
+        f'<td style="{count_style}" title="tokens">{sum(map(len, pieces)):,}</td>'
         f'<td style="padding:2px 0">{_sentence(pieces, id_of, scheme=scheme, translate=translate, highlight=hl)}</td>'
         "</tr>"
         for label, pieces, hl in rows
@@ -104,7 +110,16 @@ def strips_html(view: EncodeView, id_of: IdOf, *, scheme: Scheme, translate: boo
     more = ""
     if view.hidden:
         more = f'<div style="{_MUTED}">… and {view.hidden:,} more merges (not shown).</div>'
-    return f'<table class="tp-strips" style="border-collapse:collapse;border:none"><tbody>{body}</tbody></table>{more}'
+    head = (f'<tr><th style="{_MUTED};text-align:left;font-weight:400">merge</th>'
+            f'<th style="{_MUTED};text-align:right;font-weight:400;padding-right:12px">tokens</th><th></th></tr>')
+    final = [t for piece in view.final for t in piece]
+    ids = ", ".join("?" if id_of(t) is None else f"{id_of(t)}" for t in final)
+    return (
+        '<div style="max-height:22rem;overflow-y:auto">'
+        f'<table class="tp-strips" style="border-collapse:collapse;border:none"><thead>{head}</thead>'
+        f"<tbody>{body}</tbody></table></div>{more}"
+        f'<div class="tp-ids" style="{_MONO};margin-top:6px">{len(final):,} tokens · ids [{html.escape(ids)}]</div>'
+    )
 
 
 def sentence_html(pieces: Sequence[Sequence[str]], id_of: IdOf, *, scheme: Scheme, translate: bool) -> str:

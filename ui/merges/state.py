@@ -54,6 +54,7 @@ TREE = "merges_tree_token"
 
 SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0)  # seconds per step while playing
 DEFAULT_SETTINGS = MergeSettings(budget=2000)
+SETTINGS_OPEN = "merges_settings_open"  # the settings expander's open state
 LINKED_STEP = "merges_linked_step"  # a ?step= from the address, waiting for its run
 
 _D = DEFAULT_SETTINGS
@@ -115,6 +116,11 @@ def set_settings(settings: MergeSettings) -> None:
     """Put ``settings`` into the widgets (call before they are drawn, or from a callback)."""
     for name, key in SETTING_KEYS.items():
         st.session_state[key] = getattr(settings, name)
+
+
+def close_settings() -> None:
+    """Callback of Train: the settings fold away so the run's step controls come into view."""
+    st.session_state[SETTINGS_OPEN] = False
 
 
 def reset_pre_tokenizer() -> None:

@@ -114,11 +114,12 @@ def render_page() -> None:
 
 
 def _settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
-    """The settings widgets and the Train button, in an expander that starts closed once a run is on
-    show (so the step controls stay above the fold); returns whether Train was pressed."""
+    """The settings widgets and the Train button, in an expander that closes when Train is pressed and
+    starts closed once a run is on show (so the step controls stay above the fold); returns whether
+    Train was pressed. Its open state is a session value (keyed), so reruns never flip it."""
     ss = st.session_state
-    label = f"Settings: {_settings_from_widgets(save=False).describe()}" if collapsed else "Settings"
-    with st.expander(label, expanded=not collapsed, icon=":material/tune:"):
+    ss.setdefault(ms.SETTINGS_OPEN, not collapsed)
+    with st.expander("Settings", key=ms.SETTINGS_OPEN, on_change="rerun", icon=":material/tune:"):
         c1, c2, c3, c4 = st.columns([1.1, 1.5, 1.3, 1.3])
         with c1:
             st.radio("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=K["algorithm"], horizontal=True,
@@ -156,7 +157,8 @@ def _settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
                          disabled=wordpiece, help=TIE_BREAK_HELP)
             st.checkbox("Lowercase the text", key=K["lowercase"])
         b1, b2, b3 = st.columns([0.8, 1.5, 4])
-        clicked = b1.button("Train", key=ms.TRAIN, type="primary", icon=":material/model_training:")
+        clicked = b1.button("Train", key=ms.TRAIN, type="primary", icon=":material/model_training:",
+                            on_click=ms.close_settings)
         example = WORKED_EXAMPLES.get(corpus_name)
         if example is not None:
             b2.button("Worked example settings", key=ms.EXAMPLE, on_click=ms.use_example, args=(corpus_name,),
@@ -165,14 +167,13 @@ def _settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
     return bool(clicked)
 
 
-def _settings_from_widgets(*, save: bool = True) -> MergeSettings:
+def _settings_from_widgets() -> MergeSettings:
     ss = st.session_state
     values = {name: ss[key] for name, key in K.items()}
     values["budget"] = int(values["budget"])
     values["min_frequency"] = int(values["min_frequency"])
     settings = MergeSettings(**values)
-    if save:
-        ss[ms.SAVED] = settings
+    ss[ms.SAVED] = settings
     return settings
 
 
