@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tokenizer_core.unigram.batched_lattice import _edges, _Lattices
+from tokenizer_core.unigram.batched_lattice import _edge_parts, _Lattices
 from tokenizer_core.unigram.em import EMState
 from tokenizer_core.unigram.results import RemovedPiece
 from tokenizer_core.unigram.words import _PieceIndex, _Words
@@ -28,9 +28,14 @@ def best_splits(state: EMState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if not len(multi):
         return alt_score, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     pw = _Words([state.pieces[i] for i in multi.tolist()], np.ones(len(multi)))
-    start, end, piece, word = _edges(pw, _PieceIndex(state.hashes, state.lengths), None)
-    whole = (start == pw.first[word]) & (end == pw.last[word])  # the piece itself: excluded
-    lat = _Lattices(pw, start[~whole], end[~whole], piece[~whole], word[~whole])
+    parts = []
+    for length, start, piece in _edge_parts(pw, _PieceIndex(state.hashes, state.lengths), None):
+        # The piece itself (an edge over its whole word) is excluded: a split has two tokens or more.
+        word = np.searchsorted(pw.first, start, side="right") - 1
+        split = (start != pw.first[word]) | (start + length != pw.last[word])
+        parts.append((length, start[split], piece[split]))
+    pw.drop_positions()  # the lattices need only the node numbers
+    lat = _Lattices.from_parts(pw, parts)
     owners, alts = [], []
     back, best = lat.viterbi(state.lp)
     alt_score[multi] = best[pw.last]
