@@ -45,6 +45,7 @@ from tokenizer_core.text.counting import count_pieces
 from tokenizer_core.types import ProgressCallback, no_progress
 from tokenizer_core.unigram.batched_lattice import _edge_parts, _edges, _Lattices
 from tokenizer_core.unigram.em import EMState, digamma, piece_keys
+from tokenizer_core.unigram.memory import keep_large_blocks_returnable
 from tokenizer_core.unigram.pruning import finalize, prune
 from tokenizer_core.unigram.results import RemovedPiece, UnigramRound, UnigramTrainResult
 from tokenizer_core.unigram.seed import _seed
@@ -95,6 +96,7 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
     """:func:`train_unigram` on checked settings and counts (as :func:`_merged_counts` gives them),
     which it empties once the corpus is packed: the words' strings and dictionary go early.
     """
+    keep_large_blocks_returnable()  # freed arrays leave resident memory at once (glibc)
     alphabet = sorted({ch for w in counts for ch in w})
     if vocab_size < len(alphabet):
         raise TokenizerError(
