@@ -101,6 +101,9 @@ def running_app(cache: Path) -> Iterator[str]:
             "--server.port", str(port),
             "--server.address", "127.0.0.1",
             "--browser.gatherUsageStats", "false",
+            # A source file saved during a run (an editor, a helper) must not reload modules under
+            # a live session: classes held in caches would stop matching their reloaded selves.
+            "--server.fileWatcherType", "none",
         ],
         cwd=ROOT,
         env={**os.environ, "TOKENIZER_PLAYGROUND_CACHE": str(cache)},

@@ -57,7 +57,7 @@ def test_training_puts_a_tokenizer_on_the_shelf_and_selects_it():
     assert selected.value == "BPE on characters 300 · trained here"
     metrics = {m.label: m.value for m in at.metric}
     assert int(metrics["Vocabulary size"].replace(",", "")) < 300  # the tiny corpus runs out of pairs
-    assert metrics["Used on the corpus"].endswith("%")
+    assert metrics["Corpus use"].endswith("%")
     # Another page trained tokenizer joins the same shelf.
     at = ok(at.switch_page("pages/merges.py").run())
     at = ok(at.button(key="merges_train").click().run())

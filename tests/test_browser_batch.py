@@ -88,7 +88,7 @@ def test_the_other_batch_controls(streamlit_server, browser_page):
     fill(page, "batch_max_length", "6")
     fill(page, "batch_stride", "2")
     expect(metric(page, "Rows")).not_to_have_text("3", timeout=30_000)  # overflow windows became rows
-    page.locator(".st-key-batch_overflow").get_by_text("Overflowing windows as rows").click()
+    page.locator(".st-key-batch_overflow").get_by_text("Overflow as rows").click()
     wait_idle(page)
     expect(metric(page, "Rows")).to_have_text("3", timeout=30_000)
 

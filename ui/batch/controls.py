@@ -125,7 +125,7 @@ def choose_settings(tok: Tokenizer) -> Optional[Settings]:
                                          disabled=truncation == "do_not_truncate"))
         stride = int(st.number_input("stride", min_value=0, max_value=512, value=0, key=PREFIX + "stride", bind="query-params",
                                      disabled=truncation == "do_not_truncate"))
-        overflow = st.checkbox("Overflowing windows as rows", value=True, key=PREFIX + "overflow", bind="query-params",
+        overflow = st.checkbox("Overflow as rows", value=True, key=PREFIX + "overflow", bind="query-params",
                                disabled=truncation == "do_not_truncate")
     pad_id, pad_token = _pad_id(tok)
     try:

@@ -70,7 +70,7 @@ def render_grid(batch: BatchEncoding, tok: Tokenizer) -> None:
     c1.metric("Rows", len(batch.rows))
     c2.metric("Padded length", batch.padded_length if batch.is_rectangular else "ragged")
     c3.metric("Padding", f"{waste.pad_fraction:.0%}")
-    c4.metric("Attention cells wasted", f"{waste.wasted_attention_fraction:.0%}",
+    c4.metric("Wasted attention", f"{waste.wasted_attention_fraction:.0%}",
               help="Σ padded length² per row, minus the cells between real tokens.")
     if any(m != i for i, m in enumerate(batch.overflow_to_sample_mapping)):
         st.caption("Overflowing windows follow the row they were cut from (`overflow_to_sample_mapping`: "

@@ -28,7 +28,9 @@ MAX_CORPUS_LINES = 200
 DEFAULT_TEXT = "Tokenizers don't see words: unhappiness, aritifical inteligense, 1234567 and 👍🏽 all split differently."
 DEFAULT_SHELF = ("gpt2", "cl100k_base")
 SOURCES = {"type": "Type or paste", "example": "An example", "corpus": "Lines of the corpus"}
-GRANULARITY_LABELS = {"word": "word (whole words)", "char": "character", "byte": "byte (UTF-8)"}
+# Short names: multiselect tags are cut at about 120 pixels.
+SHORT = {"bpe-bytes": "BPE bytes", "bpe-chars": "BPE chars", "wordpiece": "WordPiece", "unigram": "Unigram"}
+GRANULARITY_LABELS = {"word": "word", "char": "character", "byte": "byte"}
 
 
 @dataclass(frozen=True)
@@ -89,12 +91,12 @@ def _granularity(corpus_key: str, kind: str, _corpus: Corpus) -> Tokenizer:
 
 
 def _train_panel() -> None:
-    algorithms = st.multiselect("Train subword tokenizers on the corpus", list(ALGORITHMS), format_func=ALGORITHMS.get,
+    algorithms = st.multiselect("Train subword tokenizers on the corpus", list(ALGORITHMS), format_func=SHORT.get,
                                 default=["bpe-bytes", "wordpiece", "unigram"], key=PREFIX + "algorithms", bind="query-params")
-    c2, c3 = st.columns([1, 1], vertical_alignment="bottom")
+    c2, c3 = st.columns([1, 1.1], vertical_alignment="bottom")
     vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, value=4000, step=500,
                             key=PREFIX + "vocab_size", bind="query-params")
-    if not c3.button("Train and compare", key=PREFIX + "train", type="primary", disabled=not algorithms,
+    if not c3.button("Train", help="Train the chosen algorithms on the corpus and add them below", key=PREFIX + "train", type="primary", disabled=not algorithms,
                      icon=":material/model_training:"):
         return
     chosen = list(st.session_state.get(SHELF, []))
@@ -118,6 +120,7 @@ def choose_tokenizers(corpus: Corpus) -> list[Compared]:
         st.session_state[SHELF] = [label for label, item in labels.items() if item.name in DEFAULT_SHELF]
     st.session_state[SHELF] = [label for label in st.session_state[SHELF] if label in labels]
     picked = st.multiselect("From the shelf", list(labels), key=SHELF, bind="query-params",
+                            format_func=lambda label: label.replace(" · reference", ""),
                             help="Everything on the shelf: references, and what you trained or imported.")
     out = [Compared(kind, f"gran:{kind}", _granularity(state.active_corpus_key(), kind, corpus)) for kind in kinds]
     for label in picked:

@@ -20,7 +20,7 @@ def render_page() -> None:
     st.markdown(escape_markdown(
         f"The same text through word, character and byte tokenizers, subword tokenizers trained on "
         f"“{display_name(corpus)}”, and anything on the shelf."))
-    left, right = st.columns([3, 2], gap="large")
+    left, right = st.columns([1, 1], gap="medium")
     with left:
         text = choose_text(corpus)
     with right:

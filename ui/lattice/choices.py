@@ -57,7 +57,7 @@ def _train_button() -> Optional[str]:
     c1, c2 = st.columns([1, 2], vertical_alignment="bottom")
     vocab = c1.number_input("Vocabulary size", min_value=300, max_value=100_000, value=2000, step=500,
                             key=PREFIX + "vocab_size", bind="query-params")
-    if not c2.button("Train a Unigram on the corpus", key=PREFIX + "train", icon=":material/model_training:"):
+    if not c2.button("Train Unigram", help="Train a Unigram tokenizer on the active corpus", key=PREFIX + "train", icon=":material/model_training:"):
         return None
     trained = train_onto_shelf(TrainRequest(algorithm="unigram", vocab_size=int(vocab), lowercase=False))
     if trained is None:

@@ -155,8 +155,8 @@ def _settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
                             key=K["min_frequency"], help="Stop (BPE) or skip pairs (WordPiece) seen fewer times.")
             st.selectbox("Ties broken by", list(TIE_BREAKS), format_func=TIE_BREAKS.get, key=K["tie_break"],
                          disabled=wordpiece, help=TIE_BREAK_HELP)
-            st.checkbox("Lowercase the text", key=K["lowercase"])
-        b1, b2, b3 = st.columns([0.8, 1.5, 4])
+            st.checkbox("Lowercase", key=K["lowercase"], help="Lowercase the corpus before training.")
+        b1, b2, b3 = st.columns([1.1, 2.2, 3.5])
         clicked = b1.button("Train", key=ms.TRAIN, type="primary", icon=":material/model_training:",
                             on_click=ms.close_settings)
         example = WORKED_EXAMPLES.get(corpus_name)

@@ -68,7 +68,7 @@ def render_vocabulary(key: str, tok: Tokenizer, corpus: Corpus, corpus_key: str,
     m = st.columns(4)
     m[0].metric("Vocabulary size", f"{tok.vocab_size:,}")
     m[1].metric("Special tokens", f"{sum(e.special for e in entries):,}")
-    m[2].metric("Used on the corpus", f"{used:.1%}",
+    m[2].metric("Corpus use", f"{used:.1%}",
                 help=f"Share of the non-special tokens that occur when the first {DEFAULT_USAGE_CHARS:,} "
                      "characters of the active corpus are encoded.")
     m[3].metric("Tokens for that text", f"{sum(counts.values()):,}")
@@ -77,7 +77,8 @@ def render_vocabulary(key: str, tok: Tokenizer, corpus: Corpus, corpus_key: str,
     query = c1.text_input("Search tokens", key=PREFIX + "search", bind="query-params", placeholder="part of a token, e.g. ing",
                           max_chars=100)
     sort = c2.selectbox("Sort by", list(SORTS), format_func=SORTS.get, key=PREFIX + "sort", bind="query-params")
-    unused_only = c3.checkbox("Unused on the corpus only", key=PREFIX + "unused", bind="query-params")
+    unused_only = c3.checkbox("Unused only", key=PREFIX + "unused", bind="query-params",
+                              help="Only the tokens that never occur in the corpus sample.")
     frame = _frame(entries, counts, scheme, translate)
     if query:
         raw = pd.Series([e.token for e in entries])

@@ -30,7 +30,7 @@ def _shelf_table(items: list[shelf.ShelfItem]) -> None:
 def _downloads(item: shelf.ShelfItem, tok: Tokenizer) -> None:
     c1, c2, c3 = st.columns([1, 1, 1])
     stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in item.name)[:40] or "tokenizer"
-    c1.download_button("Download (this app's JSON)", data=json.dumps(tok.to_dict(), ensure_ascii=False),
+    c1.download_button("App JSON", help="This app's own format (every stage, loads back here)", data=json.dumps(tok.to_dict(), ensure_ascii=False),
                        file_name=f"{stem}.playground.json", mime="application/json", key=PREFIX + "dl_own",
                        icon=":material/download:")
     try:
@@ -38,10 +38,10 @@ def _downloads(item: shelf.ShelfItem, tok: Tokenizer) -> None:
     except TokenizerError as err:
         c2.caption(escape_markdown(f"No tokenizer.json: {err}"))
     else:
-        c2.download_button("Download tokenizer.json", data=hf, file_name="tokenizer.json",
+        c2.download_button("tokenizer.json", help="Hugging Face tokenizers format", data=hf, file_name="tokenizer.json",
                            mime="application/json", key=PREFIX + "dl_hf", icon=":material/download:")
     if item.kind != "reference":
-        c3.button("Remove from the shelf", key=PREFIX + "remove", on_click=shelf.remove, args=(item.key,),
+        c3.button("Remove", help="Take it off the shelf", key=PREFIX + "remove", on_click=shelf.remove, args=(item.key,),
                   icon=":material/delete:")
 
 

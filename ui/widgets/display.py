@@ -36,7 +36,7 @@ _PRESENTER_CSS = """
 <style>
 .stMainBlockContainer { padding-top: 3.2rem !important; max-width: 100%; padding-left: 2rem !important; padding-right: 2rem !important; }
 html { font-size: 19px; }
-.tp-chip { font-size: 1.35rem; line-height: 1.9 !important; padding: 2px 6px !important; }
+.tp-chip { font-size: 1.35em; line-height: 1.9 !important; padding: 2px 6px !important; }
 [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"] { display: none; }
 [data-testid="stHeader"] { background: transparent; }
 h1 { font-size: 2rem !important; padding-top: 0 !important; }
