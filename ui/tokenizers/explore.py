@@ -47,7 +47,12 @@ def cached_counts(key: str, corpus_key: str, _tok: Tokenizer, _corpus: Corpus) -
     return dict(token_counts(_tok, _corpus.lines(), max_chars=DEFAULT_USAGE_CHARS))
 
 
-def _frame(entries: list[VocabEntry], counts: dict[int, int], scheme: Scheme, translate: bool) -> pd.DataFrame:
+# Built once per tokenizer, corpus and markers setting: converting 100k tokens for display is the
+# slowest part of the page otherwise. Never mutated (filters and sorts make new frames).
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _frame(key: str, corpus_key: str, scheme: Scheme, translate: bool, _entries: list[VocabEntry],
+           _counts: dict[int, int]) -> pd.DataFrame:
+    entries, counts = _entries, _counts
     return pd.DataFrame({
         "id": [e.id for e in entries],
         "token": [shorten(display_text(e.token, scheme=scheme, translate=translate), 80) for e in entries],
@@ -79,7 +84,7 @@ def render_vocabulary(key: str, tok: Tokenizer, corpus: Corpus, corpus_key: str,
     sort = c2.selectbox("Sort by", list(SORTS), format_func=SORTS.get, key=PREFIX + "sort", bind="query-params")
     unused_only = c3.checkbox("Unused only", key=PREFIX + "unused", bind="query-params",
                               help="Only the tokens that never occur in the corpus sample.")
-    frame = _frame(entries, counts, scheme, translate)
+    frame = _frame(key, corpus_key, scheme, translate, entries, counts)
     if query:
         raw = pd.Series([e.token for e in entries])
         mask = raw.str.contains(query, regex=False) | frame["token"].str.contains(query, regex=False)

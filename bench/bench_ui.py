@@ -1,0 +1,185 @@
+"""Browser latency of the app: cold start and every stepping interaction, click to updated page.
+
+Run from the repository root (needs Playwright and Debian's Chromium, as the browser tests do)::
+
+    python -m bench.bench_ui               # 15 repetitions of each interaction
+    python -m bench.bench_ui --reps 5      # a quicker look
+
+What is measured, on the default corpus with the BPE page's default settings (2,000 merges):
+
+- **cold start**: from starting ``streamlit run`` to the first page drawn and idle in the browser,
+  once with an empty data cache (the default corpus is built from Python's documentation) and once
+  with the cache filled (a server restart);
+- **interactions**: the time from the click or key press to the page showing its result (the step
+  heading, the markers, the other page), watched in the browser at every animation frame. Next
+  button, N key, slider (arrow key on its thumb), jump box, the markers toggle, and switching pages.
+
+Each figure is printed as median and 95th percentile. The target is a median under 300 ms and a
+cold start under 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+STEP_HEADING = "h3"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def server(cache: Path) -> Iterator[tuple[str, float]]:
+    """A fresh ``streamlit run``; yields its URL and the time it was started (perf_counter)."""
+    port = _free_port()
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
+        cwd=ROOT, env={**os.environ, "TOKENIZER_PLAYGROUND_CACHE": str(cache)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield url, started
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def _summary(name: str, samples_ms: list[float]) -> str:
+    ordered = sorted(samples_ms)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"{name:<34} median {statistics.median(ordered):7.0f} ms   p95 {p95:7.0f} ms   (n={len(ordered)})"
+
+
+def _timed(page, action: Callable[[], None], done_js: str, arg: object = None) -> float:
+    """Milliseconds from ``action`` to ``done_js`` (a JS predicate) holding, checked every frame."""
+    start = time.perf_counter()
+    action()
+    page.wait_for_function(done_js, arg=arg, polling="raf", timeout=60_000)
+    elapsed = (time.perf_counter() - start) * 1000
+    page.wait_for_selector(IDLE, timeout=60_000)  # the run has finished before the next interaction
+    return elapsed
+
+
+STEP_IS = """(n) => [...document.querySelectorAll('h3')].some(h => h.textContent.startsWith(`Step ${n} of`))"""
+HEADING_IS = """(t) => [...document.querySelectorAll('h1')].some(h => h.textContent.trim() === t)"""
+
+
+def _step_of(page) -> int:
+    text = page.locator("h3", has_text=re.compile(r"^Step [\d,]+ of")).first.inner_text()
+    return int(text.split()[1].replace(",", ""))
+
+
+def cold_start(cache: Path) -> float:
+    """Seconds from starting the server to the first page drawn and idle."""
+    from playwright.sync_api import sync_playwright
+
+    with server(cache) as (url, started), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(url + "/")
+        page.wait_for_function(HEADING_IS, arg="Corpus", polling="raf", timeout=120_000)
+        page.wait_for_selector(IDLE, timeout=120_000)
+        seconds = time.perf_counter() - started
+        browser.close()
+    return seconds
+
+
+def interactions(cache: Path, reps: int) -> dict[str, list[float]]:
+    from playwright.sync_api import sync_playwright
+
+    out: dict[str, list[float]] = {}
+    with server(cache) as (url, _), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(url + "/merges?step=1")
+        page.wait_for_function(STEP_IS, arg=1, polling="raf", timeout=300_000)
+        page.wait_for_selector(IDLE, timeout=60_000)
+
+        def series(name: str, action: Callable[[int], None], expect_step: Callable[[int], int]) -> None:
+            samples = []
+            for _ in range(reps):
+                k = _step_of(page)
+                samples.append(_timed(page, lambda k=k: action(k), STEP_IS, expect_step(k)))
+            out[name] = samples
+
+        series("Next button", lambda k: page.locator(".tp-step-next").click(), lambda k: k + 1)
+
+        page.locator("[data-testid=stMain] h1").first.click()
+        series("N key", lambda k: page.keyboard.press("n"), lambda k: k + 1)
+
+        def slider(k: int) -> None:
+            thumb = page.locator(".st-key-merges_slider input[type=range]")
+            thumb.focus()
+            page.keyboard.press("ArrowRight")
+
+        series("Slider (arrow key on the thumb)", slider, lambda k: k + 1)
+
+        def jump(k: int) -> None:
+            box = page.locator(".st-key-merges_jump input")
+            box.fill(str(k + 7))
+            box.press("Enter")
+
+        series("Jump to step", jump, lambda k: k + 7)
+
+        samples = []
+        for _ in range(reps):
+            was = page.get_by_role("switch", name="Raw markers").is_checked()
+            label = page.locator(".st-key-merges_raw_markers label").first
+            samples.append(_timed(page, label.click,
+                                  "(want) => { const t = document.querySelector('.st-key-merges_raw_markers input');"
+                                  " return t !== null && t.checked === want; }", not was))
+        out["Markers toggle (a setting)"] = samples
+
+        samples = []
+        for i in range(reps):
+            target = "Tokenizers" if i % 2 == 0 else "BPE step-through"
+            link = page.get_by_role("link", name=target).first
+            samples.append(_timed(page, link.click, HEADING_IS, target))
+        out["Page switch (Tokenizers / BPE)"] = samples
+        browser.close()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--reps", type=int, default=15)
+    args = ap.parse_args(argv)
+    print(f"{os.cpu_count()} cores; default corpus; BPE page at 2,000 merges; viewport 1280x720")
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp)
+        first = cold_start(cache)
+        again = cold_start(cache)
+        print(f"{'Cold start, empty data cache':<34} {first:7.2f} s")
+        print(f"{'Cold start, server restart':<34} {again:7.2f} s")
+        for name, samples in interactions(cache, args.reps).items():
+            print(_summary(name, samples))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
