@@ -83,3 +83,24 @@ def test_hostile_text_is_escaped_in_every_html_block():
     assert "&lt;" in "".join(texts)
     for t in texts:  # only the figure's own <b> and <br> tags
         assert re.sub(r"</?b>|<br>", "", t).count("<") == 0, t
+
+
+def test_the_courses_viterbi_walk_of_unhug_is_replayed_exactly():
+    """Hugging Face course, chapter 6.7: the best segmentation ending at each character of "unhug",
+    with its probability (printed with six decimals; the course shows 16/210 = 0.0761905 as 0.076191)."""
+    course = [("u", ["u"], 0.171429), ("n", ["un"], 0.076191), ("h", ["un", "h"], 0.005442),
+              ("u", ["un", "hu"], 0.005442), ("g", ["un", "hug"], 0.005442)]
+    at = open_page(text="unhug")
+    table = frame_with(at, "back-pointer")
+    text = "unhug"
+    for i, (char, pieces, probability) in enumerate(course):
+        row = table.iloc[i]
+        assert row["character"] == char and row["best piece"] == pieces[-1]
+        assert math.isclose(math.exp(row["best score"]), probability, abs_tol=1.5e-6)
+        # Following the back-pointers from this position gives the course's segmentation.
+        pos, seg = i + 1, []
+        while pos > 0:
+            start = int(table.iloc[pos - 1]["back-pointer"])
+            seg.insert(0, text[start:pos])
+            pos = start
+        assert seg == pieces

@@ -66,7 +66,7 @@ def test_import_explore_and_download_a_hostile_tokenizer(streamlit_server, brows
 
     # Download: the tokenizer.json that comes back loads in tokenizers and keeps the words.
     with page.expect_download() as info:
-        page.locator(".st-key-tokenizers_dl_hf button").click()
+        page.locator(".st-key-tokenizers_dl_hf").get_by_role("button", name="tokenizer.json").click()
     saved = tmp_path / "downloaded.json"
     info.value.save_as(str(saved))
     from tokenizers import Tokenizer

@@ -87,7 +87,8 @@ def choose_model() -> Chosen:
 def choose_text(chosen: Chosen) -> str:
     seed_from_url(TEXT, limit=MAX_TEXT_CHARS)
     st.session_state.setdefault(TEXT, "hugs")
-    hint = ", ".join(COURSE_WORDS) if chosen.tokenizer is None else "a word or a sentence"
+    # "unhug" is the course's own Viterbi walk (chapter 6.7), replayed by the Viterbi table.
+    hint = ", ".join([*COURSE_WORDS, "unhug"]) if chosen.tokenizer is None else "a word or a sentence"
     text = st.text_input(f"Text ({hint})", key=TEXT, max_chars=MAX_TEXT_CHARS)
     publish_text(TEXT, text if text != "hugs" else None)
     return text
