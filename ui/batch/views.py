@@ -144,7 +144,7 @@ def render_waste(batch: BatchEncoding) -> None:
                      go.Scatter(x=sizes, y=[r.sorted_pad_fraction for r in rows], name="sorted by length (bucketing)",
                                 mode="lines+markers")])
     fig.update_layout(height=320, margin=dict(l=10, r=10, t=40, b=10), title="Padding share against batch size",
-                      xaxis=dict(title="batch size", type="log"), yaxis=dict(title="padding", tickformat=".0%"))
+                      xaxis=dict(title="batch size", type="log"), yaxis=dict(title="padding", tickformat=".0%", rangemode="tozero"))
     st.plotly_chart(fig, width="stretch", config={"displayModeBar": False}, key=PREFIX + "waste_chart")
     c3, c4 = st.columns(2)
     row_len = int(c3.number_input("Packed row length", min_value=1, value=max(512, max(lengths)), key=PREFIX + "pack_len", bind="query-params"))

@@ -179,6 +179,7 @@ def sweep_figure(rows: Sequence[SweepRow], *, title: str) -> go.Figure:
         fig.add_annotation(x=math.log10(at), y=0.02, xref="x", yref="y domain", text=f" knee ≈ {at:,}",
                            showarrow=False, font=dict(color="#d9480f"), xanchor="left", yanchor="bottom")
     fig.update_layout(height=600, margin=dict(l=10, r=10, t=80, b=10), title=html.escape(title))
+    fig.update_yaxes(rangemode="tozero")  # sizes and rates read from zero, never from a cut axis
     return fig
 
 

@@ -125,7 +125,7 @@ def compression_chart(curve: Sequence[int], step: int) -> alt.Chart:
     line = alt.Chart(data).mark_line(color="#1c7ed6").encode(
         x=alt.X("step:Q", title="merge step", scale=alt.Scale(domain=[0, max(1, len(curve) - 1)]),
                 axis=alt.Axis(tickMinStep=1, format=",d")),
-        y=alt.Y("tokens:Q", title="corpus length (tokens)", scale=alt.Scale(zero=False),
+        y=alt.Y("tokens:Q", title="corpus length (tokens)", scale=alt.Scale(zero=True),
                 axis=alt.Axis(tickMinStep=1, format=",d")),
         tooltip=[alt.Tooltip("step:Q", format=","), alt.Tooltip("tokens:Q", format=",")],
     )
