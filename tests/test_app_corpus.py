@@ -24,7 +24,7 @@ def start() -> AppTest:
 
 
 def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value.replace("\u202f", "") for m in at.metric}
+    return {m.label: m.value.replace(",", "") for m in at.metric}  # numbers carry thousands commas
 
 
 def sidebar_text(at: AppTest) -> str:
