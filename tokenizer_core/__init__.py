@@ -8,18 +8,46 @@ The public API, re-exported here; everything else is reachable through its modul
 ['low', 'newest', '[UNK]']
 """
 
-from tokenizer_core.analysis.metrics import compute_metrics
-from tokenizer_core.batch.batching import BatchEncoding, PaddingParams, TruncationParams, make_batch
-from tokenizer_core.batch.processors import TemplateProcessing
-from tokenizer_core.batch.stats import bucket_by_length, padding_waste
-from tokenizer_core.corpus.loading import Corpus, corpus_from_text, list_samples, load_corpus, load_sample
-from tokenizer_core.corpus.stats import corpus_stats
-from tokenizer_core.errors import CorpusError, FormatError, TokenizerError
-from tokenizer_core.io.importers import import_tokenizer, importer_names
-from tokenizer_core.options import BpeOptions, TrainOptions, UnigramOptions, WordPieceOptions
-from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.training import train, trainer_names
-from tokenizer_core.types import Encoding, Sampling, Token
+import importlib
+from typing import Any
+
+# Where each public name lives. The package loads a module only when one of its names is first
+# used, so ``import tokenizer_core.corpus.loading`` (say, by the app's first page) does not also
+# import numpy, the trainers and the analysis code: the app's cold start and every CLI call pay
+# only for what they use.
+_EXPORTS: dict[str, str] = {
+    "compute_metrics": "tokenizer_core.analysis.metrics",
+    "BatchEncoding": "tokenizer_core.batch.batching", "PaddingParams": "tokenizer_core.batch.batching",
+    "TruncationParams": "tokenizer_core.batch.batching", "make_batch": "tokenizer_core.batch.batching",
+    "TemplateProcessing": "tokenizer_core.batch.processors",
+    "bucket_by_length": "tokenizer_core.batch.stats", "padding_waste": "tokenizer_core.batch.stats",
+    "Corpus": "tokenizer_core.corpus.loading", "corpus_from_text": "tokenizer_core.corpus.loading",
+    "list_samples": "tokenizer_core.corpus.loading", "load_corpus": "tokenizer_core.corpus.loading",
+    "load_sample": "tokenizer_core.corpus.loading",
+    "corpus_stats": "tokenizer_core.corpus.stats",
+    "CorpusError": "tokenizer_core.errors", "FormatError": "tokenizer_core.errors",
+    "TokenizerError": "tokenizer_core.errors",
+    "import_tokenizer": "tokenizer_core.io.importers", "importer_names": "tokenizer_core.io.importers",
+    "BpeOptions": "tokenizer_core.options", "TrainOptions": "tokenizer_core.options",
+    "UnigramOptions": "tokenizer_core.options", "WordPieceOptions": "tokenizer_core.options",
+    "Tokenizer": "tokenizer_core.pipeline",
+    "train": "tokenizer_core.training", "trainer_names": "tokenizer_core.training",
+    "Encoding": "tokenizer_core.types", "Sampling": "tokenizer_core.types", "Token": "tokenizer_core.types",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tokenizer_core' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
 
 __all__ = [
     "BatchEncoding", "BpeOptions", "UnigramOptions", "WordPieceOptions", "Corpus", "CorpusError", "Encoding", "FormatError", "PaddingParams", "Sampling",
