@@ -104,3 +104,16 @@ def test_stats_add_up(texts):
     assert sum(count for _, count in stats.word_freq) == stats.words == word_count(corpus.text)
     assert stats.word_freq == sorted(stats.word_freq, key=lambda kv: (-kv[1], kv[0]))
     assert stats.lines == sum(t.count("\n") + (0 if t.endswith("\n") or not t else 1) for t in texts)
+
+
+def test_sample_stats_are_read_back_and_a_damaged_file_is_recounted(tmp_path):
+    from tokenizer_core.corpus.loading import load_sample
+    from tokenizer_core.corpus.stats_cache import sample_stats
+
+    corpus = load_sample("sennrich-low-lower-newest-widest")
+    first = sample_stats(corpus, folder=tmp_path)
+    (stored,) = tmp_path.glob("stats-*.json")
+    assert sample_stats(corpus, folder=tmp_path) == first == corpus_stats(corpus)
+    stored.write_text('{"documents": 1', encoding="utf-8")  # cut short
+    assert sample_stats(corpus, folder=tmp_path) == first
+    assert stored.read_text(encoding="utf-8").endswith("}")  # written again, whole

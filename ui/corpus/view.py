@@ -16,8 +16,10 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.corpus import samples
+from tokenizer_core.corpus.default import cache_dir
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.corpus.stats import CATEGORY_NAMES, CharInfo, CorpusStats, corpus_stats
+from tokenizer_core.corpus.stats_cache import sample_stats
 from tokenizer_core.errors import CorpusError
 
 PREVIEW_CHARS = 3000
@@ -94,7 +96,10 @@ def visible_char(info: CharInfo) -> str:
 
 @st.cache_data(max_entries=16, show_spinner="Counting words and characters…")
 def cached_stats(key: str, _corpus: Corpus) -> CorpusStats:
-    """Statistics of the corpus identified by ``key`` (from :func:`ui.state.active_corpus_key`)."""
+    """Statistics of the corpus identified by ``key`` (from :func:`ui.state.active_corpus_key`); a
+    bundled sample's come from the disk cache after the first count (a fresh server's first page)."""
+    if sample_name(_corpus) is not None:
+        return sample_stats(_corpus, folder=cache_dir())
     return corpus_stats(_corpus)
 
 
