@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 import streamlit as st
 
@@ -56,24 +56,26 @@ def choice(name: str, key: str, options: Iterable[str], *, default: str) -> UrlP
     return UrlParam(name, key, default, parse)
 
 
-def integer(name: str, key: str, *, default: int, lo: int, hi: int) -> UrlParam:
-    def parse(raw: str) -> int:
-        value = int(raw)
-        if not lo <= value <= hi:
-            raise ValueError(f"{value} is not between {lo:,} and {hi:,}")
+def _bounded(name: str, key: str, default: Any, lo: float, hi: float, convert: Callable[[str], Any],
+             dump: Callable[[Any], str]) -> UrlParam:
+    def parse(raw: str) -> Any:
+        try:
+            value = convert(raw)
+        except ValueError:
+            raise ValueError(f"{raw[:40]!r} is not a number") from None
+        if not math.isfinite(value) or not lo <= value <= hi:
+            raise ValueError(f"{raw} is not between {lo:,g} and {hi:,g}")
         return value
 
-    return UrlParam(name, key, default, parse)
+    return UrlParam(name, key, default, parse, dump=dump)
+
+
+def integer(name: str, key: str, *, default: Optional[int], lo: int, hi: int) -> UrlParam:
+    return _bounded(name, key, default, lo, hi, int, str)
 
 
 def number(name: str, key: str, *, default: float, lo: float, hi: float) -> UrlParam:
-    def parse(raw: str) -> float:
-        value = float(raw)
-        if not math.isfinite(value) or not lo <= value <= hi:
-            raise ValueError(f"{raw} is not between {lo:g} and {hi:g}")
-        return value
-
-    return UrlParam(name, key, default, parse, dump=lambda v: f"{v:g}")
+    return _bounded(name, key, default, lo, hi, float, lambda v: f"{v:g}")
 
 
 def flag(name: str, key: str, *, default: bool = False) -> UrlParam:
