@@ -31,3 +31,5 @@ def read_json_file(path: Union[str, Path]) -> Any:
         raise FormatError(f"{p} is not UTF-8 text (bad byte at offset {err.start})") from err
     except json.JSONDecodeError as err:
         raise FormatError(f"{p} is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from err
+    except RecursionError:  # thousands of nested brackets: no tokenizer file is built like that
+        raise FormatError(f"{p} nests JSON arrays or objects too deeply to be a tokenizer file") from None

@@ -50,6 +50,40 @@ def _looks_like_utf16_without_bom(data: bytes) -> bool:
     return (nul_even > 0.4 and nul_odd < 0.1) or (nul_odd > 0.4 and nul_even < 0.1)
 
 
+def _utf8_behind_utf16_bom(data: bytes) -> bool:
+    """Whether bytes starting with a UTF-16 byte-order mark are really UTF-8 text behind two stray bytes.
+
+    Real UTF-16 text nearly always holds NUL bytes (the other half of every ASCII character) or
+    fails to decode as UTF-16; UTF-8 after ``FF FE`` has no NUL and decodes as UTF-8. Tiny files
+    that decode both ways are read as UTF-8 only when that reading has ASCII letters and whitespace
+    (which, in UTF-16, would have come with NUL bytes).
+    """
+    payload = data[2:]
+    if not payload or b"\x00" in payload:
+        return False
+    try:
+        as_utf8 = payload.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    try:
+        payload.decode("utf-16-le" if data.startswith(codecs.BOM_UTF16_LE) else "utf-16-be")
+    except UnicodeDecodeError:
+        return True
+    return any(c in as_utf8 for c in " \n\t\r") and any(c.isascii() and c.isalnum() for c in as_utf8)
+
+
+def _stray_bom(data: bytes, label: str, errors: Errors) -> tuple[str, int]:
+    shown = " ".join(f"0x{b:02X}" for b in data[:2])
+    if errors == "strict":
+        raise CorpusError(
+            f"{label} starts with the bytes {shown} (a UTF-16 byte-order mark), but the rest is UTF-8 "
+            "text, not UTF-16. Remove those two bytes (re-save the file as UTF-8), or load it with "
+            "invalid bytes replaced by U+FFFD."
+        )
+    text, replaced = _decode_payload(data[2:], 0, "utf-8", label, errors)
+    return "\ufffd\ufffd" + text, replaced + 2
+
+
 def _refuse_binary(data: bytes, label: str) -> None:
     for signature, what in _BINARY_SIGNATURES:
         if data.startswith(signature):
@@ -133,7 +167,9 @@ def decode_bytes(data: bytes, *, label: str = "the input", errors: Errors = "str
     data = bytes(data)
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         raise CorpusError(f"{label} is UTF-32 text, which is not supported. Re-save it as UTF-8.")
-    if data.startswith(codecs.BOM_UTF16_LE):
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and _utf8_behind_utf16_bom(data):
+        text, replaced = _stray_bom(data, label, errors)
+    elif data.startswith(codecs.BOM_UTF16_LE):
         text, replaced = _decode_payload(data, 2, "utf-16-le", label, errors)
     elif data.startswith(codecs.BOM_UTF16_BE):
         text, replaced = _decode_payload(data, 2, "utf-16-be", label, errors)

@@ -98,6 +98,8 @@ def _jsonl_records(text: str, label: str) -> Iterator[tuple[int, object]]:
             yield number, json.loads(line)
         except json.JSONDecodeError as err:
             raise CorpusError(f"{label}: line {number} is not valid JSON ({err.msg}).") from None
+        except RecursionError:  # thousands of nested brackets on one line
+            raise CorpusError(f"{label}: line {number} nests JSON arrays or objects too deeply.") from None
 
 
 def _jsonl_fields(text: str, label: str) -> list[str]:

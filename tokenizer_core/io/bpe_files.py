@@ -65,6 +65,8 @@ def read_gpt2_files(encoder_json: Union[str, Path], vocab_bpe: Union[str, Path])
         vocab = json.loads(_read_text(enc_path, "GPT-2 encoder"))
     except json.JSONDecodeError as err:
         raise FormatError(f"{enc_path} is not valid JSON: {err.msg} at line {err.lineno}") from err
+    except RecursionError:
+        raise FormatError(f"{enc_path} nests JSON arrays or objects too deeply to be GPT-2's encoder") from None
     if not isinstance(vocab, dict) or not all(isinstance(v, int) for v in vocab.values()):
         raise FormatError(f"{enc_path} must be a JSON object mapping tokens to integer ids")
     merges: list[tuple[str, str]] = []

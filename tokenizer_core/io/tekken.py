@@ -139,6 +139,8 @@ def read_tekken(path: Union[str, Path]) -> TekkenFile:
         raise FormatError(f"cannot read {p}: {err.strerror or err}") from err
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise FormatError(f"{p} is not valid JSON: {err}") from err
+    except RecursionError:
+        raise FormatError(f"{p} nests JSON arrays or objects too deeply to be a Tekken file") from None
     try:
         return parse_tekken(data)
     except FormatError as err:

@@ -48,6 +48,8 @@ def detect_format(name: str, data: bytes) -> str:
             content = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as err:
             raise FormatError(f"{name}: not valid JSON ({err})") from err
+        except RecursionError:  # thousands of nested brackets
+            raise FormatError(f"{name}: its JSON nests arrays or objects too deeply to be a tokenizer file") from None
         if isinstance(content, dict):
             if content.get("format") == FORMAT_NAME:
                 return "own"
