@@ -12,7 +12,7 @@ algorithm is one line in :data:`TRAINERS`; the CLI and the app need no other cha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from tokenizer_core.bpe.trainer import train_bpe_parts
 from tokenizer_core.classic.byte import train_byte_level
@@ -26,7 +26,7 @@ from tokenizer_core.types import ProgressCallback, no_progress
 from tokenizer_core.unigram.trainer import train_unigram_parts
 from tokenizer_core.wordpiece.bert import train_bert_wordpiece
 
-__all__ = ["DEFAULT_SPECIAL_TOKENS", "TRAINERS", "BpeOptions", "TrainOptions", "UnigramOptions",
+__all__ = ["DEFAULT_SPECIAL_TOKENS", "MAX_DISTINCT_WORDS", "TRAINERS", "BpeOptions", "TrainOptions", "UnigramOptions",
            "WordPieceOptions", "train", "trainer_names"]
 
 Trainer = Callable[..., TokenizerParts]
@@ -46,6 +46,29 @@ TRAINERS: dict[str, Trainer] = {
 }
 
 
+#: The most distinct words (split at whitespace) each trainer takes. Their memory grows with the
+#: distinct words, not the corpus size (measured on random words: BPE about 0.7 kB and Unigram about
+#: 2 kB per distinct word), so these keep one training job near 2 GB; word/char/byte need no limit.
+MAX_DISTINCT_WORDS: dict[str, int] = {"bpe": 3_000_000, "wordpiece": 3_000_000, "unigram": 1_000_000}
+
+
+def _within_word_limit(lines: Iterable[str], model: str, limit: int) -> Iterator[str]:
+    """``lines``, passed on while the distinct words seen stay within ``limit`` (a TokenizerError after).
+
+    Trainers count the words of every line before their memory-hungry phase starts, so a corpus
+    over the limit is refused before that phase. Only the words' hashes are kept here.
+    """
+    seen: set[int] = set()
+    for line in lines:
+        seen.update(map(hash, line.split()))
+        if len(seen) > limit:
+            raise TokenizerError(
+                f"the corpus has more than {limit:,} distinct words, more than {model} training takes "
+                f"(its memory grows with the distinct words); train on a smaller corpus"
+            )
+        yield line
+
+
 def trainer_names() -> list[str]:
     """Names of the trainers, e.g. ``['bpe', 'byte', 'char', ...]``."""
     return sorted(TRAINERS)
@@ -61,4 +84,6 @@ def train(
     """Train a tokenizer of kind ``model`` on ``lines`` (each line keeps its newline)."""
     if model not in TRAINERS:
         raise TokenizerError(f"unknown model {model!r}; choose one of: {', '.join(trainer_names())}")
+    if model in MAX_DISTINCT_WORDS:
+        lines = _within_word_limit(lines, model, MAX_DISTINCT_WORDS[model])
     return Tokenizer.from_parts(TRAINERS[model](lines, options=options, progress=progress))
