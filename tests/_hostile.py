@@ -86,7 +86,7 @@ def tokenizer_files() -> list[Hostile]:
     return [
         ("tokenizer.json", good[: len(good) // 2], "not valid JSON"),
         ("wrong.json", _bpe_json([1, 2, 3], []), "needs a \"vocab\" object"),
-        ("negative.json", _bpe_json({**GOOD_VOCAB, "zz": -5}, GOOD_MERGES), "whole numbers >= 0, got -5"),
+        ("negative.json", _bpe_json({**GOOD_VOCAB, "zz": -5}, GOOD_MERGES), "whole numbers (>=|≥) 0, got -5"),
         ("duplicate.json", _bpe_json({**GOOD_VOCAB, "zz": 3}, GOOD_MERGES), "share id 3"),
         ("unknown.json", _bpe_json(GOOD_VOCAB, GOOD_MERGES + [["qq", "ww"]]), "'qq', which is not in the vocabulary"),
         ("millions.json", _bpe_json(millions, [["a", "b"]] * 1_000_000), "makes 'ab', which is not in the vocabulary"),

@@ -1,0 +1,104 @@
+"""The hostile-file battery in Chromium: every file of tests/_hostile.py goes through the real file
+uploader of the Corpus page (corpus files) or the Tokenizers page (tokenizer files), one after the
+other in one session. Each gets its own error alert, never a traceback element, and the corpus or
+tokenizer in use before stays in use (nothing lost); an odd but valid file is then accepted."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests import _hostile
+from tests._pages import wait_idle
+
+pytestmark = pytest.mark.browser
+
+MIME = {".zip": "application/zip", ".json": "application/json", ".model": "application/octet-stream"}
+
+
+def _payload(name: str, data: bytes) -> dict:
+    mime = next((m for ext, m in MIME.items() if name.endswith(ext)), "text/plain")
+    return {"name": name, "mimeType": mime, "buffer": data}
+
+
+def _upload(page, key: str, name: str, data: bytes) -> None:
+    """Put one file in the uploader with widget key ``key``, replacing the one already there."""
+    from playwright.sync_api import expect
+
+    box = page.locator(f".st-key-{key}")
+    delete = box.get_by_test_id("stFileChipDeleteBtn")
+    while delete.count():
+        delete.first.click()
+        wait_idle(page)
+    expect(delete).to_have_count(0)
+    expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)  # the last file's message went with it
+    box.locator("input[type=file]").set_input_files(_payload(name, data))
+    expect(box).to_contain_text(name, timeout=30_000)  # the upload arrived
+    wait_idle(page)
+
+
+def _no_traceback(page) -> None:
+    assert page.get_by_test_id("stException").count() == 0
+
+
+def test_hostile_corpus_files_on_the_corpus_page(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(streamlit_server + "/")
+    active = page.get_by_role("heading", name="Active corpus: English prose")
+    expect(active).to_be_visible(timeout=90_000)
+    page.get_by_text("Upload files", exact=True).click()
+    wait_idle(page)
+    use = page.locator(".st-key-corpus_use_upload button")
+    enabled = page.locator(".st-key-corpus_use_upload button:enabled")
+    error = page.get_by_test_id("stAlertContentError")
+
+    for name, data, message in _hostile.corpus_files():
+        _upload(page, "corpus_upload", name, data)
+        # Tables and zips are read (and may be refused) as soon as they arrive; text files on the click.
+        expect(enabled.or_(error).first).to_be_visible(timeout=30_000)
+        if enabled.count():
+            use.click()
+        expect(error, name).to_contain_text(re.compile(message), timeout=30_000)
+        _no_traceback(page)
+        expect(active, f"after {name}").to_be_visible()  # the corpus in use is kept
+
+    for name, data, word in _hostile.corpus_files_accepted():
+        _upload(page, "corpus_upload", name, data)
+        enabled.click()
+        expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Now using", timeout=60_000)
+        expect(page.get_by_role("heading", name=re.compile("^Active corpus: " + re.escape(name)))).to_be_visible()
+        expect(page.get_by_test_id("stMainBlockContainer")).to_contain_text(word[:30])
+        _no_traceback(page)
+    assert page.console_errors == []
+
+
+def test_hostile_tokenizer_files_on_the_tokenizers_page(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(streamlit_server + "/tokenizers")
+    expect(page.get_by_role("heading", name="Tokenizers", exact=True)).to_be_visible(timeout=90_000)
+    wait_idle(page)
+    page.get_by_text("Add a tokenizer to the shelf").click()
+    page.get_by_role("tab", name="Upload a file").click()
+    importer = page.locator(".st-key-tokenizers_import button")
+    picker = page.get_by_role("combobox", name="Tokenizer")
+
+    good = _hostile._bpe_json(_hostile.GOOD_VOCAB, _hostile.GOOD_MERGES)
+    _upload(page, "tokenizers_upload", "good.json", good)
+    expect(importer).to_be_enabled(timeout=30_000)
+    importer.click()
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Imported good.json", timeout=30_000)
+    expect(picker).to_have_value(re.compile("^good.json · imported"))
+
+    for name, data, message in _hostile.tokenizer_files():
+        _upload(page, "tokenizers_upload", name, data)
+        expect(importer).to_be_enabled(timeout=30_000)
+        importer.click()
+        expect(page.get_by_test_id("stAlertContentError"), name).to_contain_text(re.compile(message), timeout=60_000)
+        _no_traceback(page)
+        expect(picker, f"after {name}").to_have_value(re.compile("^good.json · imported"))  # nothing lost
+    assert page.console_errors == []
