@@ -29,7 +29,11 @@ from typing import Any, Optional
 
 import streamlit as st
 
-_SEEN = "url_seen"  # parameter name -> the raw value last read from, or written to, the address
+_SEEN = "url_seen"  # parameter name -> the raw values this session has read from, or written to, the address
+# The browser sends its address with every rerun, and it may not yet show what the previous run
+# wrote: an address value this session wrote itself is therefore never read back as news (it would
+# undo the user's latest edit). Only values from outside (a link, a reload) are restored.
+_MAX_SEEN = 64
 #: Texts longer than this stay out of the address (browsers and proxies cut long addresses).
 MAX_URL_TEXT = 1000
 
@@ -92,19 +96,31 @@ def text(name: str, key: str, *, default: str = "", limit: int = MAX_URL_TEXT) -
     return UrlParam(name, key, default, lambda raw: raw[:limit], dump=lambda v: v if len(v) <= limit else "")
 
 
-def _seen() -> dict[str, Any]:
+def _seen() -> dict[str, list[str]]:
     return st.session_state.setdefault(_SEEN, {})
+
+
+def note_seen(name: str, raw: str) -> None:
+    """Remember that this session has read or written ``raw`` for ``?name=``."""
+    values = _seen().setdefault(name, [])
+    if raw not in values:
+        values.append(raw)
+        del values[:-_MAX_SEEN]
+
+
+def is_news(name: str, raw: Optional[str]) -> bool:
+    """Whether ``?name=raw`` came from outside this session (a link, a reload)."""
+    return raw is not None and raw not in _seen().get(name, ())
 
 
 def restore(params: Sequence[UrlParam]) -> list[str]:
     """Copy the address' new values into session state; returns a message per value refused."""
-    seen = _seen()
     refused = []
     for p in params:
         raw = st.query_params.get(p.name)
-        if raw is None or raw == seen.get(p.name):
+        if not is_news(p.name, raw):
             continue
-        seen[p.name] = raw
+        note_seen(p.name, raw)
         try:
             st.session_state[p.key] = p.parse(raw)
         except (ValueError, TypeError) as err:
@@ -114,27 +130,23 @@ def restore(params: Sequence[UrlParam]) -> list[str]:
 
 def publish(params: Sequence[UrlParam]) -> None:
     """Write the current values into the address (defaults and values absent from the session left out)."""
-    seen = _seen()
     for p in params:
         value = st.session_state.get(p.key, p.default)
         raw = p.dump(value) if value is not None else ""
         if value == p.default or raw == "":
             if p.name in st.query_params:
                 del st.query_params[p.name]
-            seen[p.name] = None
         else:
             if st.query_params.get(p.name) != raw:
                 st.query_params[p.name] = raw
-            seen[p.name] = raw
+            note_seen(p.name, raw)
 
 
 def forget(params: Sequence[UrlParam]) -> None:
     """Take these parameters out of the address (their input is not on show)."""
-    seen = _seen()
     for p in params:
         if p.name in st.query_params:
             del st.query_params[p.name]
-        seen[p.name] = None
 
 
 def show_refusals(messages: Sequence[str]) -> None:

@@ -53,7 +53,7 @@ def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
     source = st.radio("Rows", ["type", "corpus"], horizontal=True, key=PREFIX + "source", bind="query-params",
                       format_func={"type": "Type (one row per line)", "corpus": "Lines of the corpus"}.get)
     if source == "corpus":
-        publish_text(ROWS, None)
+        publish_text(None)
         c1, c2, c3 = st.columns(3)
         n = int(c1.number_input("Rows", min_value=1, max_value=MAX_ROWS, value=8, key=PREFIX + "corpus_rows", bind="query-params"))
         lo = int(c2.number_input("Shortest (characters)", min_value=1, value=20, key=PREFIX + "min_chars", bind="query-params"))
@@ -71,7 +71,7 @@ def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
         st.session_state.setdefault(ROWS, DEFAULT_ROWS)
         typed = st.text_area("One row per line; `first ||| second` makes a pair", key=ROWS, height=120,
                              max_chars=MAX_ROWS * 200)
-        publish_text(ROWS, typed if typed != DEFAULT_ROWS else None)
+        publish_text(typed if typed != DEFAULT_ROWS else None)
         rows = _split(typed)
     if not any("|||" in r for r in rows):
         return rows, None

@@ -58,7 +58,7 @@ def choose_text(corpus: Corpus) -> str:
     source = st.radio("Text", list(SOURCES), format_func=SOURCES.get, key=SOURCE, bind="query-params", horizontal=True,
                       label_visibility="collapsed")
     if source != "type":
-        publish_text(TEXT, None)
+        publish_text(None)
     if source == "example":
         examples = _examples()
         return examples[st.selectbox("Example", list(examples), key=PREFIX + "example", bind="query-params")]
@@ -80,7 +80,7 @@ def choose_text(corpus: Corpus) -> str:
     st.session_state.setdefault(TEXT, DEFAULT_TEXT)
     text = st.text_area("Text to tokenize", key=TEXT, height=90, max_chars=MAX_TEXT_CHARS,
                         help="The page's address keeps the text (up to 1,000 characters): copy it to share the view.")
-    publish_text(TEXT, text if text != DEFAULT_TEXT else None)
+    publish_text(text if text != DEFAULT_TEXT else None)
     return text
 
 

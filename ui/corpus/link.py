@@ -19,12 +19,12 @@ from tokenizer_core.corpus import samples
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import CorpusError
 from ui import session as state
+from ui import url_state
 from ui.corpus.view import sample_name
 from ui.server_store import ServerStore
 
 PARAM = "corpus"
 _OWN = "own-"
-_SEEN = "corpus_link_seen"  # the ?corpus= value this session last read or wrote
 _MESSAGE = "corpus_link_message"
 # Each held corpus can be up to the upload limit; a few are enough for a reload or a shared link.
 _STORE_ENTRIES = 6
@@ -50,9 +50,9 @@ def restore() -> None:
     """Make the corpus named in the address active, once per distinct value (call before the page)."""
     ss = st.session_state
     raw = st.query_params.get(PARAM)
-    if raw is None or raw == ss.get(_SEEN):
-        return
-    ss[_SEEN] = raw
+    if not url_state.is_news(PARAM, raw):
+        return  # absent, or written by this session itself (the browser may lag behind a change)
+    url_state.note_seen(PARAM, raw)
     current = link_value(state.active_corpus())
     if raw == current:
         return
@@ -79,7 +79,8 @@ def publish() -> None:
     value = link_value(corpus)
     if value is not None and value.startswith(_OWN) and _store().get(value) is None:
         _store().put(value, corpus)
-    st.session_state[_SEEN] = value
+    if value is not None:
+        url_state.note_seen(PARAM, value)
     if value is None:
         if PARAM in st.query_params:
             del st.query_params[PARAM]

@@ -90,7 +90,7 @@ def choose_text(chosen: Chosen) -> str:
     # "unhug" is the course's own Viterbi walk (chapter 6.7), replayed by the Viterbi table.
     hint = ", ".join([*COURSE_WORDS, "unhug"]) if chosen.tokenizer is None else "a word or a sentence"
     text = st.text_input(f"Text ({hint})", key=TEXT, max_chars=MAX_TEXT_CHARS)
-    publish_text(TEXT, text if text != "hugs" else None)
+    publish_text(text if text != "hugs" else None)
     return text
 
 
