@@ -1,0 +1,197 @@
+"""Many users at once: N browser sessions on one ``streamlit run`` server, all at the same time.
+
+Each session pastes its own corpus (one made-up word, repeated) on the Corpus page, opens the BPE
+step-through page, trains, steps to the last merge and reads the page: it must show its own word
+and no other session's. Prints each phase's median and slowest time and the server's peak
+resident memory (VmHWM of the server process)::
+
+    python -m bench.bench_sessions --sessions 20
+
+One Chromium, one context per session, driven with Playwright's async API (sync Playwright cannot
+run one instance per thread). ``tests/test_concurrent_sessions.py`` runs the same sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync",
+                 "--no-first-run", "--disable-component-update"]
+TIMEOUT_MS = 240_000  # 20 sessions on 2 cores queue for the one server
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+PHASES = ("open", "corpus", "page", "train", "step")
+
+
+def session_word(index: int) -> str:
+    """A made-up word of 8 letters, different for every index below 26**3, never a substring of another."""
+    a, b, c = index // 676 % 26, index // 26 % 26, index % 26
+    return "zq" + "".join(chr(97 + n) for n in (a, b, c, (a + 7) % 26, (b + 11) % 26, (c + 5) % 26))
+
+
+@dataclass
+class SessionResult:
+    """What one session saw at its last step, and how long each phase took (seconds)."""
+
+    word: str
+    seen: str = ""
+    heading: str = ""
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@contextlib.contextmanager
+def server(cache: Path) -> Iterator[tuple[str, int]]:
+    """``streamlit run app.py`` on a free loopback port; yield its URL and process id, then stop it."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, env={**os.environ, "TOKENIZER_PLAYGROUND_CACHE": str(cache)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"streamlit exited early with status {process.returncode}")
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"streamlit did not become healthy at {url}") from None
+                time.sleep(0.25)
+        yield url, process.pid
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The peak resident memory of process ``pid`` so far (VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024 / 1e6
+    raise RuntimeError(f"no VmHWM in /proc/{pid}/status")
+
+
+async def _session(browser, base: str, word: str) -> SessionResult:  # noqa: ANN001 (a Playwright browser)
+    from playwright.async_api import expect
+
+    result = SessionResult(word)
+    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = await context.new_page()
+    clock = time.perf_counter()
+
+    def lap(phase: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        result.seconds[phase], clock = now - clock, now
+
+    try:
+        await page.goto(base + "/", timeout=TIMEOUT_MS)
+        await expect(page.get_by_role("heading", name=re.compile("^Active corpus"))).to_be_visible(timeout=TIMEOUT_MS)
+        await page.wait_for_selector(IDLE)
+        lap("open")
+        await page.get_by_text("Paste text", exact=True).click()
+        area = page.get_by_label("Text", exact=True)
+        await area.fill((" ".join([word] * 10) + "\n") * 5)
+        await area.press("Control+Enter")  # commit the value before clicking
+        await page.wait_for_selector(IDLE)
+        await page.get_by_role("button", name="Use this text").click()
+        await expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Now using", timeout=TIMEOUT_MS)
+        lap("corpus")
+        await page.get_by_role("link", name="BPE step-through").first.click()
+        await expect(page.get_by_role("heading", name="BPE step-through")).to_be_visible(timeout=TIMEOUT_MS)
+        await page.wait_for_selector(IDLE)
+        lap("page")
+        train = page.locator(".st-key-merges_train button")
+        if not await train.is_visible():  # the settings close while a run is on show
+            await page.locator("[data-testid=stExpander] summary").filter(has_text="Settings").click()
+        await train.click()
+        await expect(page.get_by_role("heading", name=re.compile("^Step 0 of "))).to_be_visible(timeout=TIMEOUT_MS)
+        lap("train")
+        await page.locator(".tp-step-last").click()
+        last = page.get_by_role("heading", name=re.compile(r"^Step ([\d,]+) of \1$"))
+        await expect(last).to_be_visible(timeout=TIMEOUT_MS)
+        await page.wait_for_selector(IDLE)
+        lap("step")
+        result.heading = await last.inner_text()
+        result.seen = await page.get_by_test_id("stMain").inner_text()
+    finally:
+        await context.close()
+    return result
+
+
+async def run_sessions(base: str, n: int) -> list[SessionResult]:
+    """Run ``n`` sessions against ``base`` at the same time; their results, in order."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            return list(await asyncio.gather(*(_session(browser, base, session_word(i)) for i in range(n))))
+        finally:
+            await browser.close()
+
+
+def leaks(results: list[SessionResult]) -> list[str]:
+    """Sessions that miss their own word or show another session's, as readable lines."""
+    words = [r.word for r in results]
+    problems = []
+    for r in results:
+        if r.word not in r.seen:
+            problems.append(f"{r.word}: own word not shown ({r.heading})")
+        others = [w for w in words if w != r.word and w in r.seen]
+        if others:
+            problems.append(f"{r.word}: shows other sessions' words {others}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--sessions", type=int, default=20)
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="tp-bench-sessions-") as cache, server(Path(cache)) as (url, pid):
+        idle_mb = peak_rss_mb(pid)
+        start = time.perf_counter()
+        results = asyncio.run(run_sessions(url, args.sessions))
+        wall = time.perf_counter() - start
+        peak = peak_rss_mb(pid)
+    print(f"{args.sessions} concurrent sessions in {wall:.1f} s; server peak RSS {peak:.0f} MB "
+          f"(after start-up {idle_mb:.0f} MB)")
+    for phase in PHASES:
+        times = [r.seconds[phase] for r in results]
+        print(f"  {phase:7} median {statistics.median(times):6.2f} s   slowest {max(times):6.2f} s")
+    problems = leaks(results)
+    print("no session saw another's data" if not problems else "\n".join(problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
