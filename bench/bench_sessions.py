@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import re
@@ -160,6 +161,13 @@ async def run_sessions(base: str, n: int) -> list[SessionResult]:
             await browser.close()
 
 
+def sessions(base: str, n: int) -> list[SessionResult]:
+    """:func:`run_sessions` from synchronous code, in a thread of its own: a sync Playwright (as
+    pytest's browser fixture keeps open) leaves an event loop running in the calling thread."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, run_sessions(base, n)).result()
+
+
 def leaks(results: list[SessionResult]) -> list[str]:
     """Sessions that miss their own word or show another session's, as readable lines."""
     words = [r.word for r in results]
@@ -180,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="tp-bench-sessions-") as cache, server(Path(cache)) as (url, pid):
         idle_mb = peak_rss_mb(pid)
         start = time.perf_counter()
-        results = asyncio.run(run_sessions(url, args.sessions))
+        results = sessions(url, args.sessions)
         wall = time.perf_counter() - start
         peak = peak_rss_mb(pid)
     print(f"{args.sessions} concurrent sessions in {wall:.1f} s; server peak RSS {peak:.0f} MB "

@@ -5,13 +5,12 @@ healthy afterwards, and its peak resident memory is reported."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import urllib.request
 
 import pytest
 
-from bench.bench_sessions import CHROMIUM, leaks, peak_rss_mb, run_sessions, server, session_word
+from bench.bench_sessions import CHROMIUM, leaks, peak_rss_mb, server, session_word, sessions
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -35,7 +34,7 @@ def test_session_words_are_distinct_and_never_inside_each_other():
 
 def test_twenty_concurrent_sessions_see_only_their_own_data(app_with_pid):
     url, pid = app_with_pid
-    results = asyncio.run(run_sessions(url, SESSIONS))
+    results = sessions(url, SESSIONS)
     assert [r.word for r in results] == [session_word(i) for i in range(SESSIONS)]
     assert leaks(results) == []
     assert all(r.heading.startswith("Step ") for r in results)
