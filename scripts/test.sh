@@ -11,4 +11,6 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 python -m ruff check .
 # One worker per core; a file's tests stay together (they share module fixtures and run in order).
-python -m pytest -n auto --dist loadfile "$@"
+python -m pytest -n auto --dist loadfile -m "not solo" "$@"
+# Then the tests that load the whole machine by design (twenty concurrent browser sessions), alone.
+python -m pytest -p no:xdist -m solo "$@"

@@ -53,6 +53,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives a real Streamlit server in Chromium (Playwright)")
     config.addinivalue_line("markers", "slow: takes more than ~20 s")
+    config.addinivalue_line(
+        "markers", "solo: loads the whole machine (twenty browser sessions); scripts/test.sh runs it after the "
+                   "rest, alone, so it cannot starve other browser tests of CPU")
 
 
 @pytest.fixture(scope="session", autouse=True)

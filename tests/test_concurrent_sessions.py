@@ -12,7 +12,7 @@ import pytest
 
 from bench.bench_sessions import CHROMIUM, leaks, peak_rss_mb, server, session_word, sessions
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.solo]
 
 SESSIONS = 20
 
