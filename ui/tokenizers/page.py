@@ -27,32 +27,30 @@ def _shelf_table(items: list[shelf.ShelfItem]) -> None:
     st.dataframe(frame, hide_index=True, width="stretch", height=min(320, 40 + 35 * len(items)))
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _hf_export_error(key: str, _tok: Tokenizer) -> str:
-    """Why ``_tok`` has no tokenizer.json form ('' when it has one); checked once per shelf item."""
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _files(key: str, tok_id: int, _tok: Tokenizer) -> tuple[str, str, str]:
+    """This app's JSON, the tokenizer.json ('' when there is none) and why not, made once per shelf
+    item: serializing a 100k-token vocabulary takes longer than everything else the page draws."""
+    own = json.dumps(_tok.to_dict(), ensure_ascii=False)
     try:
-        _tok.to_hf_json()
+        return own, json.dumps(_tok.to_hf_json(), ensure_ascii=False), ""
     except TokenizerError as err:
-        return str(err)
-    return ""
+        return own, "", str(err)
 
 
 def _downloads(item: shelf.ShelfItem, tok: Tokenizer) -> None:
     c1, c2, c3 = st.columns([1, 1, 1])
     stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in item.name)[:40] or "tokenizer"
-    # The files are made when a button is pressed (a callable), not on every run of the page:
-    # serializing a 100k-token vocabulary takes longer than everything else the page draws.
-    c1.download_button("App JSON", help="This app's own format (every stage, loads back here)",
-                       data=lambda: json.dumps(tok.to_dict(), ensure_ascii=False),
+    own, hf, error = _files(item.key, id(tok), tok)  # the object too: a re-import may reuse a key
+    c1.download_button("App JSON", help="This app's own format (every stage, loads back here)", data=own,
                        file_name=f"{stem}.playground.json", mime="application/json", key=PREFIX + "dl_own",
                        icon=":material/download:")
-    error = _hf_export_error(item.key, tok)
     if error:
         c2.caption(escape_markdown(f"No tokenizer.json: {error}"))
     else:
-        c2.download_button("tokenizer.json", help="Hugging Face tokenizers format",
-                           data=lambda: json.dumps(tok.to_hf_json(), ensure_ascii=False), file_name="tokenizer.json",
-                           mime="application/json", key=PREFIX + "dl_hf", icon=":material/download:")
+        c2.download_button("tokenizer.json", help="Hugging Face tokenizers format", data=hf,
+                           file_name="tokenizer.json", mime="application/json", key=PREFIX + "dl_hf",
+                           icon=":material/download:")
     if item.kind != "reference":
         c3.button("Remove", help="Take it off the shelf", key=PREFIX + "remove", on_click=shelf.remove, args=(item.key,),
                   icon=":material/delete:")
