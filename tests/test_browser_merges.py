@@ -188,6 +188,9 @@ def test_hostile_tokens_render_as_text(streamlit_server, browser_page):
     train(page, "")
     step_button(page, "last").click()
     expect(step_button(page, "next")).to_be_disabled()
+    # The slider and the jump box follow the step one run later; typing before they do would let
+    # their old value (0) come back as a change (see the closing note's follow-up issue).
+    expect(page.locator(".st-key-merges_jump input")).not_to_have_value("0", timeout=30_000)
     wait_idle(page)  # a rerun still drawing the page would reset the text typed below
     text = page.locator(".st-key-merges_text input")
     hostile = '<script>window.__xss=1</script> <img src=x onerror="window.__xss=1">'
