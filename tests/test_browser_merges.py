@@ -222,12 +222,19 @@ def test_candidate_chart_of_a_few_pairs_is_readable(streamlit_server, browser_pa
     step_button(page, "last").click()  # 4 candidates: the merged pair (count 2) and three pairs seen once
     expect(step_button(page, "next")).to_be_disabled()
     expect(page.get_by_role("heading", name=re.compile(r"^Step [1-9][\d,]* of"))).to_be_visible(timeout=30_000)
+    wait_idle(page)  # the step's rerun redraws the chart: take the one it leaves
     chart = page.get_by_test_id("stVegaLiteChart").first
     chart.wait_for(timeout=30_000)
     merged = (0xD9, 0x48, 0x0F)  # KIND_COLOURS["merged"]
 
     def merged_bar_rows() -> int:
-        image = Image.open(io.BytesIO(chart.screenshot())).convert("RGB")
+        from playwright.sync_api import Error
+
+        try:
+            shot = chart.screenshot()
+        except Error:  # replaced by a redraw while being shot: look again on the next poll
+            return 0
+        image = Image.open(io.BytesIO(shot)).convert("RGB")
         width, height = image.size
         return sum(
             any(max(abs(a - b) for a, b in zip(image.getpixel((x, y)), merged)) < 40 for x in range(0, width, 2))
