@@ -5,34 +5,51 @@ rendering helpers live in ``ui/``; algorithms in ``tokenizer_core``. A ``pages/`
 Streamlit run a page script on its own (without this router) for the first request of a fresh
 server; every page therefore starts with :func:`ui.router.require_router`, which sends that run
 back through here.
+
+``streamlit run app.py`` first imports this file as a module (``__name__ == "app"``) and finds the
+``st.App`` below, whose lifespan warms the server up (:mod:`ui.warmup`); each session's run then
+executes it as ``__main__``, which routes to the page.
 """
 
 import streamlit as st
 
-from ui import url_state
-from ui.corpus import link as corpus_link
-from ui.navigation import PAGES as NAV_PAGES
-from ui.session import begin_run
-from ui.widgets import display
-from ui.widgets.sidebar import render_sidebar
 
-display_refused = url_state.restore(display.URL_PARAMS)  # ?raw= and ?present= (before page config)
-st.set_page_config(page_title="Tokenizer Playground", page_icon="🔤", layout="wide",
-                   initial_sidebar_state="collapsed" if display.presenter() else "auto")
-display.apply_css()
+def route() -> None:
+    """One run of a session: page config, navigation, sidebar, the page, the address."""
+    from ui.warmup import wait_for_imports
 
-PAGES = [
-    st.Page(spec.script, title=spec.title, icon=spec.icon, url_path=spec.url_path, default=(i == 0))
-    for i, spec in enumerate(NAV_PAGES)
-]
+    wait_for_imports()  # the server's warm-up may still be importing what we import below
+    from ui import url_state
+    from ui.corpus import link as corpus_link
+    from ui.navigation import PAGES as NAV_PAGES
+    from ui.session import begin_run
+    from ui.widgets import display
+    from ui.widgets.sidebar import render_sidebar
 
-page = st.navigation(PAGES)
-begin_run()
-corpus_link.restore()  # ?corpus= in the address: a reload or a shared link keeps the corpus
-refresh_shelf = render_sidebar()
-corpus_link.show_message()
-url_state.show_refusals(display_refused)
-page.run()
-refresh_shelf()  # the page may have put a tokenizer on the shelf
-corpus_link.publish()
-url_state.publish(display.URL_PARAMS)
+    display_refused = url_state.restore(display.URL_PARAMS)  # ?raw= and ?present= (before page config)
+    st.set_page_config(page_title="Tokenizer Playground", page_icon="🔤", layout="wide",
+                       initial_sidebar_state="collapsed" if display.presenter() else "auto")
+    display.apply_css()
+
+    pages = [
+        st.Page(spec.script, title=spec.title, icon=spec.icon, url_path=spec.url_path, default=(i == 0))
+        for i, spec in enumerate(NAV_PAGES)
+    ]
+    page = st.navigation(pages)
+    begin_run()
+    corpus_link.restore()  # ?corpus= in the address: a reload or a shared link keeps the corpus
+    refresh_shelf = render_sidebar()
+    corpus_link.show_message()
+    url_state.show_refusals(display_refused)
+    page.run()
+    refresh_shelf()  # the page may have put a tokenizer on the shelf
+    corpus_link.publish()
+    url_state.publish(display.URL_PARAMS)
+
+
+if __name__ == "__main__":  # a session's run (Streamlit executes the script as __main__)
+    route()
+else:  # imported by `streamlit run` to find the server: warm it up at start
+    from ui.warmup import lifespan
+
+    app = st.App(__file__, lifespan=lifespan)

@@ -1,10 +1,13 @@
-"""The default corpus: built from Python's own documentation, cached, and real prose."""
+"""The default corpus: shipped (built from Python's own documentation), else built and cached; real prose."""
 
 from __future__ import annotations
 
 import os
+import platform
 import re
 import sysconfig
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -49,21 +52,71 @@ def test_one_paragraph_per_line_without_duplicates(text):
     assert len(set(lines)) == len(lines)
 
 
-def test_cached_under_the_configured_folder(text, isolated_cache):
+@pytest.fixture
+def nothing_shipped(tmp_path, monkeypatch):
+    """As if the shipped corpus file were missing: the corpus is then built and cached."""
+    monkeypatch.setattr(default_corpus, "SHIPPED_PATH", tmp_path / "missing.txt.xz")
+
+
+@pytest.fixture(scope="module")
+def built() -> str:
+    return default_corpus.build_default_corpus_text()
+
+
+def test_the_shipped_corpus_is_what_the_builder_makes_on_its_python(text, built):
+    assert text == default_corpus.shipped_corpus_text()
+    if platform.python_version() != default_corpus.SHIPPED_BUILT_WITH:
+        pytest.skip(f"shipped from Python {default_corpus.SHIPPED_BUILT_WITH}, this is {platform.python_version()}")
+    assert built == text  # else: python -m tokenizer_core.corpus.default --write
+
+
+def test_the_shipped_corpus_carries_the_psf_licence():
+    licence = default_corpus.LICENSE_PATH.read_text(encoding="utf-8")
+    assert "PYTHON SOFTWARE FOUNDATION LICENSE" in licence
+    assert "Copyright (c) 2001" in licence
+
+
+def test_without_the_shipped_file_it_is_built_and_cached(nothing_shipped, isolated_cache, built):
+    assert default_corpus.default_corpus_text() == built
     path = default_corpus.cache_path()
     assert path.parent == isolated_cache
-    assert path.read_text(encoding="utf-8") == text
+    assert path.read_text(encoding="utf-8") == built
     assert not list(isolated_cache.glob("*.tmp"))  # atomic write leaves no temporary file
 
 
-def test_cache_is_reused_and_rebuild_is_deterministic(tmp_path, text):
+def test_a_damaged_shipped_file_is_not_used(tmp_path, monkeypatch):
+    damaged = tmp_path / "default.txt.xz"
+    damaged.write_bytes(b"\xfd7zXZ\x00 not really xz")
+    monkeypatch.setattr(default_corpus, "SHIPPED_PATH", damaged)
+    assert default_corpus.shipped_corpus_text() is None
     marker = "cached copy\n" * 200
     default_corpus.cache_path(tmp_path).write_text(marker, encoding="utf-8")
     assert default_corpus.default_corpus_text(directory=tmp_path) == marker
-    assert default_corpus.default_corpus_text(directory=tmp_path, rebuild=True) == text
 
 
-def test_unusable_cache_folder_still_gives_the_text(tmp_path, monkeypatch):
+def test_cache_is_reused_and_rebuild_is_deterministic(nothing_shipped, tmp_path, built):
+    marker = "cached copy\n" * 200
+    default_corpus.cache_path(tmp_path).write_text(marker, encoding="utf-8")
+    assert default_corpus.default_corpus_text(directory=tmp_path) == marker
+    assert default_corpus.default_corpus_text(directory=tmp_path, rebuild=True) == built
+
+
+def test_concurrent_first_uses_build_once(nothing_shipped, tmp_path, monkeypatch):
+    calls = []
+
+    def slow_build() -> str:
+        calls.append(1)
+        time.sleep(0.2)  # long enough for every thread below to ask while the first builds
+        return "built once\n" * 200
+
+    monkeypatch.setattr(default_corpus, "build_default_corpus_text", slow_build)
+    with ThreadPoolExecutor(4) as pool:
+        texts = list(pool.map(lambda _: default_corpus.default_corpus_text(directory=tmp_path), range(4)))
+    assert texts == ["built once\n" * 200] * 4
+    assert len(calls) == 1
+
+
+def test_unusable_cache_folder_still_gives_the_text(nothing_shipped, tmp_path, monkeypatch):
     blocker = tmp_path / "file-not-folder"
     blocker.write_text("x")
     monkeypatch.setattr(default_corpus, "build_default_corpus_text", lambda: "built in memory\n")
@@ -71,8 +124,6 @@ def test_unusable_cache_folder_still_gives_the_text(tmp_path, monkeypatch):
 
 
 def test_cache_key_has_python_version(tmp_path):
-    import platform
-
     assert platform.python_version() in default_corpus.cache_path(tmp_path).name
 
 

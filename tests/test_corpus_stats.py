@@ -117,3 +117,36 @@ def test_sample_stats_are_read_back_and_a_damaged_file_is_recounted(tmp_path):
     stored.write_text('{"documents": 1', encoding="utf-8")  # cut short
     assert sample_stats(corpus, folder=tmp_path) == first
     assert stored.read_text(encoding="utf-8").endswith("}")  # written again, whole
+
+
+def test_the_default_corpus_ships_its_statistics(tmp_path):
+    from tokenizer_core.corpus.loading import load_sample
+    from tokenizer_core.corpus.stats_cache import sample_stats, shipped_path
+
+    corpus = load_sample("default")
+    assert shipped_path(corpus).is_file()  # else: python -m tokenizer_core.corpus.default --write
+    assert sample_stats(corpus, folder=tmp_path) == corpus_stats(corpus)
+    assert not list(tmp_path.iterdir())  # read from the shipped file: nothing counted or written
+
+
+def test_concurrent_first_counts_count_once(tmp_path, monkeypatch):
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tokenizer_core.corpus import stats_cache
+    from tokenizer_core.corpus.loading import load_sample
+
+    corpus = load_sample("sennrich-low-lower-newest-widest")
+    calls = []
+
+    def slow_count(c):
+        calls.append(threading.get_ident())
+        time.sleep(0.2)  # every thread below asks while the first counts
+        return corpus_stats(c)
+
+    monkeypatch.setattr(stats_cache, "corpus_stats", slow_count)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: stats_cache.sample_stats(corpus, folder=tmp_path), range(4)))
+    assert results == [corpus_stats(corpus)] * 4
+    assert len(calls) == 1

@@ -1,6 +1,9 @@
 """The default English corpus: prose from the documentation that ships with Python.
 
-Sources, in this order (deterministic for a given Python version):
+It ships with the project, built once from CPython 3.11.7 (``samples/default.txt.xz``, 540 kB),
+so every machine and every Python sees the same corpus and the first page of a fresh install opens
+at once; ``python -m tokenizer_core.corpus.default --write`` rebuilds that file from the running
+Python. Sources, in this order (deterministic for a given Python version):
 
 1. ``pydoc_data.topics`` — the language-reference topics that ``help()`` shows,
    generated from the Python documentation (imported: it is a plain data module);
@@ -11,17 +14,16 @@ Sources, in this order (deterministic for a given Python version):
 
 All of it is © Python Software Foundation and distributed under the PSF License
 Agreement (the documentation under the same terms), which allows copying and
-derived works with the licence notice; the corpus is built on the user's
-machine from their own Python installation and is not redistributed with this
-project.
+derived works with the licence notice: ``samples/PSF-LICENSE.txt`` carries it.
 
 Only prose survives: a paragraph is dropped when it is a doctest (``>>>``), a
 reST directive, a literal/code block, a grammar rule, or mostly identifiers; reST
 inline markup (``:func:`x```, ````x````, ``*x*``) is reduced to its text. Each kept
-paragraph becomes one line; exact duplicates are dropped. The result (about
-2 MB, 13 000+ distinct lowercase words) is cached on disk, keyed by Python version,
-under ``$TOKENIZER_PLAYGROUND_CACHE`` or ``~/.cache/tokenizer-playground``, and
-written atomically so concurrent first uses cannot see half a file.
+paragraph becomes one line; exact duplicates are dropped. The result is about
+2 MB with 13 000+ distinct lowercase words. Should the shipped file be missing or damaged, the
+corpus is built from the running Python instead (about 2 s) and cached on disk, keyed by Python
+version, under ``$TOKENIZER_PLAYGROUND_CACHE`` or ``~/.cache/tokenizer-playground``, written
+atomically so concurrent first uses cannot see half a file.
 
 >>> clean_paragraph(["Return the :func:`len` of *items*, or ``None``", "when empty."])
 'Return the len of items, or None when empty.'
@@ -31,12 +33,16 @@ True
 
 from __future__ import annotations
 
+import argparse
 import ast
+import lzma
 import os
 import platform
 import re
 import sysconfig
 import tempfile
+import threading
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Optional
@@ -46,6 +52,7 @@ __all__ = [
     "cache_dir",
     "cache_path",
     "default_corpus_text",
+    "shipped_corpus_text",
     "build_default_corpus_text",
     "clean_paragraph",
 ]
@@ -78,7 +85,19 @@ _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 _CODE_MARK = re.compile(r"[()\[\]{}=<>_;|@#$%^*`~+\\/]|\.\w|::")
 _NOT_PROSE_START = (">>>", "...", ".. ", "$ ", "% ")
 
+#: The corpus as shipped: built by ``--write`` below (with CPython :data:`SHIPPED_BUILT_WITH`).
+SHIPPED_PATH = Path(__file__).resolve().parent / "samples" / "default.txt.xz"
+SHIPPED_BUILT_WITH = "3.11.7"
+LICENSE_PATH = SHIPPED_PATH.with_name("PSF-LICENSE.txt")
+_LICENCE_HEAD = (
+    "default.txt.xz holds prose from the Python documentation and the docstrings and comments of\n"
+    "Python's standard library, Copyright (c) 2001 Python Software Foundation; All Rights Reserved,\n"
+    "selected and cleaned by tokenizer_core/corpus/default.py. It is used under the licence below,\n"
+    "as shipped with the Python that built it.\n\n"
+)
+
 _MIN_WORDS = 5
+_BUILD_LOCK = threading.Lock()
 _MAX_CODE_SHARE = 0.2
 _MIN_WORD_SHARE = 0.7
 
@@ -162,12 +181,29 @@ def _comment_blocks(source: str) -> Iterator[list[str]]:
         yield block
 
 
+_DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+# Only these nodes can hold a definition below them (expressions never do), so the walk skips
+# every expression subtree: a third of the build time was spent visiting expressions.
+_CAN_HOLD_DEFINITIONS = (ast.stmt, ast.excepthandler, ast.match_case)
+_STATEMENT_LISTS = frozenset({"body", "orelse", "handlers", "finalbody", "cases"})
+
+
 def _docstrings(tree: ast.AST) -> Iterator[str]:
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+    """Docstrings in the order ``ast.walk`` (breadth first) would meet their nodes.
+
+    Pruning subtrees that hold no definition keeps the relative breadth-first order of the rest.
+    """
+    queue = deque([tree])
+    while queue:
+        node = queue.popleft()
+        if isinstance(node, _DOCUMENTED):
             doc = ast.get_docstring(node, clean=True)
             if doc:
                 yield doc
+        for field in node._fields:  # in ast.walk's order (a try's handlers before its else)
+            children = getattr(node, field, None) if field in _STATEMENT_LISTS else None
+            if children:
+                queue.extend(c for c in children if isinstance(c, _CAN_HOLD_DEFINITIONS))
 
 
 def _stdlib_files() -> Iterator[Path]:
@@ -230,23 +266,76 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def default_corpus_text(*, directory: Optional[Path] = None, rebuild: bool = False) -> str:
-    """The default corpus text: read from the cache, or built and cached on first use.
+def shipped_corpus_text() -> Optional[str]:
+    """The corpus that ships with the project, or None when its file is missing or damaged."""
+    try:
+        text = lzma.decompress(SHIPPED_PATH.read_bytes()).decode("utf-8")
+    except (OSError, lzma.LZMAError, UnicodeDecodeError):
+        return None
+    return text if text.endswith("\n") and len(text) > 1000 else None
 
-    A cache that cannot be read or written (read-only home, full disk) is not an
-    error: the text is then rebuilt in memory each time.
+
+def default_corpus_text(*, directory: Optional[Path] = None, rebuild: bool = False) -> str:
+    """The default corpus text: the shipped one, else read from the cache or built and cached.
+
+    ``rebuild`` builds it from the running Python whatever is shipped or cached. A cache that
+    cannot be read or written (read-only home, full disk) is not an error: the text is then
+    rebuilt in memory each time.
     """
+    if not rebuild:
+        shipped = shipped_corpus_text()
+        if shipped is not None:
+            return shipped
     path = cache_path(directory)
     if not rebuild:
-        try:
-            cached = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            cached = ""
-        if cached.endswith("\n") and len(cached) > 1000:
+        cached = _read_cache(path)
+        if cached is not None:
             return cached
-    text = build_default_corpus_text()
-    try:
-        _write_atomically(path, text)
-    except OSError:
-        pass  # caching is an optimisation only
+    # One build per process at a time: the server's warm-up and the first sessions all ask for
+    # the corpus at once on a fresh machine, and the later ones should wait for the first's file.
+    with _BUILD_LOCK:
+        if not rebuild:
+            cached = _read_cache(path)
+            if cached is not None:
+                return cached
+        text = build_default_corpus_text()
+        try:
+            _write_atomically(path, text)
+        except OSError:
+            pass  # caching is an optimisation only
     return text
+
+
+def _read_cache(path: Path) -> Optional[str]:
+    try:
+        cached = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return cached if cached.endswith("\n") and len(cached) > 1000 else None
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m tokenizer_core.corpus.default --write``: rebuild the shipped corpus file."""
+    parser = argparse.ArgumentParser(description="Rebuild the shipped default corpus from this Python.")
+    parser.add_argument("--write", action="store_true", help=f"write {SHIPPED_PATH.name} (else: print its size)")
+    args = parser.parse_args(argv)
+    text = build_default_corpus_text()
+    if args.write:
+        SHIPPED_PATH.write_bytes(lzma.compress(text.encode("utf-8"), preset=9 | lzma.PRESET_EXTREME))
+        # The PSF License asks derived works to carry it: Python's own copy goes along.
+        licence = Path(sysconfig.get_paths()["stdlib"]) / "LICENSE.txt"
+        LICENSE_PATH.write_text(_LICENCE_HEAD + licence.read_text(encoding="utf-8"), encoding="utf-8")
+        from tokenizer_core.corpus.loading import load_sample  # (imports this module)
+        from tokenizer_core.corpus.stats_cache import ship_stats
+
+        for old in SHIPPED_PATH.parent.glob("stats-*.json.xz"):
+            old.unlink()
+        print(f"wrote {ship_stats(load_sample('default'))}")
+        print(f"wrote {SHIPPED_PATH} from Python {platform.python_version()}; "
+              f"set SHIPPED_BUILT_WITH to that version")
+    print(f"{len(text.encode('utf-8')):,} bytes, {text.count(chr(10)):,} paragraphs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
