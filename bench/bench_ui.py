@@ -8,7 +8,7 @@ Run from the repository root (needs Playwright and Debian's Chromium, as the bro
 What is measured, on the default corpus with the BPE page's default settings (2,000 merges):
 
 - **cold start**: from starting ``streamlit run`` to the first page drawn and idle in the browser,
-  once with an empty data cache (the default corpus is built from Python's documentation) and once
+  once with an empty data cache (a fresh install: the shipped default corpus, no cached files) and once
   with the cache filled (a server restart);
 - **interactions**: the time from the click or key press to the page showing its result (the step
   heading, the markers, the other page), watched in the browser at every animation frame. Next

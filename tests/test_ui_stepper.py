@@ -52,3 +52,30 @@ def test_targets_are_clamped_and_play_follows_the_command(session):
 def test_malformed_commands_change_nothing(session, bad):
     assert not stepper.apply_command(KEYS, bad)
     assert session[KEYS.step] == 0
+
+
+def test_the_old_step_echoed_back_just_after_a_command_is_not_a_move(session, monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr(stepper.time, "monotonic", lambda: clock[0])
+    assert stepper.apply_command(KEYS, cmd(1, 10))  # Last: 0 -> 10
+    assert stepper.is_stale_echo(KEYS, 0)  # a slider still drawn at 0 sends 0 back
+    assert not stepper.is_stale_echo(KEYS, 4)  # a real move elsewhere
+    assert not stepper.is_stale_echo(KEYS, 10)
+    clock[0] += stepper.ECHO_WINDOW_S + 0.1
+    assert not stepper.is_stale_echo(KEYS, 0)  # later, going back to 0 is the user's wish
+
+
+def test_merges_slider_ignores_the_echo_but_follows_a_move(monkeypatch):
+    from ui.merges import state as ms
+
+    session_state = {ms.STEP: 0, ms.PLAYING: False, ms.STEPPER.run: "r", ms.STEPPER.num_steps: 50}
+    fake = SimpleNamespace(session_state=session_state)
+    monkeypatch.setattr(stepper, "st", fake)
+    monkeypatch.setattr(ms, "st", fake)
+    assert stepper.apply_command(ms.STEPPER, cmd(1, 50, run="r", playing=True))  # Last, playing
+    session_state[ms.SLIDER] = 0  # the stale slider value arrives with the next rerun
+    ms.from_widget(ms.SLIDER, 50)
+    assert session_state[ms.STEP] == 50 and session_state[ms.PLAYING]
+    session_state[ms.JUMP] = 17  # a number typed in the jump box is obeyed (and stops play)
+    ms.from_widget(ms.JUMP, 50)
+    assert session_state[ms.STEP] == 17 and not session_state[ms.PLAYING]

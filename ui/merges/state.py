@@ -29,7 +29,7 @@ from ui.merges.settings import (
     MergeSettings,
     pre_tokenizer_choices,
 )
-from ui.widgets.stepper import StepperState
+from ui.widgets.stepper import StepperState, is_stale_echo
 
 # Settings widgets: one key per MergeSettings field.
 SETTING_KEYS: dict[str, str] = {f.name: f"merges_{f.name}" for f in fields(MergeSettings)}
@@ -150,9 +150,13 @@ def go_to(step: int, num_steps: int) -> None:
 
 
 def from_widget(key: str, num_steps: int) -> None:
-    """Callback of the slider and the jump box (stops play)."""
+    """Callback of the slider and the jump box (stops play); the old step echoed back by a browser
+    that had not yet drawn the last button's or key's step is ignored (see :func:`is_stale_echo`)."""
+    value = st.session_state.get(key, 0)
+    if is_stale_echo(STEPPER, int(value)):
+        return
     st.session_state[PLAYING] = False
-    go_to(st.session_state.get(key, 0), num_steps)
+    go_to(value, num_steps)
 
 
 def show_run(corpus_key: str, settings: MergeSettings) -> str:

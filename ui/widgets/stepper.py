@@ -16,6 +16,7 @@ Space/K play or pause. Play is timed in the browser, so it runs to the end at an
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -183,6 +184,31 @@ class StepperState:
     def num_steps(self) -> str:
         return f"{self.widget}_num_steps"
 
+    @property
+    def moved(self) -> str:
+        return f"{self.widget}_moved"  # (step before the last command, time.monotonic() of it)
+
+
+#: How long after a button or key moved the step a widget still showing the old step is believed
+#: to be an echo: the browser sends every widget's value with each rerun, and one that has not yet
+#: drawn the new step sends the old one back, as if the user had moved the slider there.
+ECHO_WINDOW_S = 2.0
+
+
+def is_stale_echo(keys: StepperState, value: int) -> bool:
+    """Whether a slider or jump-box change to ``value`` is the old step echoed back, not a move.
+
+    >>> import time
+    >>> keys = StepperState(step="s", playing="p", widget="w")
+    >>> st.session_state.update({"s": 7, "w_moved": (6, time.monotonic())})  # Next: 6 -> 7
+    >>> is_stale_echo(keys, 6), is_stale_echo(keys, 5)
+    (True, False)
+    """
+    ss = st.session_state
+    before, at = ss.get(keys.moved, (None, 0.0))
+    return (value == before and value != ss.get(keys.step)
+            and time.monotonic() - at < ECHO_WINDOW_S)
+
 
 def apply_command(keys: StepperState, command: Optional[Mapping[str, Any]]) -> bool:
     """Apply a command sent by the browser; returns whether it changed anything.
@@ -199,8 +225,11 @@ def apply_command(keys: StepperState, command: Optional[Mapping[str, Any]]) -> b
     ss[keys.seq] = seq
     if run != ss.get(keys.run):
         return False
+    before = ss.get(keys.step, 0)
     ss[keys.step] = clamp_step(target, num_steps=ss.get(keys.num_steps, 0))
     ss[keys.playing] = bool(command.get("playing", False))
+    if ss[keys.step] != before:
+        ss[keys.moved] = (before, time.monotonic())
     return True
 
 
