@@ -23,7 +23,7 @@ def route() -> None:
     from ui.corpus import link as corpus_link
     from ui.navigation import PAGES as NAV_PAGES
     from ui.session import begin_run
-    from ui.widgets import display
+    from ui.widgets import cancel, display
     from ui.widgets.sidebar import render_sidebar
 
     display_refused = url_state.restore(display.URL_PARAMS)  # ?raw= and ?present= (before page config)
@@ -40,6 +40,7 @@ def route() -> None:
     corpus_link.restore()  # ?corpus= in the address: a reload or a shared link keeps the corpus
     refresh_shelf = render_sidebar()
     corpus_link.show_message()
+    cancel.show_note()  # a long job the user cancelled in the last run
     url_state.show_refusals(display_refused)
     page.run()
     refresh_shelf()  # the page may have put a tokenizer on the shelf

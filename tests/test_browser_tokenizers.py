@@ -94,3 +94,38 @@ def test_a_bad_upload_gets_a_message_not_a_traceback(streamlit_server, browser_p
                                                                        timeout=30_000)
     assert page.get_by_test_id("stException").count() == 0
     assert page.console_errors == []
+
+
+def test_a_training_can_be_cancelled_and_keeps_nothing(streamlit_server, browser_page):
+    """Cancel under the progress bar stops the job at its next update: a toast says so, nothing
+    goes on the shelf, and the page is usable at once."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(streamlit_server + "/tokenizers")
+    expect(page.get_by_role("heading", name="Tokenizers", exact=True)).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.get_by_text("Add a tokenizer to the shelf").click()
+    wait_idle(page)
+    picker = page.locator(".st-key-tokenizers_algorithm").get_by_role("combobox")
+    option = page.get_by_role("option", name="Unigram (SentencePiece style)")
+    for _ in range(5):  # a list opened while the page redraws can close again: open it until it stays
+        picker.click()
+        try:
+            option.click(timeout=3_000)
+            break
+        except PlaywrightError:
+            page.keyboard.press("Escape")
+    wait_idle(page)  # (the Cancel button's key below names the algorithm that trains)
+    page.locator(".st-key-tokenizers_train button").click()
+    cancel = page.locator(".st-key-tokenizers_cancel_unigram button").first
+    expect(cancel).to_be_visible(timeout=30_000)  # drawn before the job starts
+    cancel.click()
+    expect(page.get_by_test_id("stToast")).to_contain_text("Training Unigram (SentencePiece style) cancelled",
+                                                          timeout=30_000)
+    wait_idle(page)
+    assert page.get_by_text("put on the shelf").count() == 0
+    assert page.locator("[data-testid=stSidebar]").get_by_text("Unigram 8,000").count() == 0
+    assert page.get_by_test_id("stException").count() == 0
+    assert page.console_errors == []

@@ -67,7 +67,7 @@ def test_the_shipped_corpus_is_what_the_builder_makes_on_its_python(text, built)
     assert text == default_corpus.shipped_corpus_text()
     if platform.python_version() != default_corpus.SHIPPED_BUILT_WITH:
         pytest.skip(f"shipped from Python {default_corpus.SHIPPED_BUILT_WITH}, this is {platform.python_version()}")
-    assert built == text  # else: python -m tokenizer_core.corpus.default --write
+    assert built == text  # else: python -m tokenizer_core.corpus.ship
 
 
 def test_the_shipped_corpus_carries_the_psf_licence():

@@ -124,7 +124,7 @@ def test_the_default_corpus_ships_its_statistics(tmp_path):
     from tokenizer_core.corpus.stats_cache import sample_stats, shipped_path
 
     corpus = load_sample("default")
-    assert shipped_path(corpus).is_file()  # else: python -m tokenizer_core.corpus.default --write
+    assert shipped_path(corpus).is_file()  # else: python -m tokenizer_core.corpus.ship
     assert sample_stats(corpus, folder=tmp_path) == corpus_stats(corpus)
     assert not list(tmp_path.iterdir())  # read from the shipped file: nothing counted or written
 

@@ -2,7 +2,7 @@
 
 It ships with the project, built once from CPython 3.11.7 (``samples/default.txt.xz``, 540 kB),
 so every machine and every Python sees the same corpus and the first page of a fresh install opens
-at once; ``python -m tokenizer_core.corpus.default --write`` rebuilds that file from the running
+at once; ``python -m tokenizer_core.corpus.ship`` rebuilds that file from the running
 Python. Sources, in this order (deterministic for a given Python version):
 
 1. ``pydoc_data.topics`` — the language-reference topics that ``help()`` shows,
@@ -33,7 +33,6 @@ True
 
 from __future__ import annotations
 
-import argparse
 import ast
 import lzma
 import os
@@ -85,16 +84,10 @@ _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 _CODE_MARK = re.compile(r"[()\[\]{}=<>_;|@#$%^*`~+\\/]|\.\w|::")
 _NOT_PROSE_START = (">>>", "...", ".. ", "$ ", "% ")
 
-#: The corpus as shipped: built by ``--write`` below (with CPython :data:`SHIPPED_BUILT_WITH`).
+#: The corpus as shipped: built by :mod:`tokenizer_core.corpus.ship` (with CPython :data:`SHIPPED_BUILT_WITH`).
 SHIPPED_PATH = Path(__file__).resolve().parent / "samples" / "default.txt.xz"
 SHIPPED_BUILT_WITH = "3.11.7"
 LICENSE_PATH = SHIPPED_PATH.with_name("PSF-LICENSE.txt")
-_LICENCE_HEAD = (
-    "default.txt.xz holds prose from the Python documentation and the docstrings and comments of\n"
-    "Python's standard library, Copyright (c) 2001 Python Software Foundation; All Rights Reserved,\n"
-    "selected and cleaned by tokenizer_core/corpus/default.py. It is used under the licence below,\n"
-    "as shipped with the Python that built it.\n\n"
-)
 
 _MIN_WORDS = 5
 _BUILD_LOCK = threading.Lock()
@@ -313,29 +306,3 @@ def _read_cache(path: Path) -> Optional[str]:
         return None
     return cached if cached.endswith("\n") and len(cached) > 1000 else None
 
-
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``python -m tokenizer_core.corpus.default --write``: rebuild the shipped corpus file."""
-    parser = argparse.ArgumentParser(description="Rebuild the shipped default corpus from this Python.")
-    parser.add_argument("--write", action="store_true", help=f"write {SHIPPED_PATH.name} (else: print its size)")
-    args = parser.parse_args(argv)
-    text = build_default_corpus_text()
-    if args.write:
-        SHIPPED_PATH.write_bytes(lzma.compress(text.encode("utf-8"), preset=9 | lzma.PRESET_EXTREME))
-        # The PSF License asks derived works to carry it: Python's own copy goes along.
-        licence = Path(sysconfig.get_paths()["stdlib"]) / "LICENSE.txt"
-        LICENSE_PATH.write_text(_LICENCE_HEAD + licence.read_text(encoding="utf-8"), encoding="utf-8")
-        from tokenizer_core.corpus.loading import load_sample  # (imports this module)
-        from tokenizer_core.corpus.stats_cache import ship_stats
-
-        for old in SHIPPED_PATH.parent.glob("stats-*.json.xz"):
-            old.unlink()
-        print(f"wrote {ship_stats(load_sample('default'))}")
-        print(f"wrote {SHIPPED_PATH} from Python {platform.python_version()}; "
-              f"set SHIPPED_BUILT_WITH to that version")
-    print(f"{len(text.encode('utf-8')):,} bytes, {text.count(chr(10)):,} paragraphs")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -41,7 +41,7 @@ def _path(corpus: Corpus, folder: Path) -> Path:
 
 def shipped_path(corpus: Corpus) -> Path:
     """Where statistics shipped with the project would be (the default corpus' are: see
-    ``python -m tokenizer_core.corpus.default --write``)."""
+    ``python -m tokenizer_core.corpus.ship``)."""
     return _path(corpus, SHIPPED_FOLDER).with_suffix(".json.xz")
 
 

@@ -20,6 +20,7 @@ from ui.corpus.view import display_name, escape_markdown
 from ui.merges.run import MergeRun
 from ui.merges.settings import MergeSettings
 from ui.merges.training import train_run
+from ui.widgets.cancel import cancel_button
 
 
 class _NotCached(Exception):
@@ -72,6 +73,7 @@ def get_run(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optiona
     slot = st.empty()  # emptied after a success: the page's caption then says what was trained
     with slot.status(escape_markdown(label), expanded=True) as status:
         bar = st.progress(0.0, text="Starting…")
+        cancel_button(key="merges_cancel", what="Training")
         try:
             run = train_run(corpus, settings, progress=_progress_bar(bar))
         except TokenizerError as err:

@@ -20,6 +20,7 @@ from ui import session as state
 from ui.corpus.view import display_name, escape_markdown
 from ui.server_store import ServerStore
 from ui.shelf import state as shelf
+from ui.widgets.cancel import cancel_button
 
 PREFIX = "tokenizers_"
 SELECTED = PREFIX + "selected"  # key of the shelf item the page shows
@@ -65,8 +66,9 @@ def trained_tokenizer(corpus_key: str, request: TrainRequest, corpus: Corpus, ba
     tok = store.get((corpus_key, request))
     if tok is None:
         def progress(done: int, total: int, message: str) -> None:
-            if bar is not None and total:
-                bar.progress(min(1.0, done / total), text=message or "training")
+            # Every update is also where a Cancel click stops the job (see ui.widgets.cancel).
+            if bar is not None:
+                bar.progress(min(1.0, done / total) if total else 0.0, text=message or "training")
 
         tok = train(request.trainer, corpus.lines(), options=request.options(), progress=progress)
         store.put((corpus_key, request), tok)
@@ -100,15 +102,18 @@ def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, f
     """Train ``request`` on the active corpus with a progress bar and put the tokenizer on the shelf;
     the item and the seconds it took, or None after showing the error (every page trains this way)."""
     corpus = state.active_corpus()
-    bar = st.progress(0.0, text=f"Training {ALGORITHMS[request.algorithm]}…")
+    slot = st.empty()
+    with slot.container():
+        bar = st.progress(0.0, text=f"Training {ALGORITHMS[request.algorithm]}…")
+        cancel_button(key=f"{PREFIX}cancel_{request.algorithm}", what=f"Training {ALGORITHMS[request.algorithm]}")
     start = time.perf_counter()
     try:
         tok = trained_tokenizer(state.active_corpus_key(), request, corpus, bar)
     except TokenizerError as err:
-        bar.empty()
+        slot.empty()
         st.error(escape_markdown(f"{ALGORITHMS[request.algorithm]}: {err}"))
         return None
-    bar.empty()
+    slot.empty()
     item = shelf.add(tok, name=f"{ALGORITHMS[request.algorithm].split(' (')[0]} {request.vocab_size:,}",
                      kind="trained", detail=request.describe(display_name(corpus)))
     return item, time.perf_counter() - start
