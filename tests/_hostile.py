@@ -88,6 +88,8 @@ def tokenizer_files() -> list[Hostile]:
         ("wrong.json", _bpe_json([1, 2, 3], []), "needs a \"vocab\" object"),
         ("negative.json", _bpe_json({**GOOD_VOCAB, "zz": -5}, GOOD_MERGES), "whole numbers (>=|≥) 0, got -5"),
         ("duplicate.json", _bpe_json({**GOOD_VOCAB, "zz": 3}, GOOD_MERGES), "share id 3"),
+        ("huge_id.json", _bpe_json({**GOOD_VOCAB, "zz": 10**12}, GOOD_MERGES),
+         "token id 1000000000000 of 'zz' is past the largest id"),
         ("unknown.json", _bpe_json(GOOD_VOCAB, GOOD_MERGES + [["qq", "ww"]]), "'qq', which is not in the vocabulary"),
         ("millions.json", _bpe_json(millions, [["a", "b"]] * 1_000_000), "makes 'ab', which is not in the vocabulary"),
         ("deep.json", DEEP_JSON, "nests arrays or objects too deeply"),

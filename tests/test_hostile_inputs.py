@@ -140,3 +140,39 @@ def test_a_corpus_at_the_distinct_word_limit_trains(monkeypatch):
     monkeypatch.setitem(training.MAX_DISTINCT_WORDS, "bpe", 4)
     tok = training.train("bpe", ["hug pug hug\n", "pun bun\n"], options=TrainOptions(vocab_size=30))
     assert tok.encode("hug").tokens
+
+
+@pytest.mark.parametrize("algorithm", ["bpe", "wordpiece"])
+def test_the_bpe_page_trains_within_the_same_word_limit(algorithm, monkeypatch):
+    from tokenizer_core.corpus.documents import Corpus
+    from ui.merges.settings import MergeSettings
+    from ui.merges.training import train_run
+
+    monkeypatch.setitem(training.MAX_DISTINCT_WORDS, algorithm, 50)
+    corpus = Corpus("many", tuple(f"w{i} w{i + 1} hug\n" for i in range(0, 100, 2)))
+    settings = MergeSettings(algorithm=algorithm, budget=20)
+    with pytest.raises(TokenizerError, match=f"more than 50 distinct words, more than {algorithm} training takes"):
+        train_run(corpus, settings)
+    monkeypatch.setitem(training.MAX_DISTINCT_WORDS, algorithm, 101)
+    assert train_run(corpus, settings).num_steps > 0
+
+
+def test_a_wordpiece_vocabulary_with_an_id_past_32_bits_is_refused():
+    from tokenizer_core.wordpiece.model import WordPiece
+
+    with pytest.raises(TokenizerError, match="past the largest id a tokenizer may use"):
+        WordPiece({"[UNK]": 0, "a": 2**32})
+    assert WordPiece({"[UNK]": 0, "a": 2**32 - 1}).token_to_id("a") == 2**32 - 1  # the largest allowed
+
+
+def test_a_tokenizer_json_with_a_byte_order_mark_loads_like_tokenizers_would_without_it(tmp_path):
+    from tokenizers import Tokenizer as HfTokenizer
+
+    from tokenizer_core.io.hf_json import load_hf_file
+
+    plain = _hostile._bpe_json(_hostile.GOOD_VOCAB, _hostile.GOOD_MERGES)
+    path = tmp_path / "tokenizer.json"
+    path.write_bytes(b"\xef\xbb\xbf" + plain)
+    ours = load_hf_file(path).encode("hug hug")
+    reference = HfTokenizer.from_str(plain.decode("utf-8")).encode("hug hug")
+    assert ours.ids == reference.ids and ours.tokens == reference.tokens

@@ -7,6 +7,9 @@
 Traceback (most recent call last):
 ...
 tokenizer_core.errors.FormatError: ... is not valid JSON: Expecting ',' delimiter at line 1, column 12
+>>> _ = open(path, "w", encoding="utf-8-sig").write('{"a": [1, 2]}')   # with a byte order mark
+>>> read_json_file(path)
+{'a': [1, 2]}
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ def read_json_file(path: Union[str, Path]) -> Any:
     except OSError as err:
         raise FormatError(f"cannot read {p}: {err.strerror or err}") from err
     try:
-        return json.loads(raw.decode("utf-8"))
+        # A byte order mark (Windows editors write one) is not part of the JSON: skip it.
+        return json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as err:
         raise FormatError(f"{p} is not UTF-8 text (bad byte at offset {err.start})") from err
     except json.JSONDecodeError as err:

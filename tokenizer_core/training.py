@@ -26,7 +26,7 @@ from tokenizer_core.types import ProgressCallback, no_progress
 from tokenizer_core.unigram.trainer import train_unigram_parts
 from tokenizer_core.wordpiece.bert import train_bert_wordpiece
 
-__all__ = ["DEFAULT_SPECIAL_TOKENS", "MAX_DISTINCT_WORDS", "TRAINERS", "BpeOptions", "TrainOptions", "UnigramOptions",
+__all__ = ["DEFAULT_SPECIAL_TOKENS", "MAX_DISTINCT_WORDS", "TRAINERS", "within_word_limit", "BpeOptions", "TrainOptions", "UnigramOptions",
            "WordPieceOptions", "train", "trainer_names"]
 
 Trainer = Callable[..., TokenizerParts]
@@ -52,12 +52,17 @@ TRAINERS: dict[str, Trainer] = {
 MAX_DISTINCT_WORDS: dict[str, int] = {"bpe": 3_000_000, "wordpiece": 3_000_000, "unigram": 1_000_000}
 
 
-def _within_word_limit(lines: Iterable[str], model: str, limit: int) -> Iterator[str]:
-    """``lines``, passed on while the distinct words seen stay within ``limit`` (a TokenizerError after).
+def within_word_limit(lines: Iterable[str], model: str) -> Iterator[str]:
+    """``lines``, passed on while the distinct words seen stay within ``MAX_DISTINCT_WORDS[model]``
+    (a TokenizerError after); every trainer's input goes through it, the BPE page's too.
 
     Trainers count the words of every line before their memory-hungry phase starts, so a corpus
     over the limit is refused before that phase. Only the words' hashes are kept here.
+
+    >>> list(within_word_limit(["a b\\n", "b a\\n"], "bpe"))
+    ['a b\\n', 'b a\\n']
     """
+    limit = MAX_DISTINCT_WORDS[model]
     seen: set[int] = set()
     for line in lines:
         seen.update(map(hash, line.split()))
@@ -85,5 +90,5 @@ def train(
     if model not in TRAINERS:
         raise TokenizerError(f"unknown model {model!r}; choose one of: {', '.join(trainer_names())}")
     if model in MAX_DISTINCT_WORDS:
-        lines = _within_word_limit(lines, model, MAX_DISTINCT_WORDS[model])
+        lines = within_word_limit(lines, model)
     return Tokenizer.from_parts(TRAINERS[model](lines, options=options, progress=progress))

@@ -18,6 +18,10 @@ from typing import Optional
 
 Offsets = tuple[int, int]
 
+#: The largest token id a vocabulary may use: ``tokenizers`` stores ids as 32-bit unsigned numbers,
+#: and a larger one (a file's ``"tok": 1000000000000``) is a broken file, not a big vocabulary.
+MAX_TOKEN_ID = 2**32 - 1
+
 #: ``progress(done, total, message)``: called by long-running work; ``total`` may be 0
 #: when unknown. Must be cheap; callers throttle their own calls.
 ProgressCallback = Callable[[int, int, str], None]

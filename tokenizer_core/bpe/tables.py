@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.types import MAX_TOKEN_ID
 
 
 def check_vocab(vocab: Mapping[str, int]) -> dict[str, int]:
@@ -24,6 +25,9 @@ def check_vocab(vocab: Mapping[str, int]) -> dict[str, int]:
             raise TokenizerError(f"vocabulary tokens must be non-empty strings, got {tok!r}")
         if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
             raise TokenizerError(f"token ids must be whole numbers >= 0, got {tid!r} for {tok!r}")
+        if tid > MAX_TOKEN_ID:
+            raise TokenizerError(f"token id {tid} of {tok!r:.40} is past the largest id a tokenizer may use "
+                                 f"({MAX_TOKEN_ID:,})")
         if tid in seen:
             raise TokenizerError(f"tokens {seen[tid]!r} and {tok!r} share id {tid}; ids must be unique")
         seen[tid] = tok

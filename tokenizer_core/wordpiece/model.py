@@ -24,7 +24,7 @@ from typing import Any, Optional, Union
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.model_base import VocabLookup
 from tokenizer_core.registry import register
-from tokenizer_core.types import Token
+from tokenizer_core.types import MAX_TOKEN_ID, Token
 
 DEFAULT_MAX_INPUT_CHARS_PER_WORD = 100
 _CACHE_LIMIT = 200_000
@@ -229,6 +229,9 @@ def _check_vocab(vocab: Mapping[str, int]) -> dict[str, int]:
     for tok, tid in vocab.items():
         if not isinstance(tok, str) or isinstance(tid, bool) or not isinstance(tid, int) or tid < 0:
             raise TokenizerError(f"vocab entries must be token -> id >= 0, got {tok!r:.40} -> {tid!r}")
+        if tid > MAX_TOKEN_ID:
+            raise TokenizerError(f"token id {tid} of {tok!r:.40} is past the largest id a tokenizer may use "
+                                 f"({MAX_TOKEN_ID:,})")
         if tid in seen:
             raise TokenizerError(f"tokens {seen[tid]!r} and {tok!r} share id {tid}; ids must be distinct")
         seen[tid] = tok

@@ -6,6 +6,7 @@ import time
 from collections import Counter
 
 from tokenizer_core.corpus.loading import Corpus
+from tokenizer_core.training import within_word_limit
 from tokenizer_core.types import ProgressCallback, no_progress
 from ui.merges.run import _BPE_KEPT_WORDS, TEACHING_MAX_WORDS, BpeRun, MergeRun, WordPieceRun
 from ui.merges.settings import MergeSettings
@@ -28,7 +29,8 @@ def train_run(corpus: Corpus, settings: MergeSettings, *, progress: ProgressCall
         from tokenizer_core.text.counting import count_words as count_bert_words
         from tokenizer_core.wordpiece.bert import train_bert_wordpiece
 
-        parts, training = train_bert_wordpiece(corpus.lines(), options=options, progress=progress)
+        lines = within_word_limit(corpus.lines(), "wordpiece")
+        parts, training = train_bert_wordpiece(lines, options=options, progress=progress)
         tok = Tokenizer.from_parts(parts)
         seconds = time.perf_counter() - start
         # The same counting as the trainer's, to list the corpus' words (the trace keeps none).
@@ -41,7 +43,7 @@ def train_run(corpus: Corpus, settings: MergeSettings, *, progress: ProgressCall
     from tokenizer_core.pipeline import Tokenizer
     from tokenizer_core.text.counting import count_words
 
-    parts, result = train_bpe(corpus.lines(), options=options, progress=progress)
+    parts, result = train_bpe(within_word_limit(corpus.lines(), "bpe"), options=options, progress=progress)
     tok = Tokenizer.from_parts(parts)
     seconds = time.perf_counter() - start
     top = result.trace.top_words(_BPE_KEPT_WORDS)
