@@ -150,3 +150,13 @@ def test_concurrent_first_counts_count_once(tmp_path, monkeypatch):
         results = list(pool.map(lambda _: stats_cache.sample_stats(corpus, folder=tmp_path), range(4)))
     assert results == [corpus_stats(corpus)] * 4
     assert len(calls) == 1
+
+
+@given(st.text(alphabet=st.sampled_from("ab'’ \n.é\u0301-1_"), max_size=200), st.integers(1, 20))
+def test_counting_in_chunks_never_splits_a_word(text, size):
+    from tokenizer_core.corpus import stats as stats_module
+
+    chunks = list(stats_module._chunks(text, size=size))
+    assert "".join(chunks) == text
+    in_chunks = [w for chunk in chunks for w in stats_module._WORD_RE.findall(chunk)]
+    assert in_chunks == stats_module._WORD_RE.findall(text)
