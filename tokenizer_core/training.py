@@ -23,13 +23,18 @@ from tokenizer_core.options import DEFAULT_SPECIAL_TOKENS, BpeOptions, TrainOpti
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.types import ProgressCallback, no_progress
-from tokenizer_core.unigram.trainer import train_unigram_parts
 from tokenizer_core.wordpiece.bert import train_bert_wordpiece
 
 __all__ = ["DEFAULT_SPECIAL_TOKENS", "MAX_DISTINCT_WORDS", "TRAINERS", "within_word_limit", "BpeOptions", "TrainOptions", "UnigramOptions",
            "WordPieceOptions", "train", "trainer_names"]
 
 Trainer = Callable[..., TokenizerParts]
+
+
+def _unigram(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
+    from tokenizer_core.unigram.trainer import train_unigram_parts  # numpy: only when it trains
+
+    return train_unigram_parts(lines, options=options, progress=progress)
 
 
 def _wordpiece(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
@@ -42,7 +47,7 @@ TRAINERS: dict[str, Trainer] = {
     "byte": train_byte_level,
     "bpe": train_bpe_parts,
     "wordpiece": _wordpiece,
-    "unigram": train_unigram_parts,
+    "unigram": _unigram,
 }
 
 
@@ -64,14 +69,31 @@ def within_word_limit(lines: Iterable[str], model: str) -> Iterator[str]:
     """
     limit = MAX_DISTINCT_WORDS[model]
     seen: set[int] = set()
-    for line in lines:
-        seen.update(map(hash, line.split()))
+    pending: list[str] = []
+    size = 0
+
+    def check() -> None:
+        # One join and split per ~1 MB, in C: a set update per line cost a third of BPE training.
+        seen.update(map(hash, " ".join(pending).split()))
+        pending.clear()
         if len(seen) > limit:
             raise TokenizerError(
                 f"the corpus has more than {limit:,} distinct words, more than {model} training takes "
                 f"(its memory grows with the distinct words); train on a smaller corpus"
             )
+
+    for line in lines:
         yield line
+        if isinstance(line, str):  # (a trainer refuses anything else with its own message)
+            pending.append(line)
+            size += len(line)
+            if size >= _LIMIT_CHECK_CHARS:
+                check()
+                size = 0
+    check()  # the last lines: still before the trainer's memory-hungry phase, which waits for them all
+
+
+_LIMIT_CHECK_CHARS = 1 << 20
 
 
 def trainer_names() -> list[str]:
