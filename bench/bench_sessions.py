@@ -7,8 +7,8 @@ resident memory (VmHWM of the server process)::
 
     python -m bench.bench_sessions --sessions 20
 
-One Chromium, one context per session, driven with Playwright's async API (sync Playwright cannot
-run one instance per thread). ``tests/test_concurrent_sessions.py`` runs the same sessions.
+One Chromium, one tab per session (its own websocket, so its own Streamlit session), driven with
+Playwright's async API (sync Playwright cannot run one instance per thread). ``tests/test_concurrent_sessions.py`` runs the same sessions.
 """
 
 from __future__ import annotations
@@ -100,12 +100,10 @@ def peak_rss_mb(pid: int) -> float:
     raise RuntimeError(f"no VmHWM in /proc/{pid}/status")
 
 
-async def _session(browser, base: str, word: str) -> SessionResult:  # noqa: ANN001 (a Playwright browser)
+async def _session(context, base: str, word: str) -> SessionResult:  # noqa: ANN001 (a Playwright context)
     from playwright.async_api import expect
 
     result = SessionResult(word)
-    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(TIMEOUT_MS)
     page = await context.new_page()
     clock = time.perf_counter()
 
@@ -147,7 +145,7 @@ async def _session(browser, base: str, word: str) -> SessionResult:  # noqa: ANN
         result.heading = await last.inner_text()
         result.seen = await page.get_by_test_id("stMain").inner_text()
     finally:
-        await context.close()
+        await page.close()
     return result
 
 
@@ -158,7 +156,12 @@ async def run_sessions(base: str, n: int) -> list[SessionResult]:
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            return list(await asyncio.gather(*(_session(browser, base, session_word(i)) for i in range(n))))
+            # One context, a tab per session: each tab has its own websocket and so its own Streamlit
+            # session (the server keeps no state per cookie), and the tabs share the browser's cache
+            # of Streamlit's scripts instead of each loading and compiling them again.
+            context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+            context.set_default_timeout(TIMEOUT_MS)
+            return list(await asyncio.gather(*(_session(context, base, session_word(i)) for i in range(n))))
         finally:
             await browser.close()
 
