@@ -8,7 +8,8 @@ resident memory (VmHWM of the server process)::
     python -m bench.bench_sessions --sessions 20
 
 One Chromium, one tab per session (its own websocket, so its own Streamlit session), driven with
-Playwright's async API (sync Playwright cannot run one instance per thread). ``tests/test_concurrent_sessions.py`` runs the same sessions.
+Playwright's async API (sync Playwright cannot run one instance per thread).
+``tests/test_concurrent_sessions.py`` runs the same sessions.
 """
 
 from __future__ import annotations
