@@ -17,6 +17,7 @@ import streamlit as st
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import TokenizerError
 from ui.corpus.view import display_name, escape_markdown
+from ui.merges import state as ms
 from ui.merges.run import MergeRun
 from ui.merges.settings import MergeSettings
 from ui.merges.training import train_run
@@ -73,7 +74,7 @@ def get_run(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optiona
     slot = st.empty()  # emptied after a success: the page's caption then says what was trained
     with slot.status(escape_markdown(label), expanded=True) as status:
         bar = st.progress(0.0, text="Starting…")
-        cancel_button(key="merges_cancel", what="Training")
+        cancel_button(key="merges_cancel", what="Training", then=ms.open_settings)
         try:
             run = train_run(corpus, settings, progress=_progress_bar(bar))
         except TokenizerError as err:

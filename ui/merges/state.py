@@ -123,6 +123,11 @@ def close_settings() -> None:
     st.session_state[SETTINGS_OPEN] = False
 
 
+def open_settings() -> None:
+    """Callback of a cancelled training: the settings come back, to be changed and trained again."""
+    st.session_state[SETTINGS_OPEN] = True
+
+
 def reset_pre_tokenizer() -> None:
     """Callback of the algorithm and symbol widgets: each combination starts from its usual pre-tokenizer."""
     ss = st.session_state

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Optional
 
 import streamlit as st
@@ -23,14 +24,17 @@ import streamlit as st
 NOTE = "tp_cancelled_note"
 
 
-def cancel_button(*, key: str, what: str) -> None:
-    """Draw a Cancel button for the job about to run (call it after the job's progress bar)."""
-    st.button("Cancel", key=key, icon=":material/cancel:", on_click=_leave_note, args=(what,),
+def cancel_button(*, key: str, what: str, then: Optional[Callable[[], None]] = None) -> None:
+    """Draw a Cancel button for the job about to run (call it after the job's progress bar);
+    ``then`` runs on the click too, before the next run (e.g. to reopen the job's settings)."""
+    st.button("Cancel", key=key, icon=":material/cancel:", on_click=_leave_note, args=(what, then),
               help="Stops the job at its next progress update; nothing half-done is kept.")
 
 
-def _leave_note(what: str) -> None:
+def _leave_note(what: str, then: Optional[Callable[[], None]] = None) -> None:
     st.session_state[NOTE] = f"{what} cancelled."
+    if then is not None:
+        then()
 
 
 def pop_note() -> Optional[str]:
