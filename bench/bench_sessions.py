@@ -18,23 +18,21 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
-import os
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync",
-                 "--no-first-run", "--disable-component-update"]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.app_server import CHROMIUM, CHROMIUM_ARGS, running_app  # noqa: E402
+
 TIMEOUT_MS = 240_000  # 20 sessions on 2 cores queue for the one server
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 PHASES = ("open", "corpus", "page", "train", "step")
@@ -59,38 +57,8 @@ class SessionResult:
 @contextlib.contextmanager
 def server(cache: Path) -> Iterator[tuple[str, int]]:
     """``streamlit run app.py`` on a free loopback port; yield its URL and process id, then stop it."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env={**os.environ, "TOKENIZER_PLAYGROUND_CACHE": str(cache)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"streamlit exited early with status {process.returncode}")
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"streamlit did not become healthy at {url}") from None
-                time.sleep(0.25)
-        yield url, process.pid
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+    with running_app(cache) as app:
+        yield app.url, app.pid
 
 
 def peak_rss_mb(pid: int) -> float:

@@ -24,49 +24,28 @@ import argparse
 import contextlib
 import os
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.app_server import CHROMIUM, CHROMIUM_ARGS, running_app  # noqa: E402
+
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 STEP_HEADING = "h3"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextlib.contextmanager
 def server(cache: Path) -> Iterator[tuple[str, float]]:
     """A fresh ``streamlit run``; yields its URL and the time it was started (perf_counter)."""
-    port = _free_port()
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env={**os.environ, "TOKENIZER_PLAYGROUND_CACHE": str(cache)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield url, started
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+    with running_app(cache) as app:
+        yield app.url, app.started
 
 
 def _summary(name: str, samples_ms: list[float]) -> str:
@@ -100,7 +79,7 @@ def cold_start(cache: Path) -> float:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         with server(cache) as (url, started):
             page.goto(url + "/")
@@ -116,7 +95,7 @@ def interactions(cache: Path, reps: int) -> dict[str, list[float]]:
 
     out: dict[str, list[float]] = {}
     with server(cache) as (url, _), sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(url + "/merges?step=1")
         page.wait_for_function(STEP_IS, arg=1, polling="raf", timeout=300_000)

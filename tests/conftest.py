@@ -1,10 +1,9 @@
 """Shared pytest fixtures: an isolated cache folder, a real Streamlit server and a browser page.
 
 * Every test session uses a fresh ``TOKENIZER_PLAYGROUND_CACHE`` under pytest's
-  temporary folder, so tests never write to the user's home (the default corpus
-  is built once per session, about 2 s).
+  temporary folder, so tests never write to the user's home.
 * ``streamlit_server`` (session) runs ``streamlit run app.py`` on 127.0.0.1 at a
-  free port and yields its base URL.
+  free port (:mod:`bench.app_server`, which the benchmarks use too) and yields its base URL.
 * ``browser_page`` gives a Playwright page in Debian's Chromium with the console
   errors collected in ``page.console_errors`` (a list of strings). Tests using it
   should be marked ``@pytest.mark.browser``; they are skipped when Playwright or
@@ -16,11 +15,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,19 +23,11 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import app_server  # noqa: E402
+from bench.app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 # Property tests draw the same examples on every run: a parity test against a library whose
 # Unicode tables are older than Python's (see README) must not fail on a lucky draw in CI.
@@ -71,61 +58,11 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
         os.environ["TOKENIZER_PLAYGROUND_CACHE"] = previous
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_healthy(url: str, process: subprocess.Popen, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited early with status {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.25)
-    raise RuntimeError(f"streamlit did not become healthy at {url} within {timeout:.0f} s")
-
-
 @contextlib.contextmanager
 def running_app(cache: Path) -> Iterator[str]:
     """Start ``streamlit run app.py`` on a free loopback port; yield its base URL, then stop it."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", "app.py",
-            "--server.headless", "true",
-            "--server.port", str(port),
-            "--server.address", "127.0.0.1",
-            "--browser.gatherUsageStats", "false",
-            # A source file saved during a run (an editor, a helper) must not reload modules under
-            # a live session: classes held in caches would stop matching their reloaded selves.
-            "--server.fileWatcherType", "none",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "TOKENIZER_PLAYGROUND_CACHE": str(cache)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        _wait_healthy(url, process)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-        if process.stderr is not None:
-            process.stderr.close()
+    with app_server.running_app(cache) as app:
+        yield app.url
 
 
 @pytest.fixture(scope="session")
