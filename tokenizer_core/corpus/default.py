@@ -88,9 +88,9 @@ _NOT_PROSE_START = (">>>", "...", ".. ", "$ ", "% ")
 SHIPPED_PATH = Path(__file__).resolve().parent / "samples" / "default.txt.xz"
 SHIPPED_BUILT_WITH = "3.11.7"
 LICENSE_PATH = SHIPPED_PATH.with_name("PSF-LICENSE.txt")
+_BUILD_LOCK = threading.Lock()  # one build per process at a time (see default_corpus_text)
 
 _MIN_WORDS = 5
-_BUILD_LOCK = threading.Lock()
 _MAX_CODE_SHARE = 0.2
 _MIN_WORD_SHARE = 0.7
 
@@ -262,10 +262,9 @@ def _write_atomically(path: Path, text: str) -> None:
 def shipped_corpus_text() -> Optional[str]:
     """The corpus that ships with the project, or None when its file is missing or damaged."""
     try:
-        text = lzma.decompress(SHIPPED_PATH.read_bytes()).decode("utf-8")
+        return _whole(lzma.decompress(SHIPPED_PATH.read_bytes()).decode("utf-8"))
     except (OSError, lzma.LZMAError, UnicodeDecodeError):
         return None
-    return text if text.endswith("\n") and len(text) > 1000 else None
 
 
 def default_corpus_text(*, directory: Optional[Path] = None, rebuild: bool = False) -> str:
@@ -301,8 +300,12 @@ def default_corpus_text(*, directory: Optional[Path] = None, rebuild: bool = Fal
 
 def _read_cache(path: Path) -> Optional[str]:
     try:
-        cached = path.read_bytes().decode("utf-8")
+        return _whole(path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError):
         return None
-    return cached if cached.endswith("\n") and len(cached) > 1000 else None
+
+
+def _whole(text: str) -> Optional[str]:
+    """``text`` if it looks like a whole corpus file (not cut short), else None."""
+    return text if text.endswith("\n") and len(text) > 1000 else None
 

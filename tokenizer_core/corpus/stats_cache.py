@@ -46,7 +46,7 @@ def shipped_path(corpus: Corpus) -> Path:
 
 
 def ship_stats(corpus: Corpus) -> Path:
-    """Count ``corpus`` and write its statistics where :func:`sample_stats` looks first."""
+    """Count ``corpus`` and write its statistics where :func:`sample_stats` finds shipped ones."""
     path = shipped_path(corpus)
     raw = json.dumps(asdict(corpus_stats(corpus)), ensure_ascii=False).encode("utf-8")
     path.write_bytes(lzma.compress(raw, preset=9))
