@@ -36,16 +36,17 @@ import tokenizer_core.text as _text_stage  # noqa: F401
 import tokenizer_core.unigram as _unigram  # noqa: F401
 import tokenizer_core.wordpiece as _wordpiece  # noqa: F401
 from tokenizer_core.batch import batching
+from tokenizer_core.batch.gc_pause import paused_gc
 from tokenizer_core.bpe.fast_pipeline import FastPathSlot
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.jsonfile import read_json_file
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.registry import build, malformed_as_format_error
 from tokenizer_core.text.added_vocabulary import AddedToken, AddedVocabulary
+from tokenizer_core.text.input_checks import guarded as _guarded
 from tokenizer_core.text.normalized import NormalizedString
 from tokenizer_core.text.pre_tokenizer_base import PieceTrace
 from tokenizer_core.text.pre_tokenizers import Piece
-from tokenizer_core.text.surrogates import replace_lone_surrogates
 from tokenizer_core.types import Encoding, Offsets, Sampling, Token
 
 if TYPE_CHECKING:
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
 _PROBE = "Hello, world! It's 2024: naïve café ﬁ 中文 😀\n\tend"
 FORMAT_NAME = "tokenizer-playground"
 FORMAT_VERSION = 1
-MAX_INPUT_CHARS = 50_000_000  # one call; beyond this, callers should stream lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,12 +214,26 @@ class Tokenizer:
         (see ``BatchEncoding.overflow_to_sample_mapping``)."""
         if pairs is not None and len(pairs) != len(texts):
             raise TokenizerError(f"got {len(texts)} texts but {len(pairs)} pair texts; give one pair per text")
-        encs = [
-            self.encode(t, None if pairs is None else pairs[i], add_special_tokens=add_special_tokens,
-                        truncation=truncation, sampling=sampling)
-            for i, t in enumerate(texts)
-        ]
-        return batching.make_batch(encs, padding=padding, return_overflowing=return_overflowing)
+        with paused_gc():
+            if pairs is None and sampling is None:
+                encs = self._encode_sequences(texts)
+                if self.post_processor is not None or (truncation is not None and truncation.enabled):
+                    encs = [batching.finish_encoding(a, None, post_processor=self.post_processor,
+                                                     add_special_tokens=add_special_tokens, truncation=truncation)
+                            for a in encs]
+            else:
+                encs = [
+                    self.encode(t, None if pairs is None else pairs[i], add_special_tokens=add_special_tokens,
+                                truncation=truncation, sampling=sampling)
+                    for i, t in enumerate(texts)
+                ]
+            return batching.make_batch(encs, padding=padding, return_overflowing=return_overflowing)
+
+    def _encode_sequences(self, texts: Sequence[str]) -> list[Encoding]:
+        """:meth:`encode_sequence` of each text; byte-level BPE encodes the whole batch at once."""
+        fast = self._fast.get(self.normalizer, self.pre_tokenizer, self.model)
+        batch = None if fast is None else fast.encode_batch(texts, added=self.added, split_special=True, sequence_id=0)
+        return [self.encode_sequence(t) for t in texts] if batch is None else batch
 
     def explain(self, text: str) -> PipelineTrace:
         """Every stage for one text: normalized text, pieces with offsets, tokens per piece."""
@@ -382,15 +396,3 @@ class Tokenizer:
 
 def _identity_span(start: int, end: int) -> Offsets:
     return (start, end)
-
-
-def _guarded(run: Any, text: str, **how: Any) -> Any:
-    """``run(text, **how)`` for a str of at most MAX_INPUT_CHARS; a lone surrogate (no UTF-8 bytes) reads as U+FFFD, as in tiktoken."""
-    if not isinstance(text, str):
-        raise TokenizerError(f"can only encode text (str), got {type(text).__name__}")
-    if len(text) > MAX_INPUT_CHARS:
-        raise TokenizerError(f"input of {len(text):,} characters is too long for one call; encode it line by line")
-    try:
-        return run(text, **how)
-    except UnicodeEncodeError:
-        return run(replace_lone_surrogates(text), **how)

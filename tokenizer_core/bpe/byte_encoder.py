@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Optional
 
 import regex
 
+from tokenizer_core.bpe.kernel import KERNEL_PATTERNS, kernel_encoder
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.surrogates import replace_lone_surrogates
 
 if TYPE_CHECKING:
@@ -63,15 +65,21 @@ class ByteLevelBPEEncoder:
                 return ids
 
         self._cache = _PieceCache()
+        #: The compiled kernel for this pattern and model (same ids), or None: then the code below.
+        self.kernel = kernel_encoder(ByteLevel(pattern=pattern), model) if pattern in KERNEL_PATTERNS else None
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Ids of ``text``, treating special-token strings as plain text (a lone surrogate reads as
         U+FFFD, as in tiktoken)."""
         try:
-            return list(chain.from_iterable(map(self._cache.__getitem__, self._re.findall(text))))
+            return self._ids(text)
         except UnicodeEncodeError:
-            return list(chain.from_iterable(map(self._cache.__getitem__,
-                                                self._re.findall(replace_lone_surrogates(text)))))
+            return self._ids(replace_lone_surrogates(text))
+
+    def _ids(self, text: str) -> list[int]:
+        if self.kernel is not None:
+            return self.kernel.encode_ids(text)
+        return list(chain.from_iterable(map(self._cache.__getitem__, self._re.findall(text))))
 
     def encode(self, text: str, *, allowed_special: Iterable[str] | str = "all") -> list[int]:
         """Ids of ``text``; special-token strings in ``allowed_special`` become their ids."""

@@ -9,8 +9,12 @@ by the very code of the general path (byte symbols, :meth:`BPE.tokenize`,
 every later occurrence costs one dictionary lookup. An encoding is then assembled with a
 few list operations over all pieces at once instead of a :class:`Token` per token.
 
+With the compiled kernel (:mod:`~tokenizer_core.bpe.kernel`, for the GPT-2 and cl100k_base
+patterns) the same steps run in C: splitting, merging, the piece cache and the assembly of
+the lists; the Python code below is what the kernel is checked against.
+
 The result is the :class:`~tokenizer_core.types.Encoding` the general path gives, field
-for field (tests/test_bpe_fast_pipeline.py compares the two on many texts).
+for field (tests/test_bpe_fast_pipeline.py and tests/test_kernel.py compare them on many texts).
 
 >>> from tokenizer_core.text.byte_level import ByteLevel, bytes_to_unicode
 >>> from tokenizer_core.text.added_vocabulary import AddedVocabulary
@@ -27,12 +31,15 @@ for field (tests/test_bpe_fast_pipeline.py compares the two on many texts).
 
 from __future__ import annotations
 
-from itertools import accumulate, chain, repeat
+from collections.abc import Sequence
+from itertools import accumulate, chain, repeat, starmap
 from operator import add, itemgetter
 from typing import Any, Optional
 
+from tokenizer_core.bpe.kernel import kernel_encoder
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.text.byte_level import ByteLevel, chunk_piece
+from tokenizer_core.text.input_checks import MAX_INPUT_CHARS
 from tokenizer_core.types import Encoding, Offsets
 
 #: Distinct pieces remembered per tokenizer; past this, new pieces are encoded but not stored.
@@ -69,6 +76,8 @@ class ByteLevelFastPath:
         self.parts = (pre_tokenizer, model)
         self._chunks = pre_tokenizer.chunk_texts
         self._cache = _PieceCache(model)
+        #: The compiled kernel for these stages (same results), or None: then the code below.
+        self.kernel = kernel_encoder(pre_tokenizer, model)
 
     @classmethod
     def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional["ByteLevelFastPath"]:
@@ -88,7 +97,14 @@ class ByteLevelFastPath:
         word = 0
         skip = not split_special
         # Added tokens are cut out of the raw text, then out of the (here unchanged) normalized text.
-        for base, end, entry in added.split(text, normalized=False, skip_special=skip):
+        outer = added.split(text, normalized=False, skip_special=skip)
+        if self.kernel is not None and len(outer) == 1 and outer[0][2] is None:
+            inner = added.split(text, normalized=True, normalizer=None, skip_special=skip)
+            if len(inner) == 1 and inner[0][2] is None:
+                # The common case, no added token in the text: the kernel's lists are the encoding.
+                ids, tokens, offsets, word_ids, _ = self.kernel.encode(text, 0, 0)
+                return _encoding(ids, tokens, offsets, word_ids, sequence_id)
+        for base, end, entry in outer:
             segment = text[base:end]
             if entry is not None:
                 ids.append(entry[1])
@@ -107,14 +123,36 @@ class ByteLevelFastPath:
                     continue
                 word = self._pieces(segment[s:e] if e - s < len(segment) else segment, base + s, word,
                                     ids, tokens, offsets, word_ids)
-        n = len(ids)
-        return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n,
-                        attention_mask=[1] * n, special_tokens_mask=[0] * n, word_ids=word_ids,
-                        sequence_ids=[sequence_id] * n)
+        return _encoding(ids, tokens, offsets, word_ids, sequence_id)
+
+    def encode_batch(self, texts: Sequence[str], *, added: Any, split_special: bool,
+                     sequence_id: int) -> Optional[list[Encoding]]:
+        """:meth:`encode` of every text in one kernel call; None when the pipeline must take them one
+        at a time (no kernel, an added token in some text, a text that is not a ``str``, too long,
+        or with a lone surrogate: the single-text path handles or reports each of those)."""
+        skip = not split_special
+        if self.kernel is None:
+            return None
+        try:
+            texts = list(texts)
+            if (max(map(len, texts), default=0) > MAX_INPUT_CHARS
+                    or added.may_match(texts, normalized=False, skip_special=skip)
+                    or added.may_match(texts, normalized=True, normalizer=None, skip_special=skip)):
+                return None
+            return list(starmap(Encoding, self.kernel.encode_batch(texts, sequence_id)))
+        except (TypeError, UnicodeEncodeError):
+            return None
 
     def _pieces(self, text: str, base: int, word: int, ids: list[int], tokens: list[str],
                 offsets: list[Offsets], word_ids: list[Optional[int]]) -> int:
         """Append the tokens of every piece of ``text`` (found at ``base``); return the next word id."""
+        if self.kernel is not None:
+            more_ids, more_tokens, more_offsets, more_words, pieces = self.kernel.encode(text, base, word)
+            ids += more_ids
+            tokens += more_tokens
+            offsets += more_offsets
+            word_ids += more_words
+            return word + pieces
         chunks = self._chunks(text)
         if not chunks:
             return word
@@ -132,6 +170,14 @@ class ByteLevelFastPath:
         offsets.extend(zip(starts, ends))
         word_ids.extend(chain.from_iterable(map(repeat, range(word, word + len(entries)), counts)))
         return word + len(entries)
+
+
+def _encoding(ids: list[int], tokens: list[str], offsets: list[Offsets], word_ids: list[Optional[int]],
+              sequence_id: int) -> Encoding:
+    n = len(ids)
+    return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n,
+                    attention_mask=[1] * n, special_tokens_mask=[0] * n, word_ids=word_ids,
+                    sequence_ids=[sequence_id] * n)
 
 
 class FastPathSlot:

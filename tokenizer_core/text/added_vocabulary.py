@@ -164,6 +164,23 @@ class AddedVocabulary:
                 for t, i in sorted(self.entries, key=lambda e: e[1])]
 
     # ---------------------------------------------------------------- splitting
+    def may_match(self, texts: list[str], *, normalized: bool, normalizer: Any = None,
+                  skip_special: bool = False) -> bool:
+        """Whether any added token (of the kind :meth:`split` looks for) occurs in any of ``texts``:
+        one search over them all, so that a batch without added tokens skips :meth:`split`.
+
+        >>> v = AddedVocabulary([AddedToken("<|x|>", special=True)], model_ids=lambda t: None, model_size=5)
+        >>> v.may_match(["a", "b<|x|>"], normalized=False), v.may_match(["a <|", "x|>"], normalized=False)
+        (True, False)
+        """
+        matcher = self._matcher(normalized=normalized, skip_special=skip_special, normalizer=normalizer)
+        if matcher is None:
+            return False
+        # No added token spans a separator between two texts: a token holding NUL is looked for per text.
+        if any("\0" in t for t in matcher[1]):
+            return any(matcher[0].search(t) for t in texts)
+        return matcher[0].search("\0".join(texts)) is not None
+
     def split(self, text: str, *, normalized: bool, normalizer: Any = None,
               skip_special: bool = False) -> list[Split]:
         """``(start, end, entry)`` pieces covering ``text``: added-token matches (with the white

@@ -1,0 +1,216 @@
+"""The compiled kernel (kernels/, ``tokenizer_kernel``) against the pure-Python reference path.
+
+Pieces against the ``regex`` module's own matches; tokens of one piece against
+:meth:`BPE.tokenize`; whole encodings and batches against the general pipeline path that
+``explain`` walks, field for field. The kernel is part of the install (requirements.txt), so
+these tests also fail when it did not build.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests._builders import train_bpe
+from tests._texts import TRICKY, real_lines
+from tokenizer_core.batch.batching import PaddingParams, TruncationParams
+from tokenizer_core.bpe import kernel
+from tokenizer_core.bpe.model import BPE
+from tokenizer_core.corpus.loading import load_sample
+from tokenizer_core.io.references import load_reference, load_reference_encoder
+from tokenizer_core.options import TrainOptions
+from tokenizer_core.pipeline import Tokenizer, _guarded
+from tokenizer_core.text.added_vocabulary import AddedToken
+from tokenizer_core.text.byte_level import CL100K_PATTERN, GPT2_PATTERN, ByteLevel, bytes_to_symbols
+
+# Characters where the two split patterns differ or are easy to get wrong: every class, the
+# case-insensitive contraction letters (ſ folds to s), spaces that are not \s (U+200B, U+001C),
+# line breaks, combining marks, digits of other scripts, astral characters.
+NASTY = list("aZſSsTtDdMmLlVvEeRrk'’ \t\n\r\x0b\x0c\x1c\x85\u00a0\u2028\u3000\u200b0179²٣Ⅻ.,!?-_\"#$%&()*/:;<=>@[]^`{|}~")
+NASTY += ["é", "e\u0301", "中", "文", "😀", "𝔸", "\U0001F600", "ß", "İ", "ǅ", "ʰ", "\u0903"]
+nasty_text = st.lists(st.sampled_from(NASTY), max_size=60).map("".join)
+
+
+def _fields(enc):
+    return {f.name: getattr(enc, f.name) for f in dataclasses.fields(enc)}
+
+
+def _general(tok, text, *, split_special=True, sequence_id=0):
+    """The reference: the general path, piece by piece, with the pipeline's input checks."""
+    return _guarded(tok._trace_text, text, split_special=split_special, sampling=None, sequence_id=sequence_id)[1]
+
+
+def _kernel_of(tok):
+    fast = tok._fast.get(tok.normalizer, tok.pre_tokenizer, tok.model)
+    assert fast is not None and fast.kernel is not None
+    return fast.kernel
+
+
+@pytest.fixture(scope="module")
+def multilingual():
+    return list(load_sample("multilingual").lines())
+
+
+@pytest.fixture(scope="module")
+def trained():
+    tok, _ = train_bpe(real_lines(400), options=TrainOptions(vocab_size=500, byte_level=True))
+    return tok
+
+
+def test_the_kernel_is_built_and_used():
+    assert kernel.available(), "tokenizer_kernel did not build: pip install ./kernels (needs gcc)"
+    for name in ("gpt2", "cl100k_base"):
+        _kernel_of(load_reference(name))
+        assert load_reference_encoder(name).kernel is not None
+
+
+def test_pure_switch_turns_the_kernel_off():
+    code = ("from tokenizer_core.bpe import kernel; from tokenizer_core.io.references import load_reference;"
+            "t = load_reference('gpt2'); f = t._fast.get(t.normalizer, t.pre_tokenizer, t.model);"
+            "print(kernel.available(), f.kernel is None, t.encode('Hello there').ids)")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TOKENIZER_CORE_PURE": "1"},
+                         capture_output=True, text=True, check=True).stdout.split(maxsplit=2)
+    assert out[:2] == ["False", "True"]
+    assert out[2].strip() == str(load_reference("gpt2").encode("Hello there").ids)
+
+
+def test_class_table_agrees_with_regex_one_character_at_a_time():
+    table = kernel.class_table()
+    rng = random.Random(7)
+    points = [*range(0, 0x3000), *rng.sample(range(0x3000, 0x110000), 20_000)]
+    classes = [(r"\p{L}", 1), (r"\p{N}", 2), (r"\s", 4)]
+    for cp in points:
+        ch = chr(cp)
+        found = [code for pattern, code in classes if regex.fullmatch(pattern, ch)]
+        assert len(found) <= 1, hex(cp)  # the classes are disjoint, as the C scanner assumes
+        assert table[cp] & 7 == (found[0] if found else 0), hex(cp)
+
+
+@pytest.mark.parametrize("pattern", [GPT2_PATTERN, CL100K_PATTERN])
+def test_pieces_equal_the_regex_module_on_text(pattern, multilingual):
+    enc = kernel.kernel_encoder(ByteLevel(pattern=pattern), load_reference("gpt2").model)
+    for text in [*TRICKY, *real_lines(300), *multilingual, "\n".join(multilingual), "x" * 5000, " " * 7 + "\n\n a"]:
+        assert enc.split(text) == regex.findall(pattern, text), text
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(text=nasty_text)
+def test_pieces_equal_the_regex_module_on_nasty_text(text):
+    model = load_reference("gpt2").model
+    for pattern in (GPT2_PATTERN, CL100K_PATTERN):
+        assert kernel.kernel_encoder(ByteLevel(pattern=pattern), model).split(text) == regex.findall(pattern, text)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(text=st.text(max_size=40))
+def test_pieces_equal_the_regex_module_on_any_text(text):
+    model = load_reference("gpt2").model
+    for pattern in (GPT2_PATTERN, CL100K_PATTERN):
+        assert kernel.kernel_encoder(ByteLevel(pattern=pattern), model).split(text) == regex.findall(pattern, text)
+
+
+def _reference_ids(model: BPE, data: bytes) -> list[int]:
+    return [t.id for t in model._encode(bytes_to_symbols(data))]
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base"])
+def test_piece_tokens_equal_the_python_model(name):
+    """Short pieces (the scan) and long ones (the heap), merge ranks by list (GPT-2) and by token (cl100k)."""
+    tok = load_reference(name)
+    enc = _kernel_of(tok)
+    rng = random.Random(3)
+    alphabet = b"aaabbbc xyz\n\xc3\xa9\xe4\xb8\xad"
+    pieces = [bytes(rng.choice(alphabet) for _ in range(rng.randint(1, n))) for n in (4, 12, 47, 48, 49, 120, 700)
+              for _ in range(40)]
+    pieces += [b"x" * 5000, b"ab" * 3000, " lowest newest widest".encode(), "naïve 中文 😀".encode()]
+    for data in pieces:
+        assert enc.encode_piece(data) == _reference_ids(tok.model, data), data[:40]
+
+
+def test_trained_model_and_ignore_merges(trained):
+    model = trained.model
+    whole = BPE(model.get_vocab(), model.merges, ignore_merges=True)
+    for m in (model, whole):
+        enc = kernel.kernel_encoder(trained.pre_tokenizer, m)
+        assert enc is not None
+        for word in ["the", " the", " lowest", "zzzqqq", " international", "x" * 300, "é中"]:
+            data = word.encode()
+            assert enc.encode_piece(data) == _reference_ids(m, data), word
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base"])
+def test_whole_encodings_equal_the_general_path(name, multilingual):
+    tok = load_reference(name)
+    big = "\n".join([*real_lines(500), *multilingual, "x" * 3000, "naïve café ﬁ 中文 😀 " * 20])
+    for text in [*TRICKY, big, "a\ud800b", "<|endoftext|>Hi<|endoftext|> there"]:
+        assert _fields(tok.encode_sequence(text)) == _fields(_general(tok, text)), text[:60]
+        assert _fields(tok.encode_sequence(text, sequence_id=1)) == _fields(_general(tok, text, sequence_id=1))
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(text=nasty_text)
+def test_nasty_text_encodes_as_the_general_path(text):
+    for name in ("gpt2", "cl100k_base"):
+        tok = load_reference(name)
+        assert _fields(tok.encode_sequence(text)) == _fields(_general(tok, text)), text
+
+
+def test_added_tokens_between_kernel_segments(trained):
+    tok = Tokenizer(trained.model, pre_tokenizer=trained.pre_tokenizer, decoder=trained.decoder,
+                    added_tokens=[AddedToken("New World", normalized=True), AddedToken("[MASK]", special=True),
+                                  AddedToken(" pad", lstrip=True, rstrip=True)])
+    _kernel_of(tok)
+    for text in ["a New World [MASK] of pad  pad naïve", "[MASK]é[MASK]", *TRICKY]:
+        for split in (True, False):
+            assert _fields(tok.encode_sequence(text, split_special_tokens=split)) == \
+                _fields(_general(tok, text, split_special=split)), text
+
+
+def test_batches_equal_one_text_at_a_time(multilingual):
+    tok = load_reference("gpt2")
+    texts = [*real_lines(300), *multilingual, "", " ", "x" * 2000]
+    batch = tok.encode_batch(texts)
+    assert [_fields(e) for e in batch.encodings] == [_fields(_general(tok, t)) for t in texts]
+    # The kernel's lists stay out of the cyclic GC, and remain ordinary lists for padding and truncation.
+    assert not gc.is_tracked(batch.encodings[0].ids)
+    padded = tok.encode_batch(texts[:20], padding=PaddingParams(strategy="longest"),
+                              truncation=TruncationParams(max_length=12))
+    one_by_one = [tok.encode(t, truncation=TruncationParams(max_length=12)) for t in texts[:20]]
+    assert [e.ids[:len(o.ids)] for e, o in zip(padded.encodings, one_by_one)] == [o.ids for o in one_by_one]
+    assert len({len(e.ids) for e in padded.encodings}) == 1
+
+
+def test_batches_with_added_tokens_surrogates_and_bad_input():
+    tok = load_reference("gpt2")
+    texts = ["plain", "Hi<|endoftext|>there", "a\ud800b", "naïve"]
+    batch = tok.encode_batch(texts)
+    assert [_fields(e) for e in batch.encodings] == [_fields(_general(tok, t)) for t in texts]
+    with pytest.raises(Exception, match="can only encode text"):
+        tok.encode_batch(["fine", 3])  # type: ignore[list-item]
+
+
+def test_the_cache_changes_nothing():
+    tok = load_reference("cl100k_base")
+    enc = _kernel_of(tok)
+    text = "\n".join(real_lines(200))
+    first = tok.encode(text)
+    assert enc.cache_size() > 0
+    again = tok.encode(text)  # every piece from the cache
+    enc.clear_cache()
+    assert enc.cache_size() == 0
+    assert _fields(first) == _fields(again) == _fields(tok.encode(text))
+
+
+def test_ids_path_equals_pipeline_ids(multilingual):
+    text = "\n".join([*real_lines(300), *multilingual, "a\udfffb"])
+    for name in ("gpt2", "cl100k_base"):
+        assert load_reference_encoder(name).encode_ordinary(text) == load_reference(name).encode(text).ids
