@@ -214,3 +214,70 @@ def test_ids_path_equals_pipeline_ids(multilingual):
     text = "\n".join([*real_lines(300), *multilingual, "a\udfffb"])
     for name in ("gpt2", "cl100k_base"):
         assert load_reference_encoder(name).encode_ordinary(text) == load_reference(name).encode(text).ids
+
+
+# ----------------------------------------------------------------------------- training
+
+
+def _runs(words, counts, alphabet, **how):
+    """run_merges through the kernel and through the Python loop (same inputs, fresh copies)."""
+    from tokenizer_core.bpe import merge_loop
+    from tokenizer_core.bpe.symbols import SymbolTable
+
+    out = []
+    for native in (True, False):
+        table = SymbolTable(alphabet)
+        saved = merge_loop.available
+        merge_loop.available = (lambda: True) if native else (lambda: False)
+        try:
+            run = merge_loop.run_merges([list(w) for w in words], list(counts), table, shift=20, **how)
+        finally:
+            merge_loop.available = saved
+        out.append((run.merges, run.steps, run.initial_tokens, run.stop_reason, table.id_to_tok))
+    return out
+
+
+def _as_ids(word_counts, alphabet):
+    ids = {c: i for i, c in enumerate(alphabet)}
+    return [[ids[c] for c in w] for w in word_counts], list(word_counts.values())
+
+
+@pytest.mark.parametrize("how", [dict(vocab_size=600), dict(num_merges=150, min_frequency=3), dict(vocab_size=5000),
+                                 dict(num_merges=40, prefix="##")])
+def test_merge_loop_runs_the_same_steps(how, multilingual):
+    from collections import Counter
+
+    word_counts = Counter(w for line in [*real_lines(800), *multilingual] for w in line.split())
+    if how.get("prefix"):
+        # WordPiece-style symbols: merges can spell a token that exists already (its id is reused).
+        spelled = {w: [w[0], *("##" + c for c in w[1:])] for w in word_counts}
+        alphabet = sorted({s for syms in spelled.values() for s in syms})
+        ids = {s: i for i, s in enumerate(alphabet)}
+        words, counts = [[ids[s] for s in spelled[w]] for w in word_counts], list(word_counts.values())
+    else:
+        alphabet = sorted({c for w in word_counts for c in w})
+        words, counts = _as_ids(word_counts, alphabet)
+    kernel_run, python_run = _runs(words, counts, alphabet, **how)
+    assert kernel_run == python_run
+    assert len(kernel_run[0]) > 30
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(word_counts=st.dictionaries(st.text("abcab", min_size=1, max_size=9), st.integers(0, 6), max_size=25),
+       merges=st.integers(0, 30))
+def test_merge_loop_on_tiny_corpora_with_ties_and_repeats(word_counts, merges):
+    """Few letters: many tied counts, overlapping pairs (aaa, abab), zero counts, words of one symbol."""
+    alphabet = sorted({c for w in word_counts for c in w}) or ["a"]
+    words, counts = _as_ids(word_counts, alphabet)
+    kernel_run, python_run = _runs(words, counts, alphabet, num_merges=merges)
+    assert kernel_run == python_run
+
+
+def test_training_takes_the_kernel_only_without_runner_ups():
+    from tokenizer_core.bpe.trainer import train_bpe_counts
+
+    counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    with_runner_ups = train_bpe_counts(counts, vocab_size=12, top_k=3)
+    without = train_bpe_counts(counts, vocab_size=12, top_k=0)
+    assert with_runner_ups.merges == without.merges
+    assert without.merges[:3] == [("u", "g"), ("u", "n"), ("h", "ug")]  # the worked example in train_bpe_counts

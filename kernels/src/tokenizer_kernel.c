@@ -27,7 +27,8 @@
 #define C_L 1u  /* \p{L} */
 #define C_N 2u  /* \p{N} */
 #define C_S 4u  /* \s    */
-/* Bits 3..6: 1 + the index in "sdmtlver" of the letter the character matches case-insensitively. */
+/* Bits 3..6: 1 + the index in "sdmtlver" of the letter the character matches case-insensitively.
+ * Bit 7: \w (C_W, for the word splitters of training). */
 
 enum { PAT_GPT2 = 0, PAT_CL100K = 1 };
 
@@ -338,7 +339,7 @@ static Py_ssize_t next_gpt2(const Encoder *e, const Text *t, Py_ssize_t i) {
 
 static inline int ci_letter(const Encoder *e, const Text *t, Py_ssize_t i, char want) {
     static const char letters[] = "sdmtlver";
-    unsigned code = cls_of(e, AT(t, i)) >> 3;
+    unsigned code = (cls_of(e, AT(t, i)) >> 3) & 15;
     return code && letters[code - 1] == want;
 }
 
@@ -1107,13 +1108,731 @@ static PyTypeObject EncoderType = {
     .tp_methods = Encoder_methods,
 };
 
+/* ------------------------------------------------------------------ counting pieces for training */
+
+#define C_W 128u /* \w */
+enum { SPLIT_GPT2 = 0, SPLIT_WHITESPACE = 2, SPLIT_WORDSPLIT = 3, SPLIT_WHITESPACESPLIT = 4 };
+
+/* The next match of a word splitter at or after i: [*s, *e); 0 when there is none. */
+static int next_word(const unsigned char *cls, int how, const Text *t, Py_ssize_t i, Py_ssize_t *s, Py_ssize_t *e) {
+    Py_ssize_t n = t->len;
+    while (i < n && (cls[AT(t, i)] & C_S)) i++; /* every splitter drops whitespace between matches */
+    if (i >= n) return 0;
+    Py_ssize_t j = i + 1;
+    unsigned k = cls[AT(t, i)];
+    if (how == SPLIT_WHITESPACESPLIT) {                 /* \S+ */
+        while (j < n && !(cls[AT(t, j)] & C_S)) j++;
+    } else if (k & C_W) {                               /* \w+ */
+        while (j < n && (cls[AT(t, j)] & C_W)) j++;
+    } else if (how == SPLIT_WHITESPACE) {               /* [^\w\s]+ */
+        while (j < n && !(cls[AT(t, j)] & (C_W | C_S))) j++;
+    }                                                   /* WordSplit: [^\w\s], one character */
+    *s = i;
+    *e = j;
+    return 1;
+}
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *classes_obj;
+    const unsigned char *cls;
+    int how;
+    /* Entries in order of first appearance; the slot table maps hashes to entry numbers + 1. */
+    PyObject **key;
+    uint64_t *key_hash;
+    int64_t *count;
+    size_t n, cap;
+    uint32_t *slot;
+    size_t mask;
+    Encoder scan; /* only its class table and pattern, for next_piece() */
+} PieceCounter;
+
+static uint64_t hash_span(const Text *t, Py_ssize_t i, Py_ssize_t j) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(j - i);
+    for (Py_ssize_t k = i; k < j; k++) h = (h ^ AT(t, k)) * 0x100000001b3ULL;
+    return nonzero(mix64(h));
+}
+
+static int span_equals(PyObject *key, const Text *t, Py_ssize_t i, Py_ssize_t j) {
+    if (PyUnicode_GET_LENGTH(key) != j - i) return 0;
+    int kk = PyUnicode_KIND(key);
+    const void *kd = PyUnicode_DATA(key);
+    if (kk == t->kind) return memcmp(kd, (const char *)t->data + i * kk, (size_t)(j - i) * kk) == 0;
+    for (Py_ssize_t k = 0; k < j - i; k++)
+        if (PyUnicode_READ(kk, kd, k) != AT(t, i + k)) return 0;
+    return 1;
+}
+
+static int counter_grow(PieceCounter *c) {
+    size_t cap = c->mask ? (c->mask + 1) * 2 : 1024;
+    uint32_t *slot = PyMem_Calloc(cap, sizeof(uint32_t));
+    if (!slot) { PyErr_NoMemory(); return -1; }
+    for (size_t k = 0; k < c->n; k++) {
+        size_t i = c->key_hash[k] & (cap - 1);
+        while (slot[i]) i = (i + 1) & (cap - 1);
+        slot[i] = (uint32_t)(k + 1);
+    }
+    PyMem_Free(c->slot);
+    c->slot = slot;
+    c->mask = cap - 1;
+    return 0;
+}
+
+static int counter_add_span(PieceCounter *c, PyObject *text, const Text *t, Py_ssize_t i, Py_ssize_t j) {
+    uint64_t h = hash_span(t, i, j);
+    size_t s = h & c->mask;
+    while (c->slot[s]) {
+        size_t k = c->slot[s] - 1;
+        if (c->key_hash[k] == h && span_equals(c->key[k], t, i, j)) {
+            c->count[k]++;
+            return 0;
+        }
+        s = (s + 1) & c->mask;
+    }
+    if (c->n >= UINT32_MAX - 1) {
+        PyErr_SetString(PyExc_OverflowError, "too many distinct pieces");
+        return -1;
+    }
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 1024;
+        PyObject **key = PyMem_Realloc(c->key, cap * sizeof(PyObject *));
+        if (!key) { PyErr_NoMemory(); return -1; }
+        c->key = key;
+        uint64_t *kh = PyMem_Realloc(c->key_hash, cap * sizeof(uint64_t));
+        if (!kh) { PyErr_NoMemory(); return -1; }
+        c->key_hash = kh;
+        int64_t *cnt = PyMem_Realloc(c->count, cap * sizeof(int64_t));
+        if (!cnt) { PyErr_NoMemory(); return -1; }
+        c->count = cnt;
+        c->cap = cap;
+    }
+    PyObject *key = PyUnicode_Substring(text, i, j);
+    if (!key) return -1;
+    c->key[c->n] = key;
+    c->key_hash[c->n] = h;
+    c->count[c->n] = 1;
+    c->slot[s] = (uint32_t)(c->n + 1);
+    c->n++;
+    if (c->n * 2 > c->mask + 1) return counter_grow(c);
+    return 0;
+}
+
+PyDoc_STRVAR(counter_add_doc,
+"add(text, per_line) -> None: count the pieces of text. With per_line, each \"\\n\"-ended line is\n"
+"split on its own (as tokenizers reads files); otherwise the text is split as one.");
+
+static PyObject *PieceCounter_add(PieceCounter *c, PyObject *args) {
+    PyObject *text;
+    int per_line;
+    if (!PyArg_ParseTuple(args, "Up", &text, &per_line)) return NULL;
+    Text whole = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
+    for (Py_ssize_t line = 0; line < whole.len;) {
+        Text t = whole;
+        if (per_line) { /* scan up to and including the next "\n" */
+            Py_ssize_t end = line;
+            while (end < whole.len && AT(&whole, end) != '\n') end++;
+            t.len = end < whole.len ? end + 1 : end;
+        }
+        if (c->how == SPLIT_GPT2) {
+            for (Py_ssize_t i = line; i < t.len;) {
+                Py_ssize_t j = next_gpt2(&c->scan, &t, i);
+                if (counter_add_span(c, text, &t, i, j) < 0) return NULL;
+                i = j;
+            }
+        } else {
+            Py_ssize_t s, e, i = line;
+            while (next_word(c->cls, c->how, &t, i, &s, &e)) {
+                if (counter_add_span(c, text, &t, s, e) < 0) return NULL;
+                i = e;
+            }
+        }
+        line = t.len;
+    }
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(counter_counts_doc, "counts() -> dict[str, int]: every piece seen, in order of first appearance.");
+
+static PyObject *PieceCounter_counts(PieceCounter *c, PyObject *Py_UNUSED(ignored)) {
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    for (size_t k = 0; k < c->n; k++) {
+        PyObject *v = PyLong_FromLongLong(c->count[k]);
+        if (!v || PyDict_SetItem(d, c->key[k], v) < 0) { Py_XDECREF(v); Py_DECREF(d); return NULL; }
+        Py_DECREF(v);
+    }
+    return d;
+}
+
+static PyObject *PieceCounter_len(PieceCounter *c, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromSize_t(c->n);
+}
+
+static PyMethodDef PieceCounter_methods[] = {
+    {"add", (PyCFunction)PieceCounter_add, METH_VARARGS, counter_add_doc},
+    {"counts", (PyCFunction)PieceCounter_counts, METH_NOARGS, counter_counts_doc},
+    {"distinct", (PyCFunction)PieceCounter_len, METH_NOARGS, "distinct() -> int: the number of distinct pieces."},
+    {NULL, NULL, 0, NULL},
+};
+
+static void PieceCounter_dealloc(PieceCounter *c) {
+    for (size_t k = 0; k < c->n; k++) Py_DECREF(c->key[k]);
+    PyMem_Free(c->key);
+    PyMem_Free(c->key_hash);
+    PyMem_Free(c->count);
+    PyMem_Free(c->slot);
+    Py_XDECREF(c->classes_obj);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+/* PieceCounter(classes, how): how is 0 (GPT-2), 2 (Whitespace \w+|[^\w\s]+), 3 (WordSplit
+ * \w+|[^\w\s]) or 4 (WhitespaceSplit \S+). */
+static int PieceCounter_init(PieceCounter *c, PyObject *args, PyObject *kw) {
+    static char *names[] = {"classes", "how", NULL};
+    PyObject *classes;
+    int how;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Si", names, &classes, &how)) return -1;
+    if (c->classes_obj) {
+        PyErr_SetString(PyExc_RuntimeError, "PieceCounter is already initialised");
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(classes) != N_CODEPOINTS) {
+        PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point (0x110000)");
+        return -1;
+    }
+    if (how != SPLIT_GPT2 && how != SPLIT_WHITESPACE && how != SPLIT_WORDSPLIT && how != SPLIT_WHITESPACESPLIT) {
+        PyErr_SetString(PyExc_ValueError, "how must be 0, 2, 3 or 4");
+        return -1;
+    }
+    Py_INCREF(classes);
+    c->classes_obj = classes;
+    c->cls = (const unsigned char *)PyBytes_AS_STRING(classes);
+    c->how = how;
+    c->scan.cls = c->cls;
+    c->scan.pattern = PAT_GPT2;
+    return counter_grow(c);
+}
+
+static PyTypeObject PieceCounterType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tokenizer_kernel.PieceCounter",
+    .tp_doc = PyDoc_STR("Counts of pre-tokenized pieces for training (see tokenizer_core/text/counting.py)."),
+    .tp_basicsize = sizeof(PieceCounter),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)PieceCounter_init,
+    .tp_dealloc = (destructor)PieceCounter_dealloc,
+    .tp_methods = PieceCounter_methods,
+};
+
+/* ------------------------------------------------------------------ the BPE training merge loop */
+/*
+ * MergeState mirrors tokenizer_core/bpe/pair_stats.py and merge_loop.py (top_k = 0, ties by ids)
+ * step for step: the same pair counts, the same queue entries (-count, key, sequence number,
+ * word list), the same lazy correction of stale entries, and the same in-place edits of the
+ * words, so it picks the same pair at every step (tests/test_kernel.py compares whole runs).
+ */
+
+typedef struct { int64_t neg; uint64_t key; uint64_t seq; int32_t list; } QEntry;
+
+typedef struct { int32_t *w; int32_t n, cap; } WordList;
+
+typedef struct {
+    PyObject_HEAD
+    int shift;
+    uint64_t mask;
+    /* Words: symbols of word k are sym[start[k] .. start[k] + len[k]). */
+    int32_t *sym;
+    int64_t *start;
+    int32_t *len;
+    int64_t *cnt;
+    Py_ssize_t nwords;
+    /* Pair counts: open addressing, key + 1 (0 = empty). */
+    uint64_t *pkey;
+    int64_t *pcount;
+    size_t pmask, pn;
+    /* The queue. */
+    QEntry *heap;
+    size_t hn, hcap;
+    uint64_t seq;
+    /* Word lists, referenced by queue entries. */
+    WordList *lists;
+    size_t ln, lcap;
+    /* The chosen entry's list (set by best(), used by merge()). */
+    int32_t chosen;
+    /* Scratch for one merge: keys that gained, in first-gain order, and their lists. */
+    uint64_t *gkey;
+    int32_t *glist;
+    size_t gn, gcap;
+    uint64_t *gslot_key;   /* key + 1 */
+    int32_t *gslot_idx;
+    size_t *gpos;          /* the slot of each gained key, to clear just those */
+    size_t gmask;
+    int32_t *out;          /* scratch for a word with several occurrences */
+    size_t out_cap;
+} MergeState;
+
+static int64_t *pair_slot(MergeState *m, uint64_t key, int create) {
+    size_t i = mix64(key) & m->pmask;
+    while (m->pkey[i]) {
+        if (m->pkey[i] == key + 1) return &m->pcount[i];
+        i = (i + 1) & m->pmask;
+    }
+    if (!create) return NULL;
+    if ((m->pn + 1) * 2 > m->pmask + 1) {
+        size_t cap = (m->pmask + 1) * 2;
+        uint64_t *nk = PyMem_Calloc(cap, sizeof(uint64_t));
+        int64_t *nc = PyMem_Malloc(cap * sizeof(int64_t));
+        if (!nk || !nc) { PyMem_Free(nk); PyMem_Free(nc); PyErr_NoMemory(); return NULL; }
+        for (size_t k = 0; k <= m->pmask; k++) {
+            if (!m->pkey[k]) continue;
+            size_t j = mix64(m->pkey[k] - 1) & (cap - 1);
+            while (nk[j]) j = (j + 1) & (cap - 1);
+            nk[j] = m->pkey[k];
+            nc[j] = m->pcount[k];
+        }
+        PyMem_Free(m->pkey);
+        PyMem_Free(m->pcount);
+        m->pkey = nk;
+        m->pcount = nc;
+        m->pmask = cap - 1;
+        i = mix64(key) & m->pmask;
+        while (m->pkey[i]) i = (i + 1) & m->pmask;
+    }
+    m->pkey[i] = key + 1;
+    m->pcount[i] = 0;
+    m->pn++;
+    return &m->pcount[i];
+}
+
+static inline int64_t pair_count(MergeState *m, uint64_t key) {
+    int64_t *c = pair_slot(m, key, 0);
+    return c ? *c : 0;
+}
+
+static inline int qless(const QEntry *a, const QEntry *b) {
+    if (a->neg != b->neg) return a->neg < b->neg;
+    if (a->key != b->key) return a->key < b->key;
+    return a->seq < b->seq;
+}
+
+static int qpush(MergeState *m, QEntry x) {
+    if (m->hn == m->hcap) {
+        size_t cap = m->hcap ? m->hcap * 2 : 1024;
+        QEntry *h = PyMem_Realloc(m->heap, cap * sizeof(QEntry));
+        if (!h) { PyErr_NoMemory(); return -1; }
+        m->heap = h;
+        m->hcap = cap;
+    }
+    size_t i = m->hn++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!qless(&x, &m->heap[p])) break;
+        m->heap[i] = m->heap[p];
+        i = p;
+    }
+    m->heap[i] = x;
+    return 0;
+}
+
+static QEntry qpop(MergeState *m) {
+    QEntry top = m->heap[0];
+    QEntry x = m->heap[--m->hn];
+    size_t i = 0, n = m->hn;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n) break;
+        size_t r = l + 1, c = (r < n && qless(&m->heap[r], &m->heap[l])) ? r : l;
+        if (!qless(&m->heap[c], &x)) break;
+        m->heap[i] = m->heap[c];
+        i = c;
+    }
+    if (n) m->heap[i] = x;
+    return top;
+}
+
+static int32_t new_list(MergeState *m) {
+    if (m->ln == m->lcap) {
+        size_t cap = m->lcap ? m->lcap * 2 : 1024;
+        WordList *l = PyMem_Realloc(m->lists, cap * sizeof(WordList));
+        if (!l) { PyErr_NoMemory(); return -1; }
+        m->lists = l;
+        m->lcap = cap;
+    }
+    m->lists[m->ln].w = NULL;
+    m->lists[m->ln].n = m->lists[m->ln].cap = 0;
+    return (int32_t)m->ln++;
+}
+
+/* Append word wi unless it is already the list's last word. */
+static int list_add(MergeState *m, int32_t li, int32_t wi) {
+    WordList *l = &m->lists[li];
+    if (l->n && l->w[l->n - 1] == wi) return 0;
+    if (l->n == l->cap) {
+        int32_t cap = l->cap ? l->cap * 2 : 4;
+        int32_t *w = PyMem_Realloc(l->w, (size_t)cap * sizeof(int32_t));
+        if (!w) { PyErr_NoMemory(); return -1; }
+        l->w = w;
+        l->cap = cap;
+    }
+    l->w[l->n++] = wi;
+    return 0;
+}
+
+static void list_free(MergeState *m, int32_t li) {
+    PyMem_Free(m->lists[li].w);
+    m->lists[li].w = NULL;
+    m->lists[li].n = m->lists[li].cap = 0;
+}
+
+/* The list of words where `key` gained in this merge (created in first-gain order). */
+static int32_t gained_list(MergeState *m, uint64_t key) {
+    size_t i = mix64(key) & m->gmask;
+    while (m->gslot_key[i]) {
+        if (m->gslot_key[i] == key + 1) return m->glist[m->gslot_idx[i]];
+        i = (i + 1) & m->gmask;
+    }
+    if ((m->gn + 1) * 2 > m->gmask + 1) {
+        size_t cap = (m->gmask + 1) * 2;
+        uint64_t *nk = PyMem_Calloc(cap, sizeof(uint64_t));
+        int32_t *ni = PyMem_Malloc(cap * sizeof(int32_t));
+        if (!nk || !ni) { PyMem_Free(nk); PyMem_Free(ni); PyErr_NoMemory(); return -1; }
+        for (size_t k = 0; k <= m->gmask; k++) {
+            if (!m->gslot_key[k]) continue;
+            size_t j = mix64(m->gslot_key[k] - 1) & (cap - 1);
+            while (nk[j]) j = (j + 1) & (cap - 1);
+            nk[j] = m->gslot_key[k];
+            ni[j] = m->gslot_idx[k];
+        }
+        PyMem_Free(m->gslot_key);
+        PyMem_Free(m->gslot_idx);
+        m->gslot_key = nk;
+        m->gslot_idx = ni;
+        m->gmask = cap - 1;
+        for (size_t k = 0; k < m->gn; k++) { /* where each key lives now */
+            size_t j = mix64(m->gkey[k]) & m->gmask;
+            while (m->gslot_key[j] != m->gkey[k] + 1) j = (j + 1) & m->gmask;
+            m->gpos[k] = j;
+        }
+        i = mix64(key) & m->gmask;
+        while (m->gslot_key[i]) i = (i + 1) & m->gmask;
+    }
+    if (m->gn == m->gcap) {
+        size_t cap = m->gcap ? m->gcap * 2 : 256;
+        uint64_t *gk = PyMem_Realloc(m->gkey, cap * sizeof(uint64_t));
+        if (!gk) { PyErr_NoMemory(); return -1; }
+        m->gkey = gk;
+        int32_t *gl = PyMem_Realloc(m->glist, cap * sizeof(int32_t));
+        if (!gl) { PyErr_NoMemory(); return -1; }
+        m->glist = gl;
+        size_t *gp = PyMem_Realloc(m->gpos, cap * sizeof(size_t));
+        if (!gp) { PyErr_NoMemory(); return -1; }
+        m->gpos = gp;
+        m->gcap = cap;
+    }
+    int32_t li = new_list(m);
+    if (li < 0) return -1;
+    m->gslot_key[i] = key + 1;
+    m->gslot_idx[i] = (int32_t)m->gn;
+    m->gkey[m->gn] = key;
+    m->glist[m->gn] = li;
+    m->gpos[m->gn] = i;
+    m->gn++;
+    return li;
+}
+
+/* Forget the last merge's gained keys (only their slots: the table may be large). */
+static void gained_clear(MergeState *m) {
+    for (size_t k = 0; k < m->gn; k++) m->gslot_key[m->gpos[k]] = 0;
+    m->gn = 0;
+}
+
+/* (prev, a) loses c and (prev, new) gains c in word wi; likewise on the right. */
+static inline int neighbour(MergeState *m, uint64_t lose, uint64_t gain, int64_t c, int32_t wi) {
+    int64_t *pc = pair_slot(m, lose, 1);
+    if (!pc) return -1;
+    *pc -= c;
+    pc = pair_slot(m, gain, 1);
+    if (!pc) return -1;
+    *pc += c;
+    int32_t li = gained_list(m, gain);
+    if (li < 0) return -1;
+    return list_add(m, li, wi);
+}
+
+PyDoc_STRVAR(ms_best_doc,
+"best() -> (key, count) of the next pair to merge, or None when the queue is empty.\n"
+"Stale entries met on the way go back with their current count, as the Python loop does.");
+
+static PyObject *MergeState_best(MergeState *m, PyObject *Py_UNUSED(ignored)) {
+    while (m->hn) {
+        QEntry e = qpop(m);
+        int64_t cur = pair_count(m, e.key);
+        if (cur != -e.neg) {
+            e.neg = -cur;
+            if (qpush(m, e) < 0) return NULL;
+            continue;
+        }
+        if (m->chosen >= 0) list_free(m, m->chosen);
+        m->chosen = e.list;
+        return Py_BuildValue("(KL)", (unsigned long long)e.key, (long long)cur);
+    }
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(ms_merge_doc,
+"merge(a, b, new_id) -> tokens saved: merge (a, b) in the words of the entry best() chose.");
+
+static PyObject *MergeState_merge(MergeState *m, PyObject *args) {
+    long long a_, b_, n_;
+    if (!PyArg_ParseTuple(args, "LLL", &a_, &b_, &n_)) return NULL;
+    if (m->chosen < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "merge() needs a pair from best() first");
+        return NULL;
+    }
+    int32_t a = (int32_t)a_, b = (int32_t)b_, nid = (int32_t)n_;
+    uint64_t sh = (uint64_t)m->shift;
+    int64_t saved = 0;
+    gained_clear(m);
+    WordList pos = m->lists[m->chosen];
+    for (int32_t t = 0; t < pos.n; t++) {
+        int32_t wi = pos.w[t];
+        int32_t *w = m->sym + m->start[wi];
+        int32_t n = m->len[wi];
+        int64_t c = m->cnt[wi];
+        int32_t na = 0, first = -1;
+        for (int32_t i = 0; i < n; i++)
+            if (w[i] == a) { if (!na) first = i; na++; }
+        if (!na) continue;
+        if (na == 1) {
+            int32_t i = first;
+            if (i + 1 == n || w[i + 1] != b) continue;
+            if (i && neighbour(m, ((uint64_t)w[i - 1] << sh) | (uint64_t)a, ((uint64_t)w[i - 1] << sh) | (uint64_t)nid, c, wi) < 0)
+                return NULL;
+            if (i + 2 < n && neighbour(m, ((uint64_t)b << sh) | (uint64_t)w[i + 2], ((uint64_t)nid << sh) | (uint64_t)w[i + 2], c, wi) < 0)
+                return NULL;
+            w[i] = nid;
+            memmove(w + i + 1, w + i + 2, (size_t)(n - i - 2) * sizeof(int32_t));
+            m->len[wi] = n - 1;
+            saved += c;
+            continue;
+        }
+        if ((size_t)n > m->out_cap) {
+            int32_t *o = PyMem_Realloc(m->out, (size_t)n * sizeof(int32_t));
+            if (!o) { PyErr_NoMemory(); return NULL; }
+            m->out = o;
+            m->out_cap = (size_t)n;
+        }
+        int32_t *out = m->out, on = 0, i = 0, j = 0;
+        while (i < n - 1) {
+            if (w[i] == a && w[i + 1] == b) {
+                while (j < i) out[on++] = w[j++];
+                if (on && neighbour(m, ((uint64_t)out[on - 1] << sh) | (uint64_t)a, ((uint64_t)out[on - 1] << sh) | (uint64_t)nid, c, wi) < 0)
+                    return NULL;
+                if (i + 2 < n && neighbour(m, ((uint64_t)b << sh) | (uint64_t)w[i + 2], ((uint64_t)nid << sh) | (uint64_t)w[i + 2], c, wi) < 0)
+                    return NULL;
+                out[on++] = nid;
+                saved += c;
+                i += 2;
+                j = i;
+            } else {
+                i++;
+            }
+        }
+        if (j) {
+            while (j < n) out[on++] = w[j++];
+            memcpy(w, out, (size_t)on * sizeof(int32_t));
+            m->len[wi] = on;
+        }
+    }
+    for (size_t g = 0; g < m->gn; g++) {
+        int64_t cnt = pair_count(m, m->gkey[g]);
+        if (cnt > 0) {
+            QEntry e = {-cnt, m->gkey[g], m->seq++, m->glist[g]};
+            if (qpush(m, e) < 0) return NULL;
+        } else {
+            list_free(m, m->glist[g]);
+        }
+    }
+    return PyLong_FromLongLong(saved);
+}
+
+PyDoc_STRVAR(ms_words_doc, "words() -> list[list[int]]: the words' symbols now.");
+
+static PyObject *MergeState_words(MergeState *m, PyObject *Py_UNUSED(ignored)) {
+    PyObject *out = PyList_New(m->nwords);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < m->nwords; k++) {
+        PyObject *w = PyList_New(m->len[k]);
+        if (!w) { Py_DECREF(out); return NULL; }
+        for (int32_t i = 0; i < m->len[k]; i++) {
+            PyObject *v = PyLong_FromLong(m->sym[m->start[k] + i]);
+            if (!v) { Py_DECREF(w); Py_DECREF(out); return NULL; }
+            PyList_SET_ITEM(w, i, v);
+        }
+        PyList_SET_ITEM(out, k, w);
+    }
+    return out;
+}
+
+static PyMethodDef MergeState_methods[] = {
+    {"best", (PyCFunction)MergeState_best, METH_NOARGS, ms_best_doc},
+    {"merge", (PyCFunction)MergeState_merge, METH_VARARGS, ms_merge_doc},
+    {"words", (PyCFunction)MergeState_words, METH_NOARGS, ms_words_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static void MergeState_dealloc(MergeState *m) {
+    PyMem_Free(m->sym);
+    PyMem_Free(m->start);
+    PyMem_Free(m->len);
+    PyMem_Free(m->cnt);
+    PyMem_Free(m->pkey);
+    PyMem_Free(m->pcount);
+    PyMem_Free(m->heap);
+    for (size_t k = 0; k < m->ln; k++) PyMem_Free(m->lists[k].w);
+    PyMem_Free(m->lists);
+    PyMem_Free(m->gkey);
+    PyMem_Free(m->glist);
+    PyMem_Free(m->gslot_key);
+    PyMem_Free(m->gslot_idx);
+    PyMem_Free(m->gpos);
+    PyMem_Free(m->out);
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+/* MergeState(words, counts, shift): words are lists of symbol ids (< 2**31), counts whole numbers. */
+static int MergeState_init(MergeState *m, PyObject *args, PyObject *kw) {
+    static char *names[] = {"words", "counts", "shift", NULL};
+    PyObject *words, *counts;
+    int shift;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!i", names, &PyList_Type, &words, &PyList_Type, &counts, &shift))
+        return -1;
+    if (m->sym) {
+        PyErr_SetString(PyExc_RuntimeError, "MergeState is already initialised");
+        return -1;
+    }
+    Py_ssize_t nw = PyList_GET_SIZE(words);
+    if (PyList_GET_SIZE(counts) != nw || shift < 1 || shift > 31 || nw >= INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "one count per word, and 1 <= shift <= 31");
+        return -1;
+    }
+    m->shift = shift;
+    m->mask = ((uint64_t)1 << shift) - 1;
+    m->nwords = nw;
+    m->chosen = -1;
+    int64_t total = 0;
+    for (Py_ssize_t k = 0; k < nw; k++) {
+        PyObject *w = PyList_GET_ITEM(words, k);
+        if (!PyList_Check(w)) { PyErr_SetString(PyExc_TypeError, "words must be lists of ids"); return -1; }
+        total += PyList_GET_SIZE(w);
+    }
+    m->sym = PyMem_Malloc((size_t)(total ? total : 1) * sizeof(int32_t));
+    m->start = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int64_t));
+    m->len = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int32_t));
+    m->cnt = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int64_t));
+    size_t pcap = 1024; /* grows with the distinct pairs */
+    while (pcap < (size_t)total && pcap < ((size_t)1 << 16)) pcap <<= 1;
+    m->pkey = PyMem_Calloc(pcap, sizeof(uint64_t));
+    m->pcount = PyMem_Malloc(pcap * sizeof(int64_t));
+    m->pmask = pcap - 1;
+    m->gslot_key = PyMem_Calloc(1024, sizeof(uint64_t));
+    m->gslot_idx = PyMem_Malloc(1024 * sizeof(int32_t));
+    m->gmask = 1023;
+    if (!m->sym || !m->start || !m->len || !m->cnt || !m->pkey || !m->pcount || !m->gslot_key || !m->gslot_idx) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int64_t at = 0;
+    for (Py_ssize_t k = 0; k < nw; k++) {
+        PyObject *w = PyList_GET_ITEM(words, k);
+        Py_ssize_t n = PyList_GET_SIZE(w);
+        if (n >= INT32_MAX) { PyErr_SetString(PyExc_ValueError, "word too long"); return -1; }
+        long long c = PyLong_AsLongLong(PyList_GET_ITEM(counts, k));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0) { PyErr_SetString(PyExc_ValueError, "counts must be >= 0"); return -1; }
+        m->start[k] = at;
+        m->len[k] = (int32_t)n;
+        m->cnt[k] = c;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long v = PyLong_AsLong(PyList_GET_ITEM(w, i));
+            if (v == -1 && PyErr_Occurred()) return -1;
+            if (v < 0 || (uint64_t)v > m->mask) { PyErr_SetString(PyExc_ValueError, "symbol id out of range for shift"); return -1; }
+            m->sym[at + i] = (int32_t)v;
+        }
+        at += n;
+    }
+    /* count_pairs(): counts and, per pair, the words holding it (each word once, in order);
+     * pairs are numbered in order of first appearance, as the Python dict keeps them. */
+    uint64_t *order = NULL;
+    int32_t *order_list = NULL;
+    size_t on = 0, ocap = 0;
+    /* The first-appearance lists, found through the gained-list table (reused as a scratch map). */
+    m->gn = 0;
+    for (Py_ssize_t k = 0; k < nw; k++) {
+        int32_t n = m->len[k];
+        if (n < 2) continue;
+        int32_t *w = m->sym + m->start[k];
+        for (int32_t i = 0; i + 1 < n; i++) {
+            uint64_t key = ((uint64_t)w[i] << shift) | (uint64_t)w[i + 1];
+            int64_t *pc = pair_slot(m, key, 1);
+            if (!pc) goto fail;
+            *pc += m->cnt[k];
+            size_t before = m->gn;
+            int32_t li = gained_list(m, key);
+            if (li < 0 || list_add(m, li, (int32_t)k) < 0) goto fail;
+            if (m->gn > before) {
+                if (on == ocap) {
+                    ocap = ocap ? ocap * 2 : 1024;
+                    uint64_t *o = PyMem_Realloc(order, ocap * sizeof(uint64_t));
+                    int32_t *ol = o ? PyMem_Realloc(order_list, ocap * sizeof(int32_t)) : NULL;
+                    if (o) order = o;
+                    if (!o || !ol) { PyErr_NoMemory(); goto fail; }
+                    order_list = ol;
+                }
+                order[on] = key;
+                order_list[on] = li;
+                on++;
+            }
+        }
+    }
+    for (size_t k = 0; k < on; k++) {
+        int64_t cnt = pair_count(m, order[k]);
+        if (cnt > 0) {
+            QEntry e = {-cnt, order[k], m->seq++, order_list[k]};
+            if (qpush(m, e) < 0) goto fail;
+        }
+    }
+    gained_clear(m);
+    PyMem_Free(order);
+    PyMem_Free(order_list);
+    return 0;
+fail:
+    PyMem_Free(order);
+    PyMem_Free(order_list);
+    return -1;
+}
+
+static PyTypeObject MergeStateType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tokenizer_kernel.MergeState",
+    .tp_doc = PyDoc_STR("The BPE training loop's pair counts, queue and words (see tokenizer_core/bpe/merge_loop.py)."),
+    .tp_basicsize = sizeof(MergeState),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)MergeState_init,
+    .tp_dealloc = (destructor)MergeState_dealloc,
+    .tp_methods = MergeState_methods,
+};
+
 static struct PyModuleDef kernel_module = {
     PyModuleDef_HEAD_INIT, "tokenizer_kernel",
     "Compiled fast path of tokenizer_core's byte-level BPE (the Python code is the reference).", -1, NULL,
 };
 
 PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
-    if (PyType_Ready(&EncoderType) < 0) return NULL;
+    if (PyType_Ready(&EncoderType) < 0 || PyType_Ready(&PieceCounterType) < 0 || PyType_Ready(&MergeStateType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
     Py_INCREF(&EncoderType);
@@ -1122,6 +1841,18 @@ PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddIntConstant(m, "ABI", 1) < 0) { Py_DECREF(m); return NULL; }
+    Py_INCREF(&PieceCounterType);
+    if (PyModule_AddObject(m, "PieceCounter", (PyObject *)&PieceCounterType) < 0) {
+        Py_DECREF(&PieceCounterType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&MergeStateType);
+    if (PyModule_AddObject(m, "MergeState", (PyObject *)&MergeStateType) < 0) {
+        Py_DECREF(&MergeStateType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "ABI", 3) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

@@ -1,15 +1,11 @@
-"""The compiled kernel for byte-level BPE (``kernels/``, built from source at install), and when it applies.
+"""The compiled kernel for byte-level BPE encoding, and when it applies.
 
-``tokenizer_kernel`` pre-tokenizes with the GPT-2 or cl100k_base pattern, merges each piece's
-bytes and assembles ids, token strings, offsets and word ids in C. It computes exactly what
-the pure-Python path computes (:class:`~tokenizer_core.text.byte_level.ByteLevel`,
-:meth:`BPE.tokenize <tokenizer_core.bpe.model.BPE.tokenize>`, :class:`~tokenizer_core.text.pre_tokenizer_base.Piece`
-offsets), which stays the reference the app's pages step through; ``tests/test_kernel.py``
-holds the two against each other. The kernel is optional: without it (no compiler at install,
-or ``TOKENIZER_CORE_PURE=1``) every caller gets ``None`` here and uses the Python path.
-
-Character classes come from the ``regex`` module itself (one byte per code point), so the
-kernel and the Python path can never disagree about what is a letter, a digit or a space.
+``tokenizer_kernel`` (see :mod:`tokenizer_core.text.native`) pre-tokenizes with the GPT-2 or
+cl100k_base pattern, merges each piece's bytes and assembles ids, token strings, offsets and
+word ids in C. It computes exactly what the pure-Python path computes
+(:class:`~tokenizer_core.text.byte_level.ByteLevel`, :meth:`BPE.tokenize <tokenizer_core.bpe.model.BPE.tokenize>`,
+:class:`~tokenizer_core.text.pre_tokenizer_base.Piece` offsets), which stays the reference the
+app's pages step through; ``tests/test_kernel.py`` holds the two against each other.
 
 >>> from tokenizer_core.bpe.model import BPE
 >>> from tokenizer_core.text.byte_level import ByteLevel, bytes_to_unicode
@@ -22,12 +18,7 @@ True
 
 from __future__ import annotations
 
-import os
-import threading
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Optional
-
-import regex
 
 from tokenizer_core.text.byte_level import (
     CL100K_PATTERN,
@@ -36,48 +27,16 @@ from tokenizer_core.text.byte_level import (
     ByteLevel,
     bytes_to_unicode,
 )
+from tokenizer_core.text.native import available, class_table, kernel
 
 if TYPE_CHECKING:
     from tokenizer_core.bpe.model import BPE
 
-try:  # built by `pip install ./kernels` (requirements.txt); optional by design
-    import tokenizer_kernel as _kernel
-except ImportError:  # pragma: no cover - exercised on machines without a compiler
-    _kernel = None
+__all__ = ["KERNEL_PATTERNS", "available", "class_table", "kernel_encoder"]
 
 #: The split patterns the kernel walks itself (0: GPT-2, 1: cl100k_base, either spelling).
 KERNEL_PATTERNS = {GPT2_PATTERN: 0, CL100K_PATTERN: 1, CL100K_PORTABLE_PATTERN: 1}
-#: Class codes, as tokenizer_kernel.c reads them.
-_LETTER, _DIGIT, _SPACE = 1, 2, 4
-_CASELESS = "sdmtlver"  # the letters of cl100k's (?i:[sdmt]|ll|ve|re)
 _IDS_LIMIT = 2**31 - 1
-_lock = threading.Lock()
-
-
-def available() -> bool:
-    """Whether the compiled kernel is installed and not switched off (``TOKENIZER_CORE_PURE=1``)."""
-    return _kernel is not None and os.environ.get("TOKENIZER_CORE_PURE", "") != "1"
-
-
-@lru_cache(maxsize=1)
-def class_table() -> bytes:
-    """One byte per code point: 1 ``\\p{L}``, 2 ``\\p{N}``, 4 ``\\s`` as the ``regex`` module reads them,
-    plus (bits 3..6) 1 + the index in "sdmtlver" of the letter a character matches case-insensitively.
-
-    >>> t = class_table(); t[ord("a")] & 7, t[ord("7")], t[ord(" ")], t[0x17F] >> 3  # ſ folds to s
-    (1, 2, 4, 1)
-    """
-    everything = "".join(map(chr, range(0x110000)))
-    table = bytearray(0x110000)
-    # The three classes are disjoint general categories (L*, N*, and Z*/Cc), so plain assignment will do.
-    for pattern, code in ((r"\p{L}+", _LETTER), (r"\p{N}+", _DIGIT), (r"\s+", _SPACE)):
-        for m in regex.finditer(pattern, everything):
-            s, e = m.span()
-            table[s:e] = bytes([code]) * (e - s)
-    for k, letter in enumerate(_CASELESS):
-        for m in regex.finditer(f"(?i:{letter})", everything):
-            table[m.start()] |= (k + 1) << 3
-    return bytes(table)
 
 
 def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
@@ -93,9 +52,11 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
         return None
     vocab = model._vocab
     byte_ids = [vocab.get(c) for c in bytes_to_unicode().values()]
-    if None in byte_ids or not vocab or max(vocab.values()) > _IDS_LIMIT:
+    if None in byte_ids:
         return None  # unknown bytes take the Python path's unknown-token rules
     size = max(vocab.values()) + 1
+    if size > _IDS_LIMIT or size > 4 * len(vocab) + 1024:
+        return None  # ids far apart: the kernel's tables are indexed by id
     strs: list[Optional[str]] = [None] * size
     raw: list[Optional[bytes]] = [None] * size
     byte_of = {c: b for b, c in bytes_to_unicode().items()}
@@ -110,7 +71,5 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
             if None in ids:
                 return None
             merges.append(ids)  # type: ignore[arg-type]
-    with _lock:  # the table is built once per process
-        table = class_table()
-    return _kernel.Encoder(table, pattern, byte_ids, merges, raw, strs,
-                           tokens_rank=model.merge_ranks == "tokens", ignore_merges=model.ignore_merges)
+    return kernel().Encoder(class_table(), pattern, byte_ids, merges, raw, strs,
+                            tokens_rank=model.merge_ranks == "tokens", ignore_merges=model.ignore_merges)

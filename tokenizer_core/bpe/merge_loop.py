@@ -11,10 +11,11 @@ from __future__ import annotations
 import heapq
 from bisect import insort
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 from tokenizer_core.bpe.pair_stats import QueueEntry, merge_everywhere, pair_queue
 from tokenizer_core.bpe.symbols import SymbolTable
+from tokenizer_core.text.native import available, kernel
 from tokenizer_core.types import ProgressCallback, no_progress
 
 
@@ -44,15 +45,19 @@ def run_merges(
     top_k: int = 0,
     progress: ProgressCallback = no_progress,
 ) -> MergeRun:
-    """Merge pairs of ``words`` (symbol ids, edited in place) until a limit is reached; new tokens go to ``table``.
+    """Merge pairs of ``words`` (symbol ids) until a limit is reached; new tokens go to ``table``.
 
     ``shift`` packs a pair into one int key and must leave room for every id the loop creates.
+    Without runner-ups (``top_k=0``) and with ties by ids, the compiled kernel's ``MergeState``
+    runs the same steps on its own copy of the words (tests/test_kernel.py compares whole runs);
+    otherwise the Python code below edits ``words`` in place.
     """
     mask = (1 << shift) - 1
     initial_tokens = sum(map(len, words)) if all(c == 1 for c in counts) else sum(
         c * len(w) for w, c in zip(words, counts)
     )
-    pair_counts, heap, seq = pair_queue(words, counts, shift=shift)
+    native = _native_state(words, counts, shift) if top_k == 0 and tie_break == "ids" else None
+    pair_counts, heap, seq = pair_queue(words, counts, shift=shift) if native is None else ({}, [], None)
     total = (vocab_size - len(table)) if vocab_size is not None else num_merges
     if num_merges is not None and total is not None:
         total = min(total, num_merges)
@@ -74,7 +79,11 @@ def run_merges(
         stop_reason = _size_limit(len(table), len(merges), vocab_size, num_merges)
         if stop_reason:
             break
-        stash = _refill_stash(stash, heap, pair_counts, need)
+        if native is not None:
+            best = native.best()
+            stash = [] if best is None else [(-best[1], best[0], 0, [])]
+        else:
+            stash = _refill_stash(stash, heap, pair_counts, need)
         if not stash or -stash[0][0] < 1:
             stop_reason = "no pairs left to merge: every word is a single token"
             break
@@ -84,7 +93,9 @@ def run_merges(
             stop_reason = f"the most frequent pair occurs {cnt} times, fewer than min_frequency {min_frequency}"
             break
         del stash[0]
-        if first_ties:
+        if native is not None:
+            key, positions, runner_ups = top[1], [], []
+        elif first_ties:
             for e in stash:
                 heappush(heap, e)
             stash = []
@@ -96,12 +107,22 @@ def run_merges(
         new_id, token_is_new = _add_merged_token(table, a, b, prefix)
         merges.append((table.id_to_tok[a], table.id_to_tok[b]))
 
-        tokens_now -= merge_everywhere(words, counts, positions, a, b, new_id, shift, pair_counts, heap, seq)
+        if native is not None:
+            tokens_now -= native.merge(a, b, new_id)
+        else:
+            tokens_now -= merge_everywhere(words, counts, positions, a, b, new_id, shift, pair_counts, heap, seq)
         steps.append((a, b, cnt, new_id, token_is_new, tuple(runner_ups), _tied(runner_ups, cnt), tokens_now))
         if len(merges) % report_every == 0:
             progress(len(merges), total, "merging pairs")
     progress(len(merges), total, "done")
     return MergeRun(merges, steps, initial_tokens, stop_reason)
+
+
+def _native_state(words: list[list[int]], counts: list[int], shift: int) -> Optional[Any]:
+    """The kernel's ``MergeState`` for these words, or None (no kernel, or ids/counts beyond its ints)."""
+    if not available() or shift > 31 or sum(counts) >= 1 << 62:
+        return None
+    return kernel().MergeState(words, counts, shift)
 
 
 def _size_limit(n_tokens: int, n_merges: int, vocab_size: Optional[int], num_merges: Optional[int]) -> str:

@@ -64,10 +64,15 @@ def _split_specials(value: Optional[str]) -> Optional[tuple[str, ...]]:
 
 def _corpus_lines(args: argparse.Namespace) -> Iterator[str]:
     from tokenizer_core.corpus.loading import load_corpus, load_sample
+    from tokenizer_core.corpus.streaming import stream_lines
 
     if args.sample:
         yield from load_sample(args.sample).lines()
     for f in args.files:
+        if args.text_column is None and not args.replace_errors:
+            # Plain text files are read a few MB at a time (see corpus/streaming.py); others whole.
+            yield from stream_lines(Path(f))
+            continue
         corpus = load_corpus(Path(f), text_column=args.text_column,
                              errors="replace" if args.replace_errors else "strict")
         if corpus.replaced_bytes:

@@ -52,10 +52,19 @@ def add_option_args(p: argparse.ArgumentParser) -> None:
                    help="BPE: among equal counts take the smallest ids (tokenizers) or the pair seen first")
     p.add_argument("--suffix-as-symbol", action="store_true",
                    help="BPE: the end-of-word suffix is a symbol of its own (Sennrich's Algorithm 1)")
-    p.add_argument("--top-k", type=int, default=10, help="runner-up pairs kept per step in the trace")
+    p.add_argument("--top-k", type=int,
+                   help="runner-up pairs kept per step in the trace (default 10 with --trace; without it none "
+                        "are kept, which lets BPE take the compiled merge loop)")
     p.add_argument("--max-word-length", type=int,
                    help=f"Unigram: words longer than this many characters only add their characters "
                         f"(default {DEFAULT_MAX_WORD_LENGTH}, enough for space-free Chinese/Japanese lines)")
+
+
+def _top_k(args: argparse.Namespace) -> int:
+    """Runner-ups are only read from a written trace: keep 10 per step for one, none otherwise."""
+    if args.top_k is not None:
+        return args.top_k
+    return 10 if getattr(args, "trace", None) else 0
 
 
 def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
@@ -75,7 +84,7 @@ def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
         pre_tokenizer=args.pre_tokenizer, byte_level=args.byte_level,
         end_of_word_suffix=args.end_of_word_suffix, continuing_subword_prefix=args.continuing_subword_prefix,
         limit_alphabet=args.limit_alphabet, max_piece_length=args.max_piece_length,
-        shrinking_factor=args.shrinking_factor, byte_fallback=args.byte_fallback, top_k=args.top_k,
+        shrinking_factor=args.shrinking_factor, byte_fallback=args.byte_fallback, top_k=_top_k(args),
         bpe=BpeOptions(tie_break=args.tie_break, suffix_as_symbol=args.suffix_as_symbol), unigram=unigram,
     )
     # An unknown token that is not among the special tokens cannot have an id: go without one.

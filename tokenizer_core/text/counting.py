@@ -25,6 +25,7 @@ from typing import Any, Optional
 import regex
 
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.text.native import available, class_table, kernel
 from tokenizer_core.types import ProgressCallback, no_progress
 
 # The GPT-2 pattern made safe for many lines at once: a run of spaces ending in "\n" is
@@ -210,14 +211,15 @@ def count_words(
     )
 
     simple_norm = normalizer is None or type(normalizer) is Lowercase
-    if (
-        type(pre_tokenizer) is ByteLevel
-        and simple_norm
-        and pre_tokenizer.use_regex
-        and not pre_tokenizer.add_prefix_space
-        and pre_tokenizer.pattern == GPT2_PATTERN
-    ):
-        norm = None if normalizer is None else normalizer.normalize_str
+    norm = None if normalizer is None else normalizer.normalize_str
+    gpt2 = (type(pre_tokenizer) is ByteLevel and simple_norm and pre_tokenizer.use_regex
+            and not pre_tokenizer.add_prefix_space and pre_tokenizer.pattern == GPT2_PATTERN)
+    native = {Whitespace: 2, WordSplit: 3, WhitespaceSplit: 4}.get(type(pre_tokenizer)) if simple_norm else None
+    if (gpt2 or native is not None) and available():
+        # The compiled kernel splits and counts in one pass, faster than forked regex workers.
+        raw = _count_native(lines, how=0 if gpt2 else native, normalize=norm, progress=progress)
+        return Counter({to_byte_symbols(p): c for p, c in raw.items()} if gpt2 else raw)
+    if gpt2:
         raw = count_gpt2_pieces(lines, normalize=norm, workers=workers, progress=progress)
         return Counter({to_byte_symbols(p): c for p, c in raw.items()})
     splits_at_spaces = type(pre_tokenizer) in (Whitespace, WordSplit, WhitespaceSplit, BertPreTokenizer)
@@ -238,6 +240,16 @@ def count_words(
         if n % 10_000 == 0:
             progress(n, 0, "counting words")
     return counts
+
+
+def _count_native(lines: Iterable[str], *, how: int, normalize: Optional[Callable[[str], str]],
+                  progress: ProgressCallback) -> dict[str, int]:
+    """Pieces of ``lines`` counted by the kernel's ``PieceCounter`` (``how``: 0 GPT-2, 2 Whitespace,
+    3 WordSplit, 4 WhitespaceSplit), in order of first appearance; the same counts as the regex path."""
+    counter = kernel().PieceCounter(class_table(), how)
+    for text, joined in _line_chunks(lines, progress):
+        counter.add(text if normalize is None else normalize(text), joined)
+    return counter.counts()
 
 
 #: The trainers' historical name for :func:`count_words`.

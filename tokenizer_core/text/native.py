@@ -1,0 +1,70 @@
+"""The compiled kernel ``tokenizer_kernel`` (kernels/, built from source at install), if present,
+and the character classes it reads, taken from the ``regex`` module itself so that the kernel
+and the Python path can never disagree about what is a letter, a digit, a space or a word character.
+
+The kernel is optional: without it (no compiler at install, or ``TOKENIZER_CORE_PURE=1``)
+:func:`available` is False and every caller uses the Python path, which stays the reference.
+
+>>> t = class_table(); t[ord("a")] & 7, t[ord("7")] & 7, t[ord(" ")], (t[0x17F] >> 3) & 15, t[ord("_")]  # ſ folds to s
+(1, 2, 4, 1, 128)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from array import array
+from functools import lru_cache
+from typing import Any
+
+import regex
+
+try:  # built by `pip install ./kernels` (requirements.txt); optional by design
+    import tokenizer_kernel as _kernel
+except ImportError:  # pragma: no cover - exercised on machines without a compiler
+    _kernel = None
+
+#: Class codes, as tokenizer_kernel.c reads them.
+_LETTER, _DIGIT, _SPACE, _WORD = 1, 2, 4, 128
+_CASELESS = "sdmtlver"  # the letters of cl100k's (?i:[sdmt]|ll|ve|re)
+_lock = threading.Lock()
+
+
+def available() -> bool:
+    """Whether the compiled kernel is installed and not switched off (``TOKENIZER_CORE_PURE=1``)."""
+    return _kernel is not None and os.environ.get("TOKENIZER_CORE_PURE", "") != "1"
+
+
+def kernel() -> Any:
+    """The ``tokenizer_kernel`` module (check :func:`available` first)."""
+    return _kernel
+
+
+def class_table() -> bytes:
+    """One byte per code point: 1 ``\\p{L}``, 2 ``\\p{N}``, 4 ``\\s`` as the ``regex`` module reads them,
+    plus (bits 3..6) 1 + the index in "sdmtlver" of the letter a character matches case-insensitively,
+    and 128 for ``\\w``. Built once per process (0.2 s), by the first caller."""
+    with _lock:
+        return _class_table()
+
+
+@lru_cache(maxsize=1)
+def _class_table() -> bytes:
+    # Every code point in one string, made from 4-byte units (no million one-character strings).
+    everything = array("I", range(0x110000)).tobytes().decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be",
+                                                             "surrogatepass")
+    table = bytearray(0x110000)
+    # The three classes are disjoint general categories (L*, N*, and Z*/Cc), so plain assignment will do.
+    for pattern, code in ((r"\p{L}+", _LETTER), (r"\p{N}+", _DIGIT), (r"\s+", _SPACE)):
+        for m in regex.finditer(pattern, everything):
+            s, e = m.span()
+            table[s:e] = bytes([code]) * (e - s)
+    for k, letter in enumerate(_CASELESS):
+        for m in regex.finditer(f"(?i:{letter})", everything):
+            table[m.start()] |= (k + 1) << 3
+    with_word = bytes(b | _WORD for b in range(256))
+    for m in regex.finditer(r"\w+", everything):
+        s, e = m.span()
+        table[s:e] = table[s:e].translate(with_word)
+    return bytes(table)
