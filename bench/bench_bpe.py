@@ -61,28 +61,41 @@ tok.save(out)
 OURS_CLI = "import sys, tokenizer_core.bpe.model; from tokenizer_core.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
-def run_process(argv: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one child process."""
+# Runs a program given as Python source and reports its own peak resident memory (VmHWM) at
+# exit. The child's ru_maxrss is no good: Linux carries the parent's peak over into it across
+# exec, so a large benchmark process would inflate every child's figure.
+_PEAK_WRAPPER = """
+import sys
+code, sys.argv = sys.argv[1], ["bench-child", *sys.argv[2:]]
+try:
+    exec(compile(code, "<bench child>", "exec"), {"__name__": "__main__"})
+finally:
+    with open("/proc/self/status") as fh:
+        peak = next(line.split()[1] for line in fh if line.startswith("VmHWM:"))
+    print(f"\\nPEAK_KB {peak}", file=sys.stderr)
+"""
+
+
+def run_process(code: str, args: list[str], *, env: dict | None = None) -> tuple[float, float]:
+    """Wall seconds and peak resident memory (MB) of ``python -c code args...`` in a fresh process."""
+    argv = [sys.executable, "-c", _PEAK_WRAPPER, code, *args]
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode() if proc.stderr else ""
+    err = proc.stderr.decode(errors="replace")
     if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv[:4])} failed: {err[-500:]}")
-    return wall, usage.ru_maxrss / 1024
+        raise RuntimeError(f"{args[:3]} failed: {err[-500:]}")
+    peak = [line for line in err.splitlines() if line.startswith("PEAK_KB ")]
+    return wall, int(peak[-1].split()[1]) / 1024 if peak else float("nan")
 
 
 def train_pair(path: Path, vocab: int, byte_level: bool, workdir: Path) -> dict:
-    ours_cmd = [sys.executable, "-c", OURS_CLI, "train", str(path), "--model", "bpe",
-                "--vocab-size", str(vocab), "-o", str(workdir / "ours.json"), "-q"]
+    ours_args = ["train", str(path), "--model", "bpe", "--vocab-size", str(vocab), "-o", str(workdir / "ours.json"), "-q"]
     if byte_level:
-        ours_cmd.append("--byte-level")
-    hf_cmd = [sys.executable, "-c", HF_TRAIN, str(path), str(vocab), "1" if byte_level else "0",
-              str(workdir / "hf.json")]
-    hf_wall, hf_mem = run_process(hf_cmd)
-    our_wall, our_mem = run_process(ours_cmd)
+        ours_args.append("--byte-level")
+    hf_args = [str(path), str(vocab), "1" if byte_level else "0", str(workdir / "hf.json")]
+    hf_wall, hf_mem = run_process(HF_TRAIN, hf_args)
+    our_wall, our_mem = run_process(OURS_CLI, ours_args)
     same = _same_merges(workdir / "ours.json", workdir / "hf.json")
     return {"ours": our_wall, "hf": hf_wall, "ours_mb": our_mem, "hf_mb": hf_mem, "same_merges": same}
 

@@ -156,7 +156,7 @@ def compare_rows(
         raise TokenizerError(f"the baseline {baseline!r} is none of the tokenizers compared: {', '.join(names)}")
     measured = []
     for name, tok in tokenizers:
-        encs = [tok.encode(t, add_special_tokens=False) for t in texts]
+        encs = tok.encode_batch(texts, add_special_tokens=False).encodings  # byte-level BPE: one kernel call
         unk = unk_id(tok)
         m = compute_metrics(encs, texts, vocab_size=tok.vocab_size, unk_token=None, unk_id=unk)
         fallback = bool(getattr(tok.model, "byte_fallback", False))

@@ -107,13 +107,16 @@ def vocabulary_entries(tok: Tokenizer) -> list[VocabEntry]:
 def token_counts(tok: Tokenizer, lines: Iterable[str], *, max_chars: int = DEFAULT_USAGE_CHARS) -> Counter[int]:
     """How often each id occurs when the first ``max_chars`` characters of ``lines`` are encoded."""
     counts: Counter[int] = Counter()
+    batch: list[str] = []
     seen = 0
     for line in lines:
         if seen >= max_chars:
             break
         line = line[: max_chars - seen]
         seen += len(line)
-        counts.update(tok.encode(line, add_special_tokens=False).ids)
+        batch.append(line)
+    for enc in tok.encode_batch(batch, add_special_tokens=False).encodings:  # one kernel call for byte-level BPE
+        counts.update(enc.ids)
     return counts
 
 

@@ -120,6 +120,9 @@ def make_batch(
     [0, 0]
     """
     padded = pad_encodings(list(encodings), params=padding)
+    if not return_overflowing:  # one row per encoding
+        return BatchEncoding(encodings=padded, rows=list(padded), overflow_to_sample_mapping=list(range(len(padded))),
+                             padding=padding)
     rows: list[Encoding] = []
     mapping: list[int] = []
     for i, enc in enumerate(padded):

