@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+from functools import lru_cache
 
 import pytest
 import regex
@@ -102,20 +103,23 @@ def test_pieces_equal_the_regex_module_on_text(pattern, multilingual):
         assert enc.split(text) == regex.findall(pattern, text), text
 
 
+@lru_cache(maxsize=2)
+def _splitter(pattern: str):
+    return kernel.kernel_encoder(ByteLevel(pattern=pattern), load_reference("gpt2").model)
+
+
 @settings(max_examples=400, deadline=None, derandomize=True)
 @given(text=nasty_text)
 def test_pieces_equal_the_regex_module_on_nasty_text(text):
-    model = load_reference("gpt2").model
     for pattern in (GPT2_PATTERN, CL100K_PATTERN):
-        assert kernel.kernel_encoder(ByteLevel(pattern=pattern), model).split(text) == regex.findall(pattern, text)
+        assert _splitter(pattern).split(text) == regex.findall(pattern, text)
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(text=st.text(max_size=40))
 def test_pieces_equal_the_regex_module_on_any_text(text):
-    model = load_reference("gpt2").model
     for pattern in (GPT2_PATTERN, CL100K_PATTERN):
-        assert kernel.kernel_encoder(ByteLevel(pattern=pattern), model).split(text) == regex.findall(pattern, text)
+        assert _splitter(pattern).split(text) == regex.findall(pattern, text)
 
 
 def _reference_ids(model: BPE, data: bytes) -> list[int]:
