@@ -59,11 +59,16 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
         return None  # ids far apart: the kernel's tables are indexed by id
     strs: list[Optional[str]] = [None] * size
     raw: list[Optional[bytes]] = [None] * size
-    byte_of = {c: b for b, c in bytes_to_unicode().items()}
+    # A token's bytes: each byte symbol becomes its byte; any other character cannot be Latin-1
+    # encoded afterwards (U+FFFF), so tokens that are not made of byte symbols get None.
+    to_bytes: dict[int, Any] = {k: "\uffff" for k in range(256)}
+    to_bytes.update({ord(c): b for b, c in bytes_to_unicode().items()})
     for token, tid in vocab.items():
         strs[tid] = token
-        if all(c in byte_of for c in token):
-            raw[tid] = bytes(byte_of[c] for c in token)
+        try:
+            raw[tid] = token.translate(to_bytes).encode("latin-1")
+        except UnicodeEncodeError:
+            pass
     merges: list[tuple[int, int, int]] = []
     if model.merge_ranks == "merges":
         for (left, right), (_, merged) in sorted(model._merge.items(), key=lambda kv: kv[1][0]):
