@@ -1,0 +1,211 @@
+/* BPE over one piece's UTF-8 bytes: the adjacent pair with the lowest rank merges first, the leftmost
+ * on equal ranks, as tokenizer_core/bpe/merging.py; a scan for short pieces, a heap over a linked list
+ * for long ones (O(n log n)); results are remembered per piece. */
+#include "encoder.h"
+
+/* Keep the first (lowest) rank of a pair, as the Python merge table does. */
+int pairs_put(U64Map *t, int32_t l, int32_t r, uint32_t rank, int32_t merged) {
+    int created;
+    int64_t *v = u64map_slot(t, pair_key(l, r), &created);
+    if (!v) return -1;
+    if (created) *v = (int64_t)(((uint64_t)rank << 32) | (uint32_t)merged);
+    return 0;
+}
+
+static int scratch_reserve(Encoder *e, size_t n) {
+    if (n <= e->scratch_cap) return 0;
+    size_t cap = e->scratch_cap ? e->scratch_cap : 64;
+    while (cap < n) cap *= 2;
+    int32_t *a = PyMem_Realloc(e->sym, cap * sizeof(int32_t));
+    if (!a) goto fail;
+    e->sym = a;
+    a = PyMem_Realloc(e->nxt, cap * sizeof(int32_t));
+    if (!a) goto fail;
+    e->nxt = a;
+    a = PyMem_Realloc(e->prv, cap * sizeof(int32_t));
+    if (!a) goto fail;
+    e->prv = a;
+    int64_t *b = PyMem_Realloc(e->pend, cap * sizeof(int64_t));
+    if (!b) goto fail;
+    e->pend = b;
+    e->scratch_cap = cap;
+    return 0;
+fail:
+    PyErr_NoMemory();
+    return -1;
+}
+
+#define SCAN_LIMIT 48 /* pieces up to this many bytes merge by repeated minimum search */
+
+/* Merge by repeated minimum search: (ids, ends) edited in place; returns the new length. */
+static Py_ssize_t merge_scan(const Encoder *e, int32_t *ids, int64_t *ends, Py_ssize_t n) {
+    uint32_t rank[SCAN_LIMIT];
+    int32_t merged[SCAN_LIMIT];
+    const uint32_t NONE = UINT32_MAX;
+    for (Py_ssize_t i = 0; i + 1 < n; i++)
+        if (!pairs_get(&e->pairs, ids[i], ids[i + 1], &rank[i], &merged[i])) rank[i] = NONE;
+    while (n > 1) {
+        Py_ssize_t best = -1;
+        uint32_t br = NONE;
+        for (Py_ssize_t i = 0; i + 1 < n; i++)
+            if (rank[i] < br) { br = rank[i]; best = i; }
+        if (best < 0) break;
+        Py_ssize_t i = best;
+        ids[i] = merged[i];
+        ends[i] = ends[i + 1];
+        /* Remove symbol i+1 and pair i (pair i+1 becomes pair i). */
+        memmove(ids + i + 1, ids + i + 2, (n - i - 2) * sizeof(int32_t));
+        memmove(ends + i + 1, ends + i + 2, (n - i - 2) * sizeof(int64_t));
+        memmove(rank + i, rank + i + 1, (n - i - 2) * sizeof(uint32_t));
+        memmove(merged + i, merged + i + 1, (n - i - 2) * sizeof(int32_t));
+        n--;
+        if (i > 0 && !pairs_get(&e->pairs, ids[i - 1], ids[i], &rank[i - 1], &merged[i - 1])) rank[i - 1] = NONE;
+        if (i + 1 < n && !pairs_get(&e->pairs, ids[i], ids[i + 1], &rank[i], &merged[i])) rank[i] = NONE;
+    }
+    return n;
+}
+
+/* Heap entries ordered by (rank, position). */
+typedef struct { uint32_t rank; int32_t pos, left, right, merged; } HeapItem;
+
+static inline int heap_less(const HeapItem *a, const HeapItem *b) {
+    return a->rank < b->rank || (a->rank == b->rank && a->pos < b->pos);
+}
+
+static void heap_push(HeapItem *h, size_t *n, HeapItem x) {
+    size_t i = (*n)++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!heap_less(&x, &h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = x;
+}
+
+static HeapItem heap_pop(HeapItem *h, size_t *n) {
+    HeapItem top = h[0];
+    HeapItem x = h[--(*n)];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= *n) break;
+        size_t r = l + 1, m = (r < *n && heap_less(&h[r], &h[l])) ? r : l;
+        if (!heap_less(&h[m], &x)) break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (*n) h[i] = x;
+    return top;
+}
+
+/* Merge a long piece with a heap over a linked list; returns the new length. */
+static Py_ssize_t merge_heap(Encoder *e, int32_t *ids, int64_t *ends, Py_ssize_t n) {
+    if (scratch_reserve(e, (size_t)n) < 0) return -1;
+    int32_t *sym = e->sym, *nxt = e->nxt, *prv = e->prv;
+    int64_t *pend = e->pend;
+    /* At most n-1 initial entries and two per merge (n-1 merges). */
+    size_t hcap = 3 * (size_t)n + 4, hn = 0;
+    HeapItem *heap = PyMem_Malloc(hcap * sizeof(HeapItem));
+    if (!heap) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        sym[i] = ids[i];
+        pend[i] = ends[i];
+        nxt[i] = (int32_t)(i + 1 < n ? i + 1 : -1);
+        prv[i] = (int32_t)(i - 1);
+    }
+    HeapItem it;
+    for (Py_ssize_t i = 0; i + 1 < n; i++) {
+        if (pairs_get(&e->pairs, sym[i], sym[i + 1], &it.rank, &it.merged)) {
+            it.pos = (int32_t)i; it.left = sym[i]; it.right = sym[i + 1];
+            heap_push(heap, &hn, it);
+        }
+    }
+    while (hn) {
+        HeapItem x = heap_pop(heap, &hn);
+        int32_t i = x.pos;
+        /* A symbol only grows, so an entry whose ids still match is current. */
+        if (sym[i] != x.left) continue;
+        int32_t j = nxt[i];
+        if (j < 0 || sym[j] != x.right) continue;
+        sym[i] = x.merged;
+        sym[j] = -1;
+        pend[i] = pend[j];
+        int32_t k = nxt[j];
+        nxt[i] = k;
+        if (k >= 0) prv[k] = i;
+        int32_t p = prv[i];
+        if (p >= 0 && pairs_get(&e->pairs, sym[p], sym[i], &it.rank, &it.merged)) {
+            it.pos = p; it.left = sym[p]; it.right = sym[i];
+            heap_push(heap, &hn, it);
+        }
+        if (k >= 0 && pairs_get(&e->pairs, sym[i], sym[k], &it.rank, &it.merged)) {
+            it.pos = i; it.left = sym[i]; it.right = sym[k];
+            heap_push(heap, &hn, it);
+        }
+    }
+    PyMem_Free(heap);
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i >= 0 && i < n; i = nxt[i]) {
+        ids[m] = sym[i];
+        ends[m] = pend[i];
+        m++;
+    }
+    return m;
+}
+
+/* Tokens of one piece into e->piece: ids and byte ends relative to the piece. */
+int encode_piece(Encoder *e, const unsigned char *p, Py_ssize_t n) {
+    TokBuf *b = &e->piece;
+    b->n = 0;
+    int64_t hit;
+    if (n <= CACHE_MAX_PIECE && btab_find(&e->cache, p, n, &hit)) {
+        Py_ssize_t off = (Py_ssize_t)(hit >> 8), cnt = (Py_ssize_t)(hit & 0xff);
+        if (tokbuf_reserve(b, cnt) < 0) return -1;
+        for (Py_ssize_t k = 0; k < cnt; k++) {
+            b->id[k] = e->pool_id[off + k];
+            b->end[k] = e->pool_end[off + k];
+        }
+        b->n = cnt;
+        return 0;
+    }
+    if (tokbuf_reserve(b, n) < 0) return -1;
+    int64_t whole;
+    if (e->ignore_merges && btab_find(&e->vocab, p, n, &whole)) {
+        b->id[0] = (int32_t)whole;
+        b->end[0] = n;
+        b->n = 1;
+    } else {
+        for (Py_ssize_t k = 0; k < n; k++) {
+            b->id[k] = e->byte_id[p[k]];
+            b->end[k] = k + 1;
+        }
+        Py_ssize_t m = n <= SCAN_LIMIT ? merge_scan(e, b->id, b->end, n) : merge_heap(e, b->id, b->end, n);
+        if (m < 0) return -1;
+        b->n = m;
+    }
+    if (n <= CACHE_MAX_PIECE && e->cache.count < e->cache_limit) {
+        if (e->pool_len + (size_t)b->n > e->pool_cap) {
+            size_t cap = e->pool_cap ? e->pool_cap * 2 : 4096;
+            while (cap < e->pool_len + (size_t)b->n) cap *= 2;
+            int32_t *a = PyMem_Realloc(e->pool_id, cap * sizeof(int32_t));
+            if (!a) { PyErr_NoMemory(); return -1; }
+            e->pool_id = a;
+            a = PyMem_Realloc(e->pool_end, cap * sizeof(int32_t));
+            if (!a) { PyErr_NoMemory(); return -1; }
+            e->pool_end = a;
+            e->pool_cap = cap;
+        }
+        for (Py_ssize_t k = 0; k < b->n; k++) {
+            e->pool_id[e->pool_len + k] = b->id[k];
+            e->pool_end[e->pool_len + k] = (int32_t)b->end[k];
+        }
+        /* n <= 256 bytes gives at most 256 tokens: the count fits the low byte when below 256;
+         * a piece of exactly 256 one-byte tokens is simply not cached. */
+        if (b->n < 256) {
+            if (btab_put(&e->cache, p, n, ((int64_t)e->pool_len << 8) | b->n) < 0) return -1;
+            e->pool_len += (size_t)b->n;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,177 @@
+/* A whole text through the Encoder: its pieces, their tokens (cached per piece), character offsets,
+ * and the Python lists of an Encoding built without a Python loop. */
+#include "encoder.h"
+
+static int result_reserve(Result *r, Py_ssize_t more) {
+    if (tokbuf_reserve(&r->out, more) < 0) return -1;
+    if (r->out.cap > r->word_cap) {
+        int64_t *w = PyMem_Realloc(r->word, r->out.cap * sizeof(int64_t));
+        if (!w) { PyErr_NoMemory(); return -1; }
+        r->word = w;
+        r->word_cap = r->out.cap;
+    }
+    return 0;
+}
+
+void result_free(Result *r) {
+    tokbuf_free(&r->out);
+    PyMem_Free(r->word);
+    memset(r, 0, sizeof(*r));
+}
+
+/* The UTF-8 bytes of text[i:j] in e->u8 (the Python path encodes each piece the same way). */
+static const unsigned char *piece_utf8(Encoder *e, PyObject *text, const Text *t, Py_ssize_t i, Py_ssize_t j,
+                                       Py_ssize_t *nbytes) {
+    size_t need = (size_t)(j - i) * 4;
+    if (need > e->u8_cap) {
+        size_t cap = e->u8_cap ? e->u8_cap : 1024;
+        while (cap < need) cap *= 2;
+        unsigned char *b = PyMem_Realloc(e->u8, cap);
+        if (!b) { PyErr_NoMemory(); return NULL; }
+        e->u8 = b;
+        e->u8_cap = cap;
+    }
+    unsigned char *o = e->u8;
+    for (Py_ssize_t k = i; k < j; k++) {
+        Py_UCS4 c = AT(t, k);
+        if (c < 0x80) *o++ = (unsigned char)c;
+        else if (c < 0x800) { *o++ = 0xC0 | (c >> 6); *o++ = 0x80 | (c & 0x3F); }
+        else if (c < 0x10000) {
+            if (c >= 0xD800 && c <= 0xDFFF) {
+                /* A lone surrogate has no UTF-8: raise the codec's own UnicodeEncodeError, which
+                 * the pipeline answers by reading it as U+FFFD (as the Python path does). */
+                PyObject *b = PyUnicode_AsUTF8String(text);
+                Py_XDECREF(b);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "lone surrogate");
+                return NULL;
+            }
+            *o++ = 0xE0 | (c >> 12); *o++ = 0x80 | ((c >> 6) & 0x3F); *o++ = 0x80 | (c & 0x3F);
+        } else {
+            *o++ = 0xF0 | (c >> 18); *o++ = 0x80 | ((c >> 12) & 0x3F);
+            *o++ = 0x80 | ((c >> 6) & 0x3F); *o++ = 0x80 | (c & 0x3F);
+        }
+    }
+    *nbytes = o - e->u8;
+    return e->u8;
+}
+
+/* Encode all of `text`: tokens with character offsets from `base`, pieces numbered from `first_word`. */
+int encode_text(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r) {
+    Text t = text_of(text);
+    int ascii = PyUnicode_IS_ASCII(text);
+    int64_t word = first_word;
+    int64_t charpos[CACHE_MAX_PIECE + 1];
+    for (Py_ssize_t i = 0; i < t.len;) {
+        Py_ssize_t j = next_piece(e, &t, i), nb = j - i;
+        const unsigned char *bytes = ascii ? (const unsigned char *)t.data + i : piece_utf8(e, text, &t, i, j, &nb);
+        if (!bytes || encode_piece(e, bytes, nb) < 0) return -1;
+        TokBuf *pb = &e->piece;
+        if (result_reserve(r, pb->n) < 0) return -1;
+        Py_ssize_t o = r->out.n;
+        int64_t cs = base + i;
+        if (nb == j - i) { /* one byte per character */
+            int64_t prev = 0;
+            for (Py_ssize_t k = 0; k < pb->n; k++) {
+                r->out.id[o + k] = pb->id[k];
+                r->out.start[o + k] = cs + prev;
+                r->out.end[o + k] = cs + pb->end[k];
+                r->word[o + k] = word;
+                prev = pb->end[k];
+            }
+        } else {
+            /* The character of each byte: a token starts at its first byte's character and ends
+             * after its last byte's character (a token may hold part of a character). */
+            int64_t *cp = charpos, *heap_cp = NULL;
+            if (nb > CACHE_MAX_PIECE) {
+                heap_cp = PyMem_Malloc((size_t)nb * sizeof(int64_t));
+                if (!heap_cp) { PyErr_NoMemory(); return -1; }
+                cp = heap_cp;
+            }
+            int64_t ch = -1;
+            for (Py_ssize_t k = 0; k < nb; k++) {
+                if ((bytes[k] & 0xC0) != 0x80) ch++;
+                cp[k] = ch;
+            }
+            int64_t prev = 0;
+            for (Py_ssize_t k = 0; k < pb->n; k++) {
+                r->out.id[o + k] = pb->id[k];
+                r->out.start[o + k] = cs + cp[prev];
+                r->out.end[o + k] = cs + cp[pb->end[k] - 1] + 1;
+                r->word[o + k] = word;
+                prev = pb->end[k];
+            }
+            PyMem_Free(heap_cp);
+        }
+        r->out.n += pb->n;
+        word++;
+        i = j;
+    }
+    r->pieces = word - first_word;
+    return 0;
+}
+
+PyObject *ids_list(Encoder *e, const Result *r) {
+    Py_ssize_t n = r->out.n, nv = PyList_GET_SIZE(e->id_objs);
+    PyObject *ids = PyList_New(n);
+    if (!ids) return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int32_t id = r->out.id[k];
+        PyObject *o;
+        if (id >= 0 && id < nv) {
+            o = PyList_GET_ITEM(e->id_objs, id);
+            Py_INCREF(o);
+        } else {
+            o = PyLong_FromLong(id);
+            if (!o) { Py_DECREF(ids); return NULL; }
+        }
+        PyList_SET_ITEM(ids, k, o);
+    }
+    return ids;
+}
+
+/* (ids, tokens, offsets, word_ids, pieces) of an encoded text, as Python lists. */
+PyObject *result_lists(Encoder *e, const Result *r) {
+    Py_ssize_t n = r->out.n, nv = PyList_GET_SIZE(e->token_strs);
+    PyObject *ids = NULL, *toks = NULL, *offs = NULL, *words = NULL;
+    if (!(ids = ids_list(e, r))) return NULL;
+    if (!(toks = PyList_New(n)) || !(offs = PyList_New(n)) || !(words = PyList_New(n))) goto fail;
+    PyObject *last_end = NULL, *word_obj = NULL;
+    int64_t last_end_value = -1, word_value = -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int32_t id = r->out.id[k];
+        PyObject *s = (id >= 0 && id < nv) ? PyList_GET_ITEM(e->token_strs, id) : Py_None;
+        Py_INCREF(s);
+        PyList_SET_ITEM(toks, k, s);
+        /* A token usually starts where the previous one ended: share that int object. */
+        PyObject *a;
+        if (r->out.start[k] == last_end_value) {
+            a = last_end;
+            Py_INCREF(a);
+        } else if (!(a = PyLong_FromLongLong(r->out.start[k]))) goto fail;
+        PyObject *b = PyLong_FromLongLong(r->out.end[k]);
+        if (!b) { Py_DECREF(a); goto fail; }
+        PyObject *pair = PyTuple_New(2);
+        if (!pair) { Py_DECREF(a); Py_DECREF(b); goto fail; }
+        PyTuple_SET_ITEM(pair, 0, a);
+        PyTuple_SET_ITEM(pair, 1, b);
+        /* Two ints can form no reference cycle: keep these tuples out of the cyclic GC. */
+        PyObject_GC_UnTrack(pair);
+        PyList_SET_ITEM(offs, k, pair);
+        last_end = b;
+        last_end_value = r->out.end[k];
+        if (r->word[k] != word_value) {
+            if (!(word_obj = PyLong_FromLongLong(r->word[k]))) goto fail;
+            word_value = r->word[k];
+        } else {
+            Py_INCREF(word_obj);
+        }
+        PyList_SET_ITEM(words, k, word_obj);
+    }
+    return Py_BuildValue("(NNNNn)", ids, toks, offs, words, r->pieces);
+fail:
+    Py_XDECREF(ids);
+    Py_XDECREF(toks);
+    Py_XDECREF(offs);
+    Py_XDECREF(words);
+    return NULL;
+}

@@ -1,0 +1,332 @@
+/* Encoder: byte-level BPE over the GPT-2 or cl100k_base split, in bulk.
+ *
+ * Each piece's UTF-8 bytes start as one symbol each; the adjacent pair with the lowest rank merges
+ * first, the leftmost on equal ranks (a scan for short pieces, a heap over a linked list for long
+ * ones, O(n log n)); results are cached per piece; the encoding's lists (ids, token strings, offsets
+ * in characters, word ids) are built without a Python loop. tokenizer_core/bpe/kernel.py builds it. */
+#include "encoder.h"
+
+static int check_text(PyObject *text) {
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "text must be str, not %.100s", Py_TYPE(text)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(encode_ids_doc, "encode_ids(text) -> list[int]: the token ids of the whole text.");
+
+static PyObject *Encoder_encode_ids(Encoder *e, PyObject *text) {
+    if (check_text(text) < 0) return NULL;
+    Result r = {0};
+    if (encode_text(e, text, 0, 0, &r) < 0) { result_free(&r); return NULL; }
+    PyObject *ids = ids_list(e, &r);
+    result_free(&r);
+    return ids;
+}
+
+PyDoc_STRVAR(encode_doc,
+"encode(text, base, first_word) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
+"Token ids, token strings, (start, end) character offsets (plus base), the piece index of each\n"
+"token (from first_word) and the number of pieces.");
+
+static PyObject *Encoder_encode(Encoder *e, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t base;
+    long long first_word;
+    if (!PyArg_ParseTuple(args, "UnL", &text, &base, &first_word)) return NULL;
+    Result r = {0};
+    PyObject *out = NULL;
+    if (encode_text(e, text, base, first_word, &r) == 0) {
+        /* Millions of new objects, none of which can form a cycle: no collections while they are made. */
+        int gc_was_on = PyGC_Disable();
+        out = result_lists(e, &r);
+        if (gc_was_on) PyGC_Enable();
+    }
+    result_free(&r);
+    return out;
+}
+
+/* A list of n references to one object. */
+static PyObject *repeated(PyObject *o, Py_ssize_t n) {
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_INCREF(o);
+        PyList_SET_ITEM(l, k, o);
+    }
+    return l;
+}
+
+PyDoc_STRVAR(encode_batch_doc,
+"encode_batch(texts, sequence_id) -> one row per text:\n"
+"(ids, tokens, offsets, type_ids, attention_mask, special_tokens_mask, word_ids, sequence_ids),\n"
+"the fields of an Encoding in order (type and sequence ids are sequence_id).\n\n"
+"The lists hold only ints, strs and tuples of ints, so they can be in no reference cycle; they\n"
+"are left out of the cyclic GC, which would otherwise walk every token of a large batch again\n"
+"at each collection.");
+
+static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args) {
+    PyObject *texts, *seq_obj;
+    if (!PyArg_ParseTuple(args, "OO!", &texts, &PyLong_Type, &seq_obj)) return NULL;
+    PyObject *seq = PySequence_Fast(texts, "encode_batch takes a sequence of str");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(n);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    PyObject *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1);
+    int gc_was_on = PyGC_Disable();
+    Result r = {0};
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *text = PySequence_Fast_GET_ITEM(seq, k);
+        if (check_text(text) < 0) goto fail;
+        r.out.n = 0;
+        if (encode_text(e, text, 0, 0, &r) < 0) goto fail;
+        PyObject *lists = result_lists(e, &r);
+        if (!lists) goto fail;
+        Py_ssize_t m = r.out.n;
+        PyObject *row = PyTuple_New(8);
+        if (!row) { Py_DECREF(lists); goto fail; }
+        for (int f = 0; f < 3; f++) {          /* ids, tokens, offsets */
+            PyObject *l = PyTuple_GET_ITEM(lists, f);
+            Py_INCREF(l);
+            PyTuple_SET_ITEM(row, f, l);
+        }
+        PyObject *w = PyTuple_GET_ITEM(lists, 3);
+        Py_INCREF(w);
+        PyTuple_SET_ITEM(row, 6, w);           /* word_ids */
+        Py_DECREF(lists);
+        PyObject *type_ids = repeated(seq_obj, m), *mask = repeated(one, m), *special = repeated(zero, m),
+                 *seq_ids = repeated(seq_obj, m);
+        if (type_ids) PyTuple_SET_ITEM(row, 3, type_ids);
+        if (mask) PyTuple_SET_ITEM(row, 4, mask);
+        if (special) PyTuple_SET_ITEM(row, 5, special);
+        if (seq_ids) PyTuple_SET_ITEM(row, 7, seq_ids);
+        if (!type_ids || !mask || !special || !seq_ids) { Py_DECREF(row); goto fail; }
+        for (int f = 0; f < 8; f++) PyObject_GC_UnTrack(PyTuple_GET_ITEM(row, f));
+        PyObject_GC_UnTrack(row);
+        PyList_SET_ITEM(out, k, row);
+    }
+    result_free(&r);
+    if (gc_was_on) PyGC_Enable();
+    Py_DECREF(zero);
+    Py_DECREF(one);
+    Py_DECREF(seq);
+    return out;
+fail:
+    result_free(&r);
+    if (gc_was_on) PyGC_Enable();
+    Py_XDECREF(zero);
+    Py_XDECREF(one);
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+PyDoc_STRVAR(split_doc, "split(text) -> list[str]: the pieces of the split pattern, in order.");
+
+static PyObject *Encoder_split(Encoder *e, PyObject *text) {
+    if (check_text(text) < 0) return NULL;
+    Text t = text_of(text);
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < t.len;) {
+        Py_ssize_t j = next_piece(e, &t, i);
+        PyObject *s = PyUnicode_Substring(text, i, j);
+        if (!s || PyList_Append(out, s) < 0) { Py_XDECREF(s); Py_DECREF(out); return NULL; }
+        Py_DECREF(s);
+        i = j;
+    }
+    return out;
+}
+
+PyDoc_STRVAR(encode_piece_doc, "encode_piece(data: bytes) -> list[int]: BPE token ids of one piece's bytes (no cache).");
+
+static PyObject *Encoder_encode_piece(Encoder *e, PyObject *data) {
+    if (!PyBytes_Check(data)) {
+        PyErr_SetString(PyExc_TypeError, "encode_piece takes bytes");
+        return NULL;
+    }
+    size_t saved = e->cache_limit;
+    BytesTable empty = e->cache;
+    e->cache_limit = 0; /* neither read nor fill the cache */
+    e->cache.count = 0;
+    int rc = encode_piece(e, (const unsigned char *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data));
+    e->cache_limit = saved;
+    e->cache.count = empty.count;
+    if (rc < 0) return NULL;
+    PyObject *out = PyList_New(e->piece.n);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < e->piece.n; k++) {
+        PyObject *o = PyLong_FromLong(e->piece.id[k]);
+        if (!o) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, k, o);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(cache_size_doc, "cache_size() -> int: the number of pieces remembered.");
+
+static PyObject *Encoder_cache_size(Encoder *e, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromSize_t(e->cache.count);
+}
+
+PyDoc_STRVAR(clear_cache_doc, "clear_cache(): forget every remembered piece.");
+
+static PyObject *Encoder_clear_cache(Encoder *e, PyObject *Py_UNUSED(ignored)) {
+    btab_clear(&e->cache);
+    e->pool_len = 0;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Encoder_methods[] = {
+    {"encode", (PyCFunction)Encoder_encode, METH_VARARGS, encode_doc},
+    {"encode_batch", (PyCFunction)Encoder_encode_batch, METH_VARARGS, encode_batch_doc},
+    {"encode_ids", (PyCFunction)Encoder_encode_ids, METH_O, encode_ids_doc},
+    {"split", (PyCFunction)Encoder_split, METH_O, split_doc},
+    {"encode_piece", (PyCFunction)Encoder_encode_piece, METH_O, encode_piece_doc},
+    {"cache_size", (PyCFunction)Encoder_cache_size, METH_NOARGS, cache_size_doc},
+    {"clear_cache", (PyCFunction)Encoder_clear_cache, METH_NOARGS, clear_cache_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static void Encoder_dealloc(Encoder *e) {
+    Py_XDECREF(e->classes_obj);
+    Py_XDECREF(e->token_strs);
+    Py_XDECREF(e->id_objs);
+    u64map_free(&e->pairs);
+    btab_free(&e->vocab);
+    btab_free(&e->cache);
+    PyMem_Free(e->pool_id);
+    PyMem_Free(e->pool_end);
+    tokbuf_free(&e->piece);
+    PyMem_Free(e->sym);
+    PyMem_Free(e->nxt);
+    PyMem_Free(e->prv);
+    PyMem_Free(e->pend);
+    PyMem_Free(e->u8);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static int read_id(PyObject *o, int32_t *out, const char *what) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s %ld is outside 0..2**31-1", what, v);
+        return -1;
+    }
+    *out = (int32_t)v;
+    return 0;
+}
+
+/* Encoder(classes, pattern, byte_ids, merges, token_bytes, token_strs, *, tokens_rank, ignore_merges, cache_limit)
+ *   classes: bytes of N_CODEPOINTS class codes; pattern: 0 GPT-2, 1 cl100k;
+ *   byte_ids: 256 ids of the byte symbols; merges: list of (left id, right id, merged id) in rank order;
+ *   token_bytes: list (by id) of each token's bytes or None; token_strs: list (by id) of token strings;
+ *   tokens_rank: derive the pairs from the vocabulary, rank = merged id (tiktoken's rule). */
+static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
+    static char *names[] = {"classes", "pattern", "byte_ids", "merges", "token_bytes", "token_strs",
+                            "tokens_rank", "ignore_merges", "cache_limit", NULL};
+    PyObject *classes, *byte_ids, *merges, *token_bytes, *token_strs;
+    int pattern, tokens_rank = 0, ignore_merges = 0;
+    Py_ssize_t cache_limit = 200000;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiOO!O!O!|$ppn", names, &classes, &pattern, &byte_ids,
+                                     &PyList_Type, &merges, &PyList_Type, &token_bytes, &PyList_Type,
+                                     &token_strs, &tokens_rank, &ignore_merges, &cache_limit))
+        return -1;
+    if (e->classes_obj) {
+        PyErr_SetString(PyExc_RuntimeError, "Encoder is already initialised");
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(classes) != N_CODEPOINTS) {
+        PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point (0x110000)");
+        return -1;
+    }
+    if (pattern != PAT_GPT2 && pattern != PAT_CL100K) {
+        PyErr_SetString(PyExc_ValueError, "pattern must be 0 (GPT-2) or 1 (cl100k_base)");
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(byte_ids, "byte_ids must be a sequence of 256 ids");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != 256) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "byte_ids must hold 256 ids");
+        return -1;
+    }
+    for (int b = 0; b < 256; b++)
+        if (read_id(PySequence_Fast_GET_ITEM(seq, b), &e->byte_id[b], "byte id") < 0) { Py_DECREF(seq); return -1; }
+    Py_DECREF(seq);
+    Py_INCREF(classes);
+    e->classes_obj = classes;
+    e->cls = (const unsigned char *)PyBytes_AS_STRING(classes);
+    e->pattern = pattern;
+    e->ignore_merges = ignore_merges;
+    e->cache_limit = cache_limit < 0 ? 0 : (size_t)cache_limit;
+    Py_INCREF(token_strs);
+    e->token_strs = token_strs;
+    Py_ssize_t nv = PyList_GET_SIZE(token_bytes);
+    if (!(e->id_objs = PyList_New(nv))) return -1;
+    for (Py_ssize_t k = 0; k < nv; k++) {
+        PyObject *o = PyLong_FromSsize_t(k);
+        if (!o) return -1;
+        PyList_SET_ITEM(e->id_objs, k, o);
+    }
+    if (btab_init(&e->vocab, (size_t)nv) < 0 || btab_init(&e->cache, 1024) < 0) return -1;
+    for (Py_ssize_t k = 0; k < nv; k++) {
+        PyObject *b = PyList_GET_ITEM(token_bytes, k);
+        if (b == Py_None) continue;
+        if (!PyBytes_Check(b)) {
+            PyErr_SetString(PyExc_TypeError, "token_bytes must hold bytes or None");
+            return -1;
+        }
+        int64_t old;
+        if (btab_find(&e->vocab, (const unsigned char *)PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b), &old)) continue;
+        if (btab_put(&e->vocab, (const unsigned char *)PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b), k) < 0) return -1;
+    }
+    Py_ssize_t nm = PyList_GET_SIZE(merges);
+    if (u64map_init(&e->pairs, tokens_rank ? (size_t)nv * 4 : (size_t)nm) < 0) return -1;
+    if (tokens_rank) {
+        /* Every split of a token into two tokens is a pair; its rank is the token's id. Ids are
+         * visited in increasing order so a pair keeps its lowest rank. */
+        for (Py_ssize_t k = 0; k < nv; k++) {
+            PyObject *b = PyList_GET_ITEM(token_bytes, k);
+            if (b == Py_None || PyBytes_GET_SIZE(b) < 2) continue;
+            const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(b);
+            Py_ssize_t n = PyBytes_GET_SIZE(b);
+            int64_t self;
+            if (!btab_find(&e->vocab, p, n, &self) || self != k) continue; /* a duplicate spelling */
+            for (Py_ssize_t cut = 1; cut < n; cut++) {
+                int64_t l, r;
+                if (btab_find(&e->vocab, p, cut, &l) && btab_find(&e->vocab, p + cut, n - cut, &r) &&
+                    pairs_put(&e->pairs, (int32_t)l, (int32_t)r, (uint32_t)k, (int32_t)k) < 0)
+                    return -1;
+            }
+        }
+    } else {
+        for (Py_ssize_t k = 0; k < nm; k++) {
+            PyObject *m = PyList_GET_ITEM(merges, k);
+            int32_t l, r, v;
+            if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 3) {
+                PyErr_SetString(PyExc_TypeError, "merges must hold (left id, right id, merged id) tuples");
+                return -1;
+            }
+            if (read_id(PyTuple_GET_ITEM(m, 0), &l, "merge id") < 0 || read_id(PyTuple_GET_ITEM(m, 1), &r, "merge id") < 0 ||
+                read_id(PyTuple_GET_ITEM(m, 2), &v, "merge id") < 0)
+                return -1;
+            if (pairs_put(&e->pairs, l, r, (uint32_t)k, v) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+PyTypeObject EncoderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tokenizer_kernel.Encoder",
+    .tp_doc = PyDoc_STR("Byte-level BPE over the GPT-2 or cl100k_base split, in bulk (see tokenizer_core/kernel.py)."),
+    .tp_basicsize = sizeof(Encoder),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Encoder_init,
+    .tp_dealloc = (destructor)Encoder_dealloc,
+    .tp_methods = Encoder_methods,
+};

@@ -1,0 +1,71 @@
+/* The Encoder type's state, shared by bpe.c (one piece), encode.c (a text) and encoder.c (the type). */
+#ifndef TOKENIZER_KERNEL_ENCODER_H
+#define TOKENIZER_KERNEL_ENCODER_H
+
+#include "kernel.h"
+
+#define CACHE_MAX_PIECE 256 /* longer pieces are encoded every time (they rarely repeat) */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *classes_obj;      /* bytes, N_CODEPOINTS long */
+    const unsigned char *cls;
+    int pattern;
+    int ignore_merges;
+    int32_t byte_id[256];
+    U64Map pairs;               /* (left << 32 | right) -> rank << 32 | merged id */
+    BytesTable vocab;           /* token bytes -> id (for ignore_merges) */
+    PyObject *token_strs;       /* list: id -> str */
+    PyObject *id_objs;          /* list: id -> int */
+    /* The piece cache: piece bytes -> (offset, count) into the pool of (id, byte end) pairs. */
+    BytesTable cache;
+    int32_t *pool_id;
+    int32_t *pool_end;
+    size_t pool_len, pool_cap;
+    size_t cache_limit;
+    /* Scratch for one piece. */
+    TokBuf piece;
+    /* Scratch for long pieces. */
+    int32_t *sym, *nxt, *prv;
+    int64_t *pend;
+    size_t scratch_cap;
+    /* UTF-8 of the current piece (non-ASCII texts). */
+    unsigned char *u8;
+    size_t u8_cap;
+} Encoder;
+
+static inline uint64_t pair_key(int32_t l, int32_t r) { return ((uint64_t)(uint32_t)l << 32) | (uint32_t)r; }
+
+static inline int pairs_get(const U64Map *t, int32_t l, int32_t r, uint32_t *rank, int32_t *merged) {
+    const int64_t *v = u64map_find(t, pair_key(l, r));
+    if (!v) return 0;
+    *rank = (uint32_t)((uint64_t)*v >> 32);
+    *merged = (int32_t)(uint32_t)*v;
+    return 1;
+}
+
+
+/* The end of the piece that starts at i, under the Encoder's split pattern. */
+static inline Py_ssize_t next_piece(const Encoder *e, const Text *t, Py_ssize_t i) {
+    return e->pattern == PAT_GPT2 ? next_gpt2(e->cls, t, i) : next_cl100k(e->cls, t, i);
+}
+
+/* bpe.c */
+int pairs_put(U64Map *t, int32_t l, int32_t r, uint32_t rank, int32_t merged);
+/* The tokens of one piece's bytes into e->piece: ids and byte ends relative to the piece. */
+int encode_piece(Encoder *e, const unsigned char *p, Py_ssize_t n);
+
+/* encode.c: a whole text's tokens, with character offsets and piece numbers. */
+typedef struct {
+    TokBuf out;          /* ids, character starts and ends */
+    int64_t *word;       /* piece index of each token */
+    Py_ssize_t word_cap;
+    Py_ssize_t pieces;
+} Result;
+
+void result_free(Result *r);
+int encode_text(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r);
+PyObject *ids_list(Encoder *e, const Result *r);
+PyObject *result_lists(Encoder *e, const Result *r);
+
+#endif

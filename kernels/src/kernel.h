@@ -1,0 +1,124 @@
+/*
+ * tokenizer_kernel: the compiled fast path of tokenizer_core's byte-level BPE and BPE training.
+ *
+ * The pure-Python code in tokenizer_core is the reference; this module computes the same things
+ * in bulk, and tests/test_kernel.py checks the two against each other (pieces, tokens, offsets,
+ * word ids, counts, whole training runs) on corpora and random text.
+ *
+ *   scan.c     pre-tokenization: the GPT-2 and cl100k_base split patterns written out as the
+ *              regex engine walks them, and the word splitters of training
+ *   tables.c   hash tables (64-bit keys; byte-string keys) and growable token buffers
+ *   bpe.c      BPE over one piece's bytes (scan or heap), and the piece cache
+ *   encode.c   a whole text: pieces, tokens, character offsets, and the encoding's lists
+ *   encoder.c  the Encoder type (encoder.h holds its state)
+ *   counter.c  PieceCounter: pieces of a corpus counted in one pass, for training
+ *   merges.c   MergeState: the BPE training loop's pair counts, queue and words
+ *   module.c   the module
+ *
+ * Character classes (\p{L}, \p{N}, \s, \w, case-insensitive letters) come from a table the Python
+ * side builds with the `regex` module itself (tokenizer_core/text/native.py), so the kernel and
+ * the Python path use the same Unicode data. Every call holds the GIL.
+ */
+#ifndef TOKENIZER_KERNEL_H
+#define TOKENIZER_KERNEL_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define N_CODEPOINTS 0x110000
+/* Class table bits. Bits 3..6 hold 1 + the index in "sdmtlver" of the letter a character
+ * matches case-insensitively (cl100k's contractions). */
+#define C_L 1u   /* \p{L} */
+#define C_N 2u   /* \p{N} */
+#define C_S 4u   /* \s    */
+#define C_W 128u /* \w    */
+
+enum { PAT_GPT2 = 0, PAT_CL100K = 1 };
+enum { SPLIT_GPT2 = 0, SPLIT_WHITESPACE = 2, SPLIT_WORDSPLIT = 3, SPLIT_WHITESPACESPLIT = 4 };
+
+/* ------------------------------------------------------------------ text */
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t len;
+} Text;
+
+#define AT(t, i) PyUnicode_READ((t)->kind, (t)->data, (i))
+
+static inline Text text_of(PyObject *s) {
+    Text t = {PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s)};
+    return t;
+}
+
+/* scan.c: the end of the piece starting at i (the text's pieces lie end to end). */
+Py_ssize_t next_gpt2(const unsigned char *cls, const Text *t, Py_ssize_t i);
+Py_ssize_t next_cl100k(const unsigned char *cls, const Text *t, Py_ssize_t i);
+/* scan.c: the next match [*s, *e) of a word splitter at or after i; 0 when there is none. */
+int next_word(const unsigned char *cls, int how, const Text *t, Py_ssize_t i, Py_ssize_t *s, Py_ssize_t *e);
+
+/* ------------------------------------------------------------------ hashing and tables */
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static inline uint64_t nonzero(uint64_t h) { return h ? h : 1; }
+
+uint64_t hash_bytes(const unsigned char *p, Py_ssize_t n);
+
+/* 64-bit keys (below 2**64 - 1) to 64-bit values, open addressing; grows as it fills. */
+typedef struct {
+    uint64_t *keys; /* key + 1; 0 = empty */
+    int64_t *vals;
+    size_t mask, count;
+} U64Map;
+
+int u64map_init(U64Map *m, size_t expected);
+void u64map_free(U64Map *m);
+int64_t *u64map_find(const U64Map *m, uint64_t key);
+/* The value of key, inserted as 0 (and *created set) when absent; NULL when out of memory. */
+int64_t *u64map_slot(U64Map *m, uint64_t key, int *created);
+
+/* Byte strings to 64-bit values; the keys live in an arena. */
+typedef struct {
+    uint64_t *hash; /* 0 = empty */
+    int64_t *off;   /* key offset in the arena */
+    int32_t *len;
+    int64_t *value;
+    size_t mask, count;
+    unsigned char *arena;
+    size_t arena_len, arena_cap;
+} BytesTable;
+
+int btab_init(BytesTable *t, size_t expected);
+void btab_free(BytesTable *t);
+void btab_clear(BytesTable *t);
+int btab_find(const BytesTable *t, const unsigned char *p, Py_ssize_t n, int64_t *value);
+int btab_put(BytesTable *t, const unsigned char *p, Py_ssize_t n, int64_t value); /* a key known to be absent */
+
+/* Tokens of one piece or one text: ids with start and end offsets. */
+typedef struct {
+    int32_t *id;
+    int64_t *start;
+    int64_t *end;
+    Py_ssize_t n, cap;
+} TokBuf;
+
+int tokbuf_reserve(TokBuf *b, Py_ssize_t more);
+void tokbuf_free(TokBuf *b);
+
+/* ------------------------------------------------------------------ the types */
+
+extern PyTypeObject EncoderType;
+extern PyTypeObject PieceCounterType;
+extern PyTypeObject MergeStateType;
+
+#endif

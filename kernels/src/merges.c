@@ -1,0 +1,425 @@
+#include "kernel.h"
+
+/*
+ * MergeState mirrors tokenizer_core/bpe/pair_stats.py and merge_loop.py (top_k = 0, ties by ids)
+ * step for step: the same pair counts, the same queue entries (-count, key, sequence number,
+ * word list), the same lazy correction of stale entries, and the same in-place edits of the
+ * words, so it picks the same pair at every step (tests/test_kernel.py compares whole runs).
+ */
+
+typedef struct { int64_t neg; uint64_t key; uint64_t seq; int32_t list; } QEntry;
+
+typedef struct { int32_t *w; int32_t n, cap; } WordList;
+
+typedef struct {
+    PyObject_HEAD
+    int shift;
+    uint64_t mask;
+    /* Words: symbols of word k are sym[start[k] .. start[k] + len[k]). */
+    int32_t *sym;
+    int64_t *start;
+    int32_t *len;
+    int64_t *cnt;
+    Py_ssize_t nwords;
+    /* Pair counts. */
+    U64Map pairs;
+    /* The queue. */
+    QEntry *heap;
+    size_t hn, hcap;
+    uint64_t seq;
+    /* Word lists, referenced by queue entries. */
+    WordList *lists;
+    size_t ln, lcap;
+    /* The chosen entry's list (set by best(), used by merge()). */
+    int32_t chosen;
+    /* Scratch for one merge: keys that gained, in first-gain order, and their lists. */
+    uint64_t *gkey;
+    int32_t *glist;
+    size_t gn, gcap;
+    U64Map gmap;           /* key -> its index in gkey */
+    int32_t *out;          /* scratch for a word with several occurrences */
+    size_t out_cap;
+} MergeState;
+
+static inline int64_t *pair_slot(MergeState *m, uint64_t key) { return u64map_slot(&m->pairs, key, NULL); }
+
+static inline int64_t pair_count(MergeState *m, uint64_t key) {
+    int64_t *c = u64map_find(&m->pairs, key);
+    return c ? *c : 0;
+}
+
+static inline int qless(const QEntry *a, const QEntry *b) {
+    if (a->neg != b->neg) return a->neg < b->neg;
+    if (a->key != b->key) return a->key < b->key;
+    return a->seq < b->seq;
+}
+
+static int qpush(MergeState *m, QEntry x) {
+    if (m->hn == m->hcap) {
+        size_t cap = m->hcap ? m->hcap * 2 : 1024;
+        QEntry *h = PyMem_Realloc(m->heap, cap * sizeof(QEntry));
+        if (!h) { PyErr_NoMemory(); return -1; }
+        m->heap = h;
+        m->hcap = cap;
+    }
+    size_t i = m->hn++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!qless(&x, &m->heap[p])) break;
+        m->heap[i] = m->heap[p];
+        i = p;
+    }
+    m->heap[i] = x;
+    return 0;
+}
+
+static QEntry qpop(MergeState *m) {
+    QEntry top = m->heap[0];
+    QEntry x = m->heap[--m->hn];
+    size_t i = 0, n = m->hn;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n) break;
+        size_t r = l + 1, c = (r < n && qless(&m->heap[r], &m->heap[l])) ? r : l;
+        if (!qless(&m->heap[c], &x)) break;
+        m->heap[i] = m->heap[c];
+        i = c;
+    }
+    if (n) m->heap[i] = x;
+    return top;
+}
+
+static int32_t new_list(MergeState *m) {
+    if (m->ln == m->lcap) {
+        size_t cap = m->lcap ? m->lcap * 2 : 1024;
+        WordList *l = PyMem_Realloc(m->lists, cap * sizeof(WordList));
+        if (!l) { PyErr_NoMemory(); return -1; }
+        m->lists = l;
+        m->lcap = cap;
+    }
+    m->lists[m->ln].w = NULL;
+    m->lists[m->ln].n = m->lists[m->ln].cap = 0;
+    return (int32_t)m->ln++;
+}
+
+/* Append word wi unless it is already the list's last word. */
+static int list_add(MergeState *m, int32_t li, int32_t wi) {
+    WordList *l = &m->lists[li];
+    if (l->n && l->w[l->n - 1] == wi) return 0;
+    if (l->n == l->cap) {
+        int32_t cap = l->cap ? l->cap * 2 : 4;
+        int32_t *w = PyMem_Realloc(l->w, (size_t)cap * sizeof(int32_t));
+        if (!w) { PyErr_NoMemory(); return -1; }
+        l->w = w;
+        l->cap = cap;
+    }
+    l->w[l->n++] = wi;
+    return 0;
+}
+
+static void list_free(MergeState *m, int32_t li) {
+    PyMem_Free(m->lists[li].w);
+    m->lists[li].w = NULL;
+    m->lists[li].n = m->lists[li].cap = 0;
+}
+
+/* The list of words where `key` gained in this merge (created in first-gain order). */
+static int32_t gained_list(MergeState *m, uint64_t key) {
+    int created;
+    int64_t *at = u64map_slot(&m->gmap, key, &created);
+    if (!at) return -1;
+    if (!created) return m->glist[*at];
+    if (m->gn == m->gcap) {
+        size_t cap = m->gcap ? m->gcap * 2 : 256;
+        uint64_t *gk = PyMem_Realloc(m->gkey, cap * sizeof(uint64_t));
+        if (!gk) { PyErr_NoMemory(); return -1; }
+        m->gkey = gk;
+        int32_t *gl = PyMem_Realloc(m->glist, cap * sizeof(int32_t));
+        if (!gl) { PyErr_NoMemory(); return -1; }
+        m->glist = gl;
+        m->gcap = cap;
+    }
+    int32_t li = new_list(m);
+    if (li < 0) return -1;
+    *at = (int64_t)m->gn;
+    m->gkey[m->gn] = key;
+    m->glist[m->gn] = li;
+    m->gn++;
+    return li;
+}
+
+/* Forget the last merge's gained keys: a fresh small map (the last one may have grown large). */
+static int gained_clear(MergeState *m) {
+    u64map_free(&m->gmap);
+    m->gn = 0;
+    return u64map_init(&m->gmap, 64);
+}
+
+/* (prev, a) loses c and (prev, new) gains c in word wi; likewise on the right. */
+static inline int neighbour(MergeState *m, uint64_t lose, uint64_t gain, int64_t c, int32_t wi) {
+    int64_t *pc = pair_slot(m, lose);
+    if (!pc) return -1;
+    *pc -= c;
+    pc = pair_slot(m, gain);
+    if (!pc) return -1;
+    *pc += c;
+    int32_t li = gained_list(m, gain);
+    if (li < 0) return -1;
+    return list_add(m, li, wi);
+}
+
+PyDoc_STRVAR(ms_best_doc,
+"best() -> (key, count) of the next pair to merge, or None when the queue is empty.\n"
+"Stale entries met on the way go back with their current count, as the Python loop does.");
+
+static PyObject *MergeState_best(MergeState *m, PyObject *Py_UNUSED(ignored)) {
+    while (m->hn) {
+        QEntry e = qpop(m);
+        int64_t cur = pair_count(m, e.key);
+        if (cur != -e.neg) {
+            e.neg = -cur;
+            if (qpush(m, e) < 0) return NULL;
+            continue;
+        }
+        if (m->chosen >= 0) list_free(m, m->chosen);
+        m->chosen = e.list;
+        return Py_BuildValue("(KL)", (unsigned long long)e.key, (long long)cur);
+    }
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(ms_merge_doc,
+"merge(a, b, new_id) -> tokens saved: merge (a, b) in the words of the entry best() chose.");
+
+static PyObject *MergeState_merge(MergeState *m, PyObject *args) {
+    long long a_, b_, n_;
+    if (!PyArg_ParseTuple(args, "LLL", &a_, &b_, &n_)) return NULL;
+    if (m->chosen < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "merge() needs a pair from best() first");
+        return NULL;
+    }
+    int32_t a = (int32_t)a_, b = (int32_t)b_, nid = (int32_t)n_;
+    uint64_t sh = (uint64_t)m->shift;
+    int64_t saved = 0;
+    if (gained_clear(m) < 0) return NULL;
+    WordList pos = m->lists[m->chosen];
+    for (int32_t t = 0; t < pos.n; t++) {
+        int32_t wi = pos.w[t];
+        int32_t *w = m->sym + m->start[wi];
+        int32_t n = m->len[wi];
+        int64_t c = m->cnt[wi];
+        int32_t na = 0, first = -1;
+        for (int32_t i = 0; i < n; i++)
+            if (w[i] == a) { if (!na) first = i; na++; }
+        if (!na) continue;
+        if (na == 1) {
+            int32_t i = first;
+            if (i + 1 == n || w[i + 1] != b) continue;
+            if (i && neighbour(m, ((uint64_t)w[i - 1] << sh) | (uint64_t)a, ((uint64_t)w[i - 1] << sh) | (uint64_t)nid, c, wi) < 0)
+                return NULL;
+            if (i + 2 < n && neighbour(m, ((uint64_t)b << sh) | (uint64_t)w[i + 2], ((uint64_t)nid << sh) | (uint64_t)w[i + 2], c, wi) < 0)
+                return NULL;
+            w[i] = nid;
+            memmove(w + i + 1, w + i + 2, (size_t)(n - i - 2) * sizeof(int32_t));
+            m->len[wi] = n - 1;
+            saved += c;
+            continue;
+        }
+        if ((size_t)n > m->out_cap) {
+            int32_t *o = PyMem_Realloc(m->out, (size_t)n * sizeof(int32_t));
+            if (!o) { PyErr_NoMemory(); return NULL; }
+            m->out = o;
+            m->out_cap = (size_t)n;
+        }
+        int32_t *out = m->out, on = 0, i = 0, j = 0;
+        while (i < n - 1) {
+            if (w[i] == a && w[i + 1] == b) {
+                while (j < i) out[on++] = w[j++];
+                if (on && neighbour(m, ((uint64_t)out[on - 1] << sh) | (uint64_t)a, ((uint64_t)out[on - 1] << sh) | (uint64_t)nid, c, wi) < 0)
+                    return NULL;
+                if (i + 2 < n && neighbour(m, ((uint64_t)b << sh) | (uint64_t)w[i + 2], ((uint64_t)nid << sh) | (uint64_t)w[i + 2], c, wi) < 0)
+                    return NULL;
+                out[on++] = nid;
+                saved += c;
+                i += 2;
+                j = i;
+            } else {
+                i++;
+            }
+        }
+        if (j) {
+            while (j < n) out[on++] = w[j++];
+            memcpy(w, out, (size_t)on * sizeof(int32_t));
+            m->len[wi] = on;
+        }
+    }
+    for (size_t g = 0; g < m->gn; g++) {
+        int64_t cnt = pair_count(m, m->gkey[g]);
+        if (cnt > 0) {
+            QEntry e = {-cnt, m->gkey[g], m->seq++, m->glist[g]};
+            if (qpush(m, e) < 0) return NULL;
+        } else {
+            list_free(m, m->glist[g]);
+        }
+    }
+    return PyLong_FromLongLong(saved);
+}
+
+PyDoc_STRVAR(ms_words_doc, "words() -> list[list[int]]: the words' symbols now.");
+
+static PyObject *MergeState_words(MergeState *m, PyObject *Py_UNUSED(ignored)) {
+    PyObject *out = PyList_New(m->nwords);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < m->nwords; k++) {
+        PyObject *w = PyList_New(m->len[k]);
+        if (!w) { Py_DECREF(out); return NULL; }
+        for (int32_t i = 0; i < m->len[k]; i++) {
+            PyObject *v = PyLong_FromLong(m->sym[m->start[k] + i]);
+            if (!v) { Py_DECREF(w); Py_DECREF(out); return NULL; }
+            PyList_SET_ITEM(w, i, v);
+        }
+        PyList_SET_ITEM(out, k, w);
+    }
+    return out;
+}
+
+static PyMethodDef MergeState_methods[] = {
+    {"best", (PyCFunction)MergeState_best, METH_NOARGS, ms_best_doc},
+    {"merge", (PyCFunction)MergeState_merge, METH_VARARGS, ms_merge_doc},
+    {"words", (PyCFunction)MergeState_words, METH_NOARGS, ms_words_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static void MergeState_dealloc(MergeState *m) {
+    PyMem_Free(m->sym);
+    PyMem_Free(m->start);
+    PyMem_Free(m->len);
+    PyMem_Free(m->cnt);
+    u64map_free(&m->pairs);
+    PyMem_Free(m->heap);
+    for (size_t k = 0; k < m->ln; k++) PyMem_Free(m->lists[k].w);
+    PyMem_Free(m->lists);
+    PyMem_Free(m->gkey);
+    PyMem_Free(m->glist);
+    u64map_free(&m->gmap);
+    PyMem_Free(m->out);
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+/* MergeState(words, counts, shift): words are lists of symbol ids (< 2**31), counts whole numbers. */
+static int MergeState_init(MergeState *m, PyObject *args, PyObject *kw) {
+    static char *names[] = {"words", "counts", "shift", NULL};
+    PyObject *words, *counts;
+    int shift;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!i", names, &PyList_Type, &words, &PyList_Type, &counts, &shift))
+        return -1;
+    if (m->sym) {
+        PyErr_SetString(PyExc_RuntimeError, "MergeState is already initialised");
+        return -1;
+    }
+    Py_ssize_t nw = PyList_GET_SIZE(words);
+    if (PyList_GET_SIZE(counts) != nw || shift < 1 || shift > 31 || nw >= INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "one count per word, and 1 <= shift <= 31");
+        return -1;
+    }
+    m->shift = shift;
+    m->mask = ((uint64_t)1 << shift) - 1;
+    m->nwords = nw;
+    m->chosen = -1;
+    int64_t total = 0;
+    for (Py_ssize_t k = 0; k < nw; k++) {
+        PyObject *w = PyList_GET_ITEM(words, k);
+        if (!PyList_Check(w)) { PyErr_SetString(PyExc_TypeError, "words must be lists of ids"); return -1; }
+        total += PyList_GET_SIZE(w);
+    }
+    m->sym = PyMem_Malloc((size_t)(total ? total : 1) * sizeof(int32_t));
+    m->start = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int64_t));
+    m->len = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int32_t));
+    m->cnt = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int64_t));
+    if (!m->sym || !m->start || !m->len || !m->cnt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    /* Both maps grow with the distinct pairs. */
+    if (u64map_init(&m->pairs, 1 << 15) < 0 || u64map_init(&m->gmap, 1 << 15) < 0) return -1;
+    int64_t at = 0;
+    for (Py_ssize_t k = 0; k < nw; k++) {
+        PyObject *w = PyList_GET_ITEM(words, k);
+        Py_ssize_t n = PyList_GET_SIZE(w);
+        if (n >= INT32_MAX) { PyErr_SetString(PyExc_ValueError, "word too long"); return -1; }
+        long long c = PyLong_AsLongLong(PyList_GET_ITEM(counts, k));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0) { PyErr_SetString(PyExc_ValueError, "counts must be >= 0"); return -1; }
+        m->start[k] = at;
+        m->len[k] = (int32_t)n;
+        m->cnt[k] = c;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long v = PyLong_AsLong(PyList_GET_ITEM(w, i));
+            if (v == -1 && PyErr_Occurred()) return -1;
+            if (v < 0 || (uint64_t)v > m->mask) { PyErr_SetString(PyExc_ValueError, "symbol id out of range for shift"); return -1; }
+            m->sym[at + i] = (int32_t)v;
+        }
+        at += n;
+    }
+    /* count_pairs(): counts and, per pair, the words holding it (each word once, in order);
+     * pairs are numbered in order of first appearance, as the Python dict keeps them. */
+    uint64_t *order = NULL;
+    int32_t *order_list = NULL;
+    size_t on = 0, ocap = 0;
+    /* The first-appearance lists, found through the gained-list table (reused as a scratch map). */
+    m->gn = 0;
+    for (Py_ssize_t k = 0; k < nw; k++) {
+        int32_t n = m->len[k];
+        if (n < 2) continue;
+        int32_t *w = m->sym + m->start[k];
+        for (int32_t i = 0; i + 1 < n; i++) {
+            uint64_t key = ((uint64_t)w[i] << shift) | (uint64_t)w[i + 1];
+            int64_t *pc = pair_slot(m, key);
+            if (!pc) goto fail;
+            *pc += m->cnt[k];
+            size_t before = m->gn;
+            int32_t li = gained_list(m, key);
+            if (li < 0 || list_add(m, li, (int32_t)k) < 0) goto fail;
+            if (m->gn > before) {
+                if (on == ocap) {
+                    ocap = ocap ? ocap * 2 : 1024;
+                    uint64_t *o = PyMem_Realloc(order, ocap * sizeof(uint64_t));
+                    int32_t *ol = o ? PyMem_Realloc(order_list, ocap * sizeof(int32_t)) : NULL;
+                    if (o) order = o;
+                    if (!o || !ol) { PyErr_NoMemory(); goto fail; }
+                    order_list = ol;
+                }
+                order[on] = key;
+                order_list[on] = li;
+                on++;
+            }
+        }
+    }
+    for (size_t k = 0; k < on; k++) {
+        int64_t cnt = pair_count(m, order[k]);
+        if (cnt > 0) {
+            QEntry e = {-cnt, order[k], m->seq++, order_list[k]};
+            if (qpush(m, e) < 0) goto fail;
+        }
+    }
+    if (gained_clear(m) < 0) goto fail;
+    PyMem_Free(order);
+    PyMem_Free(order_list);
+    return 0;
+fail:
+    PyMem_Free(order);
+    PyMem_Free(order_list);
+    return -1;
+}
+
+PyTypeObject MergeStateType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tokenizer_kernel.MergeState",
+    .tp_doc = PyDoc_STR("The BPE training loop's pair counts, queue and words (see tokenizer_core/bpe/merge_loop.py)."),
+    .tp_basicsize = sizeof(MergeState),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)MergeState_init,
+    .tp_dealloc = (destructor)MergeState_dealloc,
+    .tp_methods = MergeState_methods,
+};
