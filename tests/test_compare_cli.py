@@ -130,3 +130,13 @@ def test_the_real_command_line():
     proc = subprocess.run([sys.executable, "-m", "tokenizer_core", "compare"], input="hi", capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 2 and proc.stderr.startswith("error:")
+
+
+def test_the_command_lines_choices_are_the_analysis_names():
+    """The CLI spells the choices out so that it need not import the analysis package on every run."""
+    from tokenizer_core.analysis.compare import GRANULARITIES
+    from tokenizer_core.analysis.sweep import SWEEP_MODELS
+    from tokenizer_core.cli import analysis_commands
+
+    assert analysis_commands.GRANULARITIES == GRANULARITIES
+    assert analysis_commands.SWEEP_MODELS == SWEEP_MODELS

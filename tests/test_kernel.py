@@ -285,3 +285,25 @@ def test_training_takes_the_kernel_only_without_runner_ups():
     without = train_bpe_counts(counts, vocab_size=12, top_k=0)
     assert with_runner_ups.merges == without.merges
     assert without.merges[:3] == [("u", "g"), ("u", "n"), ("h", "ug")]  # the worked example in train_bpe_counts
+
+
+def test_the_class_table_is_cached_and_a_damaged_copy_is_rebuilt(tmp_path, monkeypatch):
+    from tokenizer_core.text import native
+
+    monkeypatch.setenv("TOKENIZER_PLAYGROUND_CACHE", str(tmp_path))
+    fresh = native._build_class_table()
+    native._class_table.cache_clear()
+    try:
+        assert native.class_table() == fresh
+        saved = native._table_path()
+        assert saved.is_file()
+        saved.write_bytes(b"\xff" * len(saved.read_bytes()))  # same length, wrong content
+        native._class_table.cache_clear()
+        assert native.class_table() == fresh
+        assert saved.read_bytes()[:0x110000] == fresh
+        monkeypatch.setenv("TOKENIZER_PLAYGROUND_CACHE", str(tmp_path / "file" / "nested"))
+        (tmp_path / "file").write_text("not a folder")  # the cache cannot be written: built all the same
+        native._class_table.cache_clear()
+        assert native.class_table() == fresh
+    finally:
+        native._class_table.cache_clear()

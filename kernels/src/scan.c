@@ -49,7 +49,7 @@ Py_ssize_t next_gpt2(const unsigned char *cls, const Text *t, Py_ssize_t i) {
 static inline int ci_letter(const unsigned char *cls, const Text *t, Py_ssize_t i, char want) {
     static const char letters[] = "sdmtlver";
     unsigned code = (cls[AT(t, i)] >> 3) & 15;
-    return code && letters[code - 1] == want;
+    return code && code <= 8 && letters[code - 1] == want;
 }
 
 static inline int is_crlf(Py_UCS4 c) { return c == '\r' || c == '\n'; }
