@@ -65,8 +65,18 @@ def open_settings(page) -> None:
 
     wait_idle(page)
     train_button = page.locator(".st-key-merges_train button")
-    if not train_button.is_visible():
-        page.locator("[data-testid=stExpander] summary").filter(has_text="Settings").click()
+    summary = page.locator("[data-testid=stExpander] summary").filter(has_text="Settings")
+    # The panel may open on its own while the page is still drawing; then the click closes it
+    # again. Toggle until the button shows (each try waits on the page, never a fixed sleep).
+    for _ in range(3):
+        if train_button.is_visible():
+            return
+        summary.click()
+        try:
+            expect(train_button).to_be_visible(timeout=10_000)
+            return
+        except AssertionError:
+            wait_idle(page)
     expect(train_button).to_be_visible(timeout=30_000)
 
 
