@@ -56,9 +56,16 @@ def _summary(name: str, samples_ms: list[float]) -> str:
 
 def _timed(page, action: Callable[[], None], done_js: str, arg: object = None) -> float:
     """Milliseconds from ``action`` to ``done_js`` (a JS predicate) holding, checked every frame."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     start = time.perf_counter()
     action()
-    page.wait_for_function(done_js, arg=arg, polling="raf", timeout=60_000)
+    try:
+        page.wait_for_function(done_js, arg=arg, polling="raf", timeout=60_000)
+    except PlaywrightTimeout:
+        headings = page.locator("h3").all_inner_texts()[:3]
+        raise RuntimeError(f"no update within 60 s: waited for {done_js[:60]!r} with {arg!r}; "
+                           f"the page shows {headings}") from None
     elapsed = (time.perf_counter() - start) * 1000
     page.wait_for_selector(IDLE, timeout=60_000)  # the run has finished before the next interaction
     return elapsed
@@ -105,7 +112,10 @@ def interactions(cache: Path, reps: int) -> dict[str, list[float]]:
             samples = []
             for _ in range(reps):
                 k = _step_of(page)
-                samples.append(_timed(page, lambda k=k: action(k), STEP_IS, expect_step(k)))
+                try:
+                    samples.append(_timed(page, lambda k=k: action(k), STEP_IS, expect_step(k)))
+                except RuntimeError as err:
+                    raise RuntimeError(f"{name}, from step {k}: {err}") from None
             out[name] = samples
 
         series("Next button", lambda k: page.locator(".tp-step-next").click(), lambda k: k + 1)
