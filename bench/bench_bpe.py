@@ -70,9 +70,8 @@ code, sys.argv = sys.argv[1], ["bench-child", *sys.argv[2:]]
 try:
     exec(compile(code, "<bench child>", "exec"), {"__name__": "__main__"})
 finally:
-    with open("/proc/self/status") as fh:
-        peak = next(line.split()[1] for line in fh if line.startswith("VmHWM:"))
-    print(f"\\nPEAK_KB {peak}", file=sys.stderr)
+    from bench.memory import peak_rss_mb
+    print(f"\\nPEAK_MB {peak_rss_mb()}", file=sys.stderr)
 """
 
 
@@ -85,8 +84,8 @@ def run_process(code: str, args: list[str], *, env: dict | None = None) -> tuple
     err = proc.stderr.decode(errors="replace")
     if proc.returncode != 0:
         raise RuntimeError(f"{args[:3]} failed: {err[-500:]}")
-    peak = [line for line in err.splitlines() if line.startswith("PEAK_KB ")]
-    return wall, int(peak[-1].split()[1]) / 1024 if peak else float("nan")
+    peak = [line for line in err.splitlines() if line.startswith("PEAK_MB ")]
+    return wall, float(peak[-1].split()[1]) if peak else float("nan")
 
 
 def train_pair(path: Path, vocab: int, byte_level: bool, workdir: Path) -> dict:

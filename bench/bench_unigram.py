@@ -32,12 +32,13 @@ import argparse
 import gettext
 import json
 import re
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench.memory import peak_rss_mb
 
 #: Shortest Japanese paragraph built from the catalogs' messages (characters).
 JA_PARAGRAPH_CHARS = 300
@@ -82,23 +83,6 @@ def japanese_lines() -> list[str]:
         if Path(name).is_file():
             paragraphs.extend(ln for ln in Path(name).read_text(encoding="utf-8").splitlines() if ln.strip())
     return [p + "\n" for p in paragraphs]
-
-
-def peak_rss_mb() -> float:
-    """This process's own peak resident memory in MB: ``VmHWM``, or ``ru_maxrss`` where there is no
-    ``/proc`` (where it may include the parent's peak).
-
-    >>> peak_rss_mb() > 0
-    True
-    """
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024  # kB
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
 def _worker(args: argparse.Namespace) -> int:

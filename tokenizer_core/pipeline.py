@@ -36,9 +36,9 @@ import tokenizer_core.text as _text_stage  # noqa: F401
 import tokenizer_core.unigram as _unigram  # noqa: F401
 import tokenizer_core.wordpiece as _wordpiece  # noqa: F401
 from tokenizer_core.batch import batching
-from tokenizer_core.batch.gc_pause import paused_gc
 from tokenizer_core.bpe.fast_pipeline import FastPathSlot
 from tokenizer_core.errors import FormatError, TokenizerError
+from tokenizer_core.gc_pause import paused_gc
 from tokenizer_core.jsonfile import read_json_file
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.registry import build, malformed_as_format_error

@@ -40,10 +40,8 @@ than glued to the last character (``l o w</w>``) as in subword-nmt and ``tokeniz
 
 from __future__ import annotations
 
-import gc
 import heapq
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -51,6 +49,7 @@ from tokenizer_core.bpe.merge_loop import run_merges
 from tokenizer_core.bpe.symbols import SymbolTable, check_counts, kept_alphabet, symbolize
 from tokenizer_core.bpe.trace import BpeTrace
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.gc_pause import paused_gc
 from tokenizer_core.options import TrainOptions
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.text.counting import count_gpt2_pieces, count_words, to_byte_symbols  # noqa: F401  (re-exported)
@@ -118,7 +117,7 @@ def train_bpe_counts(
     >>> r.merges, len(r.vocab)
     ([('u', 'g'), ('u', 'n'), ('h', 'ug')], 10)
     """
-    with _gc_paused():
+    with paused_gc():  # training builds millions of small acyclic containers
         return _train_counts(
             word_counts, vocab_size=vocab_size, num_merges=num_merges, min_frequency=min_frequency,
             special_tokens=special_tokens, unk_token=unk_token, initial_alphabet=initial_alphabet,
@@ -126,19 +125,6 @@ def train_bpe_counts(
             end_of_word_suffix=end_of_word_suffix, suffix_as_symbol=suffix_as_symbol, tie_break=tie_break,
             top_k=top_k, keep_words=keep_words, progress=progress,
         )
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: training builds millions of small acyclic
-    containers, and repeated full collections over them cost about a third of the time."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _train_counts(
