@@ -18,6 +18,8 @@ True
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import TYPE_CHECKING, Any, Optional
 
 from tokenizer_core.text.byte_level import (
@@ -37,17 +39,31 @@ __all__ = ["KERNEL_PATTERNS", "available", "class_table", "kernel_encoder"]
 #: The split patterns the kernel walks itself (0: GPT-2, 1: cl100k_base, either spelling).
 KERNEL_PATTERNS = {GPT2_PATTERN: 0, CL100K_PATTERN: 1, CL100K_PORTABLE_PATTERN: 1}
 _IDS_LIMIT = 2**31 - 1
+_lock = threading.Lock()
+# model -> {pattern: Encoder or None}; an entry goes with its model.
+_shared: "weakref.WeakKeyDictionary[Any, dict[int, Any]]" = weakref.WeakKeyDictionary()
 
 
 def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
     """A ``tokenizer_kernel.Encoder`` computing what ``pre_tokenizer`` and ``model`` compute, or None
     when the kernel is missing or these stages are beyond it (another pattern, a prefix space,
-    subword prefixes or suffixes, byte symbols missing from the vocabulary)."""
+    subword prefixes or suffixes, byte symbols missing from the vocabulary).
+
+    One Encoder per model and pattern, shared: a pipeline's fast path and the ids-only encoder of
+    the same reference use one pair table and one piece cache."""
     if not available() or type(pre_tokenizer) is not ByteLevel or not pre_tokenizer.use_regex:
         return None
     pattern = KERNEL_PATTERNS.get(pre_tokenizer.pattern)
     if pattern is None or pre_tokenizer.add_prefix_space:
         return None
+    with _lock:
+        per_model = _shared.setdefault(model, {})
+        if pattern not in per_model:
+            per_model[pattern] = _build(pattern, model)
+        return per_model[pattern]
+
+
+def _build(pattern: int, model: "BPE") -> Optional[Any]:
     if model.continuing_subword_prefix or model.end_of_word_suffix or model.suffix_as_symbol:
         return None
     vocab = model._vocab

@@ -46,6 +46,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Optional
 
+from tokenizer_core.cache_paths import cache_dir
+
 __all__ = [
     "BUILD_VERSION",
     "cache_dir",
@@ -93,14 +95,6 @@ _BUILD_LOCK = threading.Lock()  # one build per process at a time (see default_c
 _MIN_WORDS = 5
 _MAX_CODE_SHARE = 0.2
 _MIN_WORD_SHARE = 0.7
-
-
-def cache_dir() -> Path:
-    """The folder for cached files: ``$TOKENIZER_PLAYGROUND_CACHE`` or ``~/.cache/tokenizer-playground``."""
-    configured = os.environ.get("TOKENIZER_PLAYGROUND_CACHE")
-    if configured:
-        return Path(configured).expanduser()
-    return Path.home() / ".cache" / "tokenizer-playground"
 
 
 def cache_path(directory: Optional[Path] = None) -> Path:

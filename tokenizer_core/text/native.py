@@ -22,6 +22,8 @@ from typing import Any
 
 import regex
 
+from tokenizer_core.cache_paths import cache_dir
+
 try:  # built by `pip install ./kernels` (requirements.txt); optional by design
     import tokenizer_kernel as _kernel
 except ImportError:  # pragma: no cover - exercised on machines without a compiler
@@ -75,10 +77,7 @@ def _class_table() -> bytes:
 
 
 def _table_path() -> Path:
-    # The corpus cache's folder (tokenizer_core.corpus.default.cache_dir; text/ may not import corpus/).
-    root = os.environ.get("TOKENIZER_PLAYGROUND_CACHE")
-    folder = Path(root).expanduser() if root else Path.home() / ".cache" / "tokenizer-playground"
-    return folder / f"char-classes-v{_TABLE_VERSION}-regex-{regex.__version__}.bin"
+    return cache_dir() / f"char-classes-v{_TABLE_VERSION}-regex-{regex.__version__}.bin"
 
 
 def _build_class_table() -> bytes:
