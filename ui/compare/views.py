@@ -20,6 +20,7 @@ from ui import session as state
 from ui.compare.align import MAX_ALIGNED_CHARS, aligned_html
 from ui.compare.choices import PREFIX, Compared
 from ui.corpus.view import escape_markdown
+from ui.widgets.safe_html import render_html
 from ui.widgets.tokens import chips_html, scheme_for
 
 #: How much of the corpus the corpus-wide metrics encode (characters, whole lines).
@@ -58,7 +59,7 @@ def render_aligned(text: str, chosen: Sequence[Compared], *, translate: bool) ->
     rows = [(c.name, segments(c.tokenizer, text[:MAX_ALIGNED_CHARS])) for c in chosen]
     counts = " · ".join(f"**{escape_markdown(c.name)}** {len(segs):,}" for c, (_, segs) in zip(chosen, rows))
     st.markdown(f"Tokens: {counts}")
-    st.html(aligned_html(text, rows, schemes=[scheme_for(c.tokenizer) for c in chosen], translate=translate,
+    render_html(aligned_html(text, rows, schemes=[scheme_for(c.tokenizer) for c in chosen], translate=translate,
                          describers=[(lambda t, tok=c.tokenizer: token_bytes(tok, t)) for c in chosen]))
     st.caption("Each row is one tokenizer; a token sits under the characters it covers. Red edges: a boundary "
                "that only some tokenizers draw (character and byte rows, which cut everywhere, are left out of "
@@ -124,7 +125,7 @@ def render_robustness(chosen: Sequence[Compared], *, translate: bool) -> None:
             for c in chosen:
                 enc = c.tokenizer.encode(text, add_special_tokens=False)
                 st.markdown(f"**{escape_markdown(c.name)}** · {len(enc.ids)} tokens")
-                st.html(chips_html(zip(enc.ids, enc.tokens), scheme=scheme_for(c.tokenizer), translate=translate))
+                render_html(chips_html(zip(enc.ids, enc.tokens), scheme=scheme_for(c.tokenizer), translate=translate))
 
 
 def render_languages(chosen: Sequence[Compared]) -> None:

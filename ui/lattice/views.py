@@ -29,6 +29,7 @@ from ui.corpus.view import escape_markdown
 from ui.lattice.choices import PREFIX
 from ui.shelf import state as shelf
 from ui.widgets import display
+from ui.widgets.safe_html import render_html
 from ui.widgets.tokens import chips_html, scheme_for, visible_whitespace
 
 MAX_DRAWS = 20_000
@@ -140,11 +141,11 @@ def render_dropout() -> None:
         counts[seg] = counts.get(seg, 0) + 1
     scheme = scheme_for(tok)
     st.markdown("Without dropout:")
-    st.html(chips_html([(tok.token_to_id(t), t) for pc in pieces for t in segment(pc)], scheme=scheme,
+    render_html(chips_html([(tok.token_to_id(t), t) for pc in pieces for t in segment(pc)], scheme=scheme,
                        translate=display.translate()))
     st.markdown(escape_markdown(f"{len(counts)} different segmentations in {draws} draws; the most frequent:"))
     for seg, n in sorted(counts.items(), key=lambda kv: -kv[1])[:8]:
-        st.html(f'<div style="display:flex;gap:8px;align-items:center"><span style="width:4em;text-align:right">'
+        render_html(f'<div style="display:flex;gap:8px;align-items:center"><span style="width:4em;text-align:right">'
                 f'{n / draws:.0%}</span>{chips_html([(tok.token_to_id(t), t) for t in seg], scheme=scheme, translate=display.translate())}</div>')
 
 

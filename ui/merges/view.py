@@ -46,6 +46,7 @@ from ui.merges.settings import (
 from ui.shelf import state as shelf
 from ui.widgets import display
 from ui.widgets.charts import candidates_chart, compression_chart, kinds_legend_html
+from ui.widgets.safe_html import render_html
 from ui.widgets.stepper import render_stepper_controls
 from ui.widgets.tokens import chip_html, shown_text
 
@@ -236,7 +237,7 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
         else:
             st.subheader(f"Step {step:,} of {run.num_steps:,}")
             label = f"Merge #{step:,}:"
-        st.html(merge_banner_html(info.left, info.right, info.token, run.token_id, scheme=run.scheme,
+        render_html(merge_banner_html(info.left, info.right, info.token, run.token_id, scheme=run.scheme,
                                   translate=translate, label=label))
     m = st.columns(4)
     if info.score is None:
@@ -264,9 +265,9 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
         bpe = info.bpe_choice
         line = (f"score = {info.count:,} / ({info.left_count:,} × {info.right_count:,}) = {info.score:.4g}. ")
         if bpe is None or bpe.pair == (info.left, info.right):
-            st.html(f"<div>{html.escape(line)}BPE would have merged the same pair (it is also the most frequent).</div>")
+            render_html(f"<div>{html.escape(line)}BPE would have merged the same pair (it is also the most frequent).</div>")
         else:
-            st.html(
+            render_html(
                 f"<div>{html.escape(line)}BPE would have merged "
                 f"{chip_html(run.token_id(bpe.left), bpe.left, scheme=run.scheme, translate=translate)} + "
                 f"{chip_html(run.token_id(bpe.right), bpe.right, scheme=run.scheme, translate=translate)} "
@@ -286,7 +287,7 @@ def _charts(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
         what = "merge #1 (next)" if step == 0 else f"merge #{step:,}"
         st.markdown(f"**Top candidate pairs for {what}**")
         st.altair_chart(candidates_chart(info, scheme=run.scheme, translate=translate), width="stretch")
-        st.html(kinds_legend_html(info, scheme=run.scheme, translate=translate))
+        render_html(kinds_legend_html(info, scheme=run.scheme, translate=translate))
     with right:
         st.markdown("**Compression: corpus length after each merge**")
         st.altair_chart(compression_chart(run.curve, step), width="stretch")
@@ -297,14 +298,14 @@ def _words(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
     highlight = frozenset([info.token]) if step else frozenset()
     with left:
         st.markdown("**Most frequent words at this step**")
-        st.html(words_html(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=translate,
+        render_html(words_html(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=translate,
                            highlight=highlight))
     with right:
         if step:
             st.markdown("**Frequent words holding the new token**")
             rows = run.words_with(info.token, step, 16)
             if rows:
-                st.html(words_html(rows, run.token_id, scheme=run.scheme, translate=translate, highlight=highlight))
+                render_html(words_html(rows, run.token_id, scheme=run.scheme, translate=translate, highlight=highlight))
             else:
                 st.caption("None among the most frequent words.")
 
@@ -336,10 +337,10 @@ def _encode_panel(run: MergeRun, step: int, info: StepInfo, translate: bool) -> 
         return
     st.caption(f"The merges learned up to step {step:,}, applied in order: one strip per merge that changes "
                "the sentence, the merged token outlined.")
-    st.html(strips_html(view, run.token_id, scheme=run.scheme, translate=translate))
+    render_html(strips_html(view, run.token_id, scheme=run.scheme, translate=translate))
     if view.final_differs:
         st.markdown("**What the WordPiece encoder outputs** (greedy longest match with the vocabulary at this step)")
-        st.html(sentence_html(view.final, run.token_id, scheme=run.scheme, translate=translate))
+        render_html(sentence_html(view.final, run.token_id, scheme=run.scheme, translate=translate))
     options = tokens_of(view)
     if step and info.token not in options:
         options.insert(0, info.token)
@@ -351,4 +352,4 @@ def _encode_panel(run: MergeRun, step: int, info: StepInfo, translate: bool) -> 
         ss[ms.TREE] = options[0]
     choice = st.selectbox("Merge tree of token", options, key=ms.TREE,
                           format_func=lambda t: shown_text(t, scheme=run.scheme, translate=translate) or "∅")
-    st.html(tree_block_html(run.merge_tree(choice, step), scheme=run.scheme, translate=translate))
+    render_html(tree_block_html(run.merge_tree(choice, step), scheme=run.scheme, translate=translate))

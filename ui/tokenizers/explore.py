@@ -24,6 +24,7 @@ from tokenizer_core.pipeline import Tokenizer
 from ui.corpus.view import escape_markdown
 from ui.merges.html import tree_block_html
 from ui.merges.run import MAX_TREE_NODES, TreeNode, bounded_tree
+from ui.widgets.safe_html import render_html
 from ui.widgets.tokens import Scheme, bytes_display, chips_html, display_text, scheme_for, shorten
 
 PREFIX = "tokenizers_"
@@ -148,9 +149,9 @@ def render_merge_tree(tok: Tokenizer, *, translate: bool) -> None:
     if not token:
         longest = sorted(tok.get_vocab(), key=len, reverse=True)[:12]
         st.caption("Some long tokens to try:")
-        st.html(chips_html([(tok.token_to_id(t), t) for t in longest], scheme=scheme, translate=translate))
+        render_html(chips_html([(tok.token_to_id(t), t) for t in longest], scheme=scheme, translate=translate))
         return
     if tok.token_to_id(token) is None:
         st.warning(escape_markdown(f"{token!r} is not in the vocabulary."))
         return
-    st.html(tree_block_html(_tree(tok, token), scheme=scheme, translate=translate))
+    render_html(tree_block_html(_tree(tok, token), scheme=scheme, translate=translate))

@@ -13,6 +13,7 @@ import streamlit as st
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from ui.corpus.view import escape_markdown
+from ui.widgets.safe_html import render_html
 from ui.widgets.tokens import chip_html, chips_html, scheme_for, visible_whitespace
 
 PREFIX = "tokenizers_"
@@ -34,7 +35,7 @@ def component_name(component: object) -> str:
 
 def _stage(title: str, component: object, body_html: str) -> None:
     st.markdown(f"**{title}** · `{escape_markdown(component_name(component))}`")
-    st.html(body_html)
+    render_html(body_html)
 
 
 def render_pipeline(tok: Tokenizer, *, translate: bool) -> None:

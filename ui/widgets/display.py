@@ -16,6 +16,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import url_state
+from ui.widgets.safe_html import render_html
 
 RAW_MARKERS = "display_raw_markers"  # session-wide: show Ġ ▁ ## </w> as they are
 PRESENTER = "display_presenter"  # session-wide: presenter mode
@@ -80,4 +81,4 @@ def presenter_toggle() -> None:
 
 def apply_css() -> None:
     """The layout CSS, and presenter mode's when it is on (call once per run, before the page)."""
-    st.html(_LAYOUT_CSS + (_PRESENTER_CSS if presenter() else ""))
+    render_html(_LAYOUT_CSS + (_PRESENTER_CSS if presenter() else ""))

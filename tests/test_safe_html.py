@@ -1,0 +1,95 @@
+"""Every HTML block the app shows goes through ui/widgets/safe_html.render_html, its builders escape
+token text, and the guard refuses markup they never write."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tokenizer_core.corpus.loading import corpus_from_text
+from ui.merges.encode import encode, tokens_of
+from ui.merges.html import merge_banner_html, sentence_html, strips_html, tree_block_html, words_html
+from ui.merges.settings import MergeSettings
+from ui.merges.training import train_run
+from ui.widgets.charts import kinds_legend_html
+from ui.widgets.safe_html import markup_problems
+from ui.widgets.tokens import chips_html
+
+ROOT = Path(__file__).resolve().parents[1]
+HOSTILE = ["<script>alert(1)</script>", '<img src=x onerror="alert(1)">', "a&amp;b", '" onmouseover="alert(1)',
+           "<a href='javascript:alert(1)'>x</a>"]
+
+
+@pytest.mark.parametrize("fragment, problem", [
+    ("<img src=x>", "tag <img>"),
+    ("<script>alert(1)</script>", "tag <script>"),
+    ("<iframe srcdoc='x'></iframe>", "tag <iframe>"),
+    ('<span ONMOUSEOVER="alert(1)">x</span>', "attribute onmouseover on <span>"),
+    ('<div style="x" onclick=alert(1)>', "attribute onclick on <div>"),
+    ('<span style="background:url(java script:alert(1))">x</span>', "a javascript: URL in style on <span>"),
+    ("<svg/onload=alert(1)>", "tag <svg>"),
+])
+def test_the_guard_names_what_the_helpers_never_write(fragment, problem):
+    assert problem in markup_problems(fragment)
+
+
+def test_escaped_text_and_the_helpers_own_markup_pass():
+    assert markup_problems('<div style="display:flex"><span class="tok" title="&lt;b&gt;">&lt;img&gt;</span></div>') == []
+    assert markup_problems('<span title="javascript:alert(1) is only text here">x</span>') == []
+    assert markup_problems("<style>.tok > span { color: red }</style><table><tr><td>1</td></tr></table>") == []
+
+
+@pytest.fixture(scope="module")
+def hostile_run():
+    corpus = corpus_from_text(" ".join(HOSTILE * 3) + "\n")
+    return train_run(corpus, MergeSettings(budget=30, pre_tokenizer="whitespace-split"))
+
+
+def test_every_merges_page_builder_escapes_hostile_tokens(hostile_run):
+    """Each builder behind an st.html block of ui/merges/view.py, fed tokens made of HTML."""
+    run = hostile_run
+    step = run.num_steps
+    view = encode(run, " ".join(HOSTILE), step)
+    info = run.step_info(step)
+    blocks = [
+        merge_banner_html(HOSTILE[0], HOSTILE[1], HOSTILE[0] + HOSTILE[1], run.token_id, scheme=run.scheme,
+                          translate=True, label="<b>label</b>"),
+        kinds_legend_html(info, scheme=run.scheme, translate=True),
+        words_html(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=True,
+                   highlight=frozenset([info.token])),
+        strips_html(view, run.token_id, scheme=run.scheme, translate=True),
+        sentence_html(view.final, run.token_id, scheme=run.scheme, translate=False),
+        *(tree_block_html(run.merge_tree(t, step), scheme=run.scheme, translate=False) for t in tokens_of(view)),
+        chips_html([(i, t) for i, t in enumerate(HOSTILE)], scheme="plain"),
+    ]
+    for block in blocks:
+        assert markup_problems(block) == [], block[:200]
+    joined = "".join(blocks)
+    assert not re.search(r"<\s*(script|img|a)\b", joined, re.I)
+    assert "&lt;script&gt;" in joined and "&lt;img" in joined
+
+
+def _show_hostile() -> None:
+    from ui.widgets.safe_html import render_html
+
+    render_html('<div>ok</div><img src=x onerror="window.__xss=1">')
+    render_html('<span class="tok">&lt;script&gt;</span>')
+
+
+def test_refused_markup_is_shown_as_text_with_a_warning():
+    at = AppTest.from_function(_show_hostile).run()
+    assert not at.exception
+    bodies = "".join(h.proto.body for h in at.get("html"))
+    assert not re.search(r"<\s*img", bodies, re.I) and "&lt;img" in bodies
+    assert '<span class="tok">&lt;script&gt;</span>' in bodies  # the safe fragment is shown as it is
+    assert len(at.warning) == 1 and "tag <img>" in at.warning[0].value
+
+
+def test_no_module_but_the_guard_calls_st_html():
+    callers = [str(p.relative_to(ROOT)) for p in (ROOT / "ui").rglob("*.py")
+               if "st.html(" in p.read_text(encoding="utf-8") and p.name != "safe_html.py"]
+    callers += [str(p.relative_to(ROOT)) for p in (ROOT / "pages").rglob("*.py") if "st.html(" in p.read_text(encoding="utf-8")]
+    assert callers == [], "call ui.widgets.safe_html.render_html instead of st.html"
