@@ -13,7 +13,7 @@
  *   encoder.c  the Encoder type (encoder.h holds its state)
  *   counter.c  PieceCounter: pieces of a corpus counted in one pass, for training
  *   merges.c   MergeState: the BPE training loop's pair counts, queue and words
- *   module.c   the module
+ *   module.c   the module, and the integer codes of codes.h as its constants
  *
  * Character classes (\p{L}, \p{N}, \s, \w, case-insensitive letters) come from a table the Python
  * side builds with the `regex` module itself (tokenizer_core/text/native.py), so the kernel and
@@ -27,16 +27,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#define N_CODEPOINTS 0x110000
-/* Class table bits. Bits 3..6 hold 1 + the index in "sdmtlver" of the letter a character
- * matches case-insensitively (cl100k's contractions). */
-#define C_L 1u   /* \p{L} */
-#define C_N 2u   /* \p{N} */
-#define C_S 4u   /* \s    */
-#define C_W 128u /* \w    */
+#include "codes.h"
 
-enum { PAT_GPT2 = 0, PAT_CL100K = 1 };
-enum { SPLIT_GPT2 = 0, SPLIT_WHITESPACE = 2, SPLIT_WORDSPLIT = 3, SPLIT_WHITESPACESPLIT = 4 };
+#define N_CODEPOINTS 0x110000
 
 /* ------------------------------------------------------------------ text */
 

@@ -1,10 +1,18 @@
-/* The module: its three types (see kernel.h for what each file holds). */
+/* The module: its three types (see kernel.h for what each file holds) and the integer codes of
+ * codes.h, exported under their C names so that a test can hold Python's enums to them. */
 #include "kernel.h"
 
 static struct PyModuleDef kernel_module = {
     PyModuleDef_HEAD_INIT, "tokenizer_kernel",
     "Compiled fast path of tokenizer_core's byte-level BPE and BPE training (the Python code is the reference).",
     -1, NULL,
+};
+
+static const struct { const char *name; long value; } codes[] = {
+    {"PAT_GPT2", PAT_GPT2}, {"PAT_CL100K", PAT_CL100K},
+    {"SPLIT_GPT2", SPLIT_GPT2}, {"SPLIT_WHITESPACE", SPLIT_WHITESPACE},
+    {"SPLIT_WORDSPLIT", SPLIT_WORDSPLIT}, {"SPLIT_WHITESPACESPLIT", SPLIT_WHITESPACESPLIT},
+    {"C_L", C_L}, {"C_N", C_N}, {"C_S", C_S}, {"C_W", C_W}, {"C_CASELESS_SHIFT", C_CASELESS_SHIFT},
 };
 
 PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
@@ -21,7 +29,9 @@ PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
             goto fail;
         }
     }
-    if (PyModule_AddIntConstant(m, "ABI", 3) < 0) goto fail;
+    for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
+        if (PyModule_AddIntConstant(m, codes[k].name, codes[k].value) < 0) goto fail;
+    if (PyModule_AddIntConstant(m, "ABI", 4) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

@@ -48,7 +48,7 @@ Py_ssize_t next_gpt2(const unsigned char *cls, const Text *t, Py_ssize_t i) {
 
 static inline int ci_letter(const unsigned char *cls, const Text *t, Py_ssize_t i, char want) {
     static const char letters[] = "sdmtlver";
-    unsigned code = (cls[AT(t, i)] >> 3) & 15;
+    unsigned code = (cls[AT(t, i)] >> C_CASELESS_SHIFT) & 15;
     return code && code <= 8 && letters[code - 1] == want;
 }
 

@@ -29,6 +29,7 @@ from tokenizer_core.text.byte_level import (
     ByteLevel,
     bytes_to_unicode,
 )
+from tokenizer_core.text.kernel_codes import SplitPattern
 from tokenizer_core.text.native import available, class_table, kernel
 
 if TYPE_CHECKING:
@@ -36,12 +37,16 @@ if TYPE_CHECKING:
 
 __all__ = ["KERNEL_PATTERNS", "available", "class_table", "kernel_encoder"]
 
-#: The split patterns the kernel walks itself (0: GPT-2, 1: cl100k_base, either spelling).
-KERNEL_PATTERNS = {GPT2_PATTERN: 0, CL100K_PATTERN: 1, CL100K_PORTABLE_PATTERN: 1}
+#: The split patterns the kernel walks itself (cl100k_base in either spelling).
+KERNEL_PATTERNS: dict[str, SplitPattern] = {
+    GPT2_PATTERN: SplitPattern.GPT2,
+    CL100K_PATTERN: SplitPattern.CL100K,
+    CL100K_PORTABLE_PATTERN: SplitPattern.CL100K,
+}
 _IDS_LIMIT = 2**31 - 1
 _lock = threading.Lock()
 # model -> {pattern: Encoder or None}; an entry goes with its model.
-_shared: "weakref.WeakKeyDictionary[Any, dict[int, Any]]" = weakref.WeakKeyDictionary()
+_shared: "weakref.WeakKeyDictionary[Any, dict[SplitPattern, Any]]" = weakref.WeakKeyDictionary()
 
 
 def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
@@ -63,7 +68,7 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
         return per_model[pattern]
 
 
-def _build(pattern: int, model: "BPE") -> Optional[Any]:
+def _build(pattern: SplitPattern, model: "BPE") -> Optional[Any]:
     if model.continuing_subword_prefix or model.end_of_word_suffix or model.suffix_as_symbol:
         return None
     vocab = model._vocab

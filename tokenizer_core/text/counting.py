@@ -20,11 +20,13 @@ import os
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Optional
+from functools import partial
+from typing import Any, Optional, Protocol
 
 import regex
 
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.text.kernel_codes import PieceSplit
 from tokenizer_core.text.native import available, class_table, kernel
 from tokenizer_core.types import ProgressCallback, no_progress
 
@@ -190,48 +192,102 @@ def count_words(
     """Count pre-tokenized pieces of ``lines`` as a trainer sees them (byte-mapped for ByteLevel).
 
     Each line is normalized and pre-tokenized on its own, as ``tokenizers`` does with
-    files (no pre-tokenizer: each non-empty line is one piece). The common cases take a
-    fast path: GPT-2 byte-level and the whitespace splitters scan ~1 MB chunks (in worker
-    processes past the first MB), and the BERT normalizer, which works character by
-    character, normalizes each distinct space-separated chunk once. Without worker
+    files (no pre-tokenizer: each non-empty line is one piece). :func:`counting_path` picks
+    how: the common cases take a fast path that counts the same pieces. Without worker
     processes, pieces are counted in order of first appearance.
 
     >>> from tokenizer_core.text.pre_tokenizers import ByteLevel
     >>> sorted(count_words(["the cat\\n", "the\\n"], pre_tokenizer=ByteLevel()).items())
     [('the', 2), ('Ċ', 2), ('Ġcat', 1)]
     """
-    from tokenizer_core.text.normalizers import BertNormalizer, Lowercase
-    from tokenizer_core.text.pre_tokenizers import (
-        GPT2_PATTERN,
-        BertPreTokenizer,
-        ByteLevel,
-        Whitespace,
-        WhitespaceSplit,
-        WordSplit,
-    )
+    count = counting_path(normalizer=normalizer, pre_tokenizer=pre_tokenizer)
+    return count(lines, normalizer=normalizer, pre_tokenizer=pre_tokenizer, workers=workers, progress=progress)
 
+
+class CountingPath(Protocol):
+    """One way of counting, with :func:`count_words`' arguments; every path counts the same pieces."""
+
+    def __call__(self, lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, workers: Optional[int],
+                 progress: ProgressCallback) -> Counter[str]: ...
+
+
+def counting_path(*, normalizer: Any, pre_tokenizer: Any) -> CountingPath:
+    """The fastest way to count the pieces of these stages (the reference is line by line).
+
+    >>> from tokenizer_core.text.normalizers import BertNormalizer
+    >>> from tokenizer_core.text.pre_tokenizers import BertPreTokenizer
+    >>> counting_path(normalizer=BertNormalizer(), pre_tokenizer=BertPreTokenizer()).__name__
+    '_count_by_space_chunks'
+    """
+    from tokenizer_core.text.normalizers import BertNormalizer, Lowercase
+    from tokenizer_core.text.pre_tokenizers import BertPreTokenizer, Whitespace, WhitespaceSplit, WordSplit
+
+    # The fast paths scan many lines at once, so the normalizer must work character by character.
     simple_norm = normalizer is None or type(normalizer) is Lowercase
-    norm = None if normalizer is None else normalizer.normalize_str
-    gpt2 = (type(pre_tokenizer) is ByteLevel and simple_norm and pre_tokenizer.use_regex
-            and not pre_tokenizer.add_prefix_space and pre_tokenizer.pattern == GPT2_PATTERN)
-    native = {Whitespace: 2, WordSplit: 3, WhitespaceSplit: 4}.get(type(pre_tokenizer)) if simple_norm else None
-    if (gpt2 or native is not None) and available():
+    gpt2 = simple_norm and _is_plain_gpt2(pre_tokenizer)
+    if simple_norm and available():
         # The compiled kernel splits and counts in one pass, faster than forked regex workers.
-        raw = _count_native(lines, how=0 if gpt2 else native, normalize=norm, progress=progress)
-        return Counter({to_byte_symbols(p): c for p, c in raw.items()} if gpt2 else raw)
+        how = PieceSplit.GPT2 if gpt2 else _kernel_split(pre_tokenizer)
+        if how is not None:
+            return partial(_count_in_kernel, how=how)
     if gpt2:
-        raw = count_gpt2_pieces(lines, normalize=norm, workers=workers, progress=progress)
-        return Counter({to_byte_symbols(p): c for p, c in raw.items()})
+        return _count_gpt2_regex
     splits_at_spaces = type(pre_tokenizer) in (Whitespace, WordSplit, WhitespaceSplit, BertPreTokenizer)
     if splits_at_spaces and simple_norm:
-        # These splitters never keep whitespace in a piece, so lines can be scanned together.
-        words = pre_tokenizer.words
-        if normalizer is not None:
-            norm = normalizer.normalize_str
-            return _count_chunks(_line_chunks(lines, progress), lambda text, _: words(norm(text)), workers)
-        return _count_chunks(_line_chunks(lines, progress), lambda text, _: words(text), workers)
+        return _count_joined_lines
     if splits_at_spaces and type(normalizer) is BertNormalizer:
-        return _count_by_space_chunks(lines, normalizer=normalizer, pre_tokenizer=pre_tokenizer, progress=progress)
+        return _count_by_space_chunks
+    return _count_line_by_line
+
+
+def _is_plain_gpt2(pre_tokenizer: Any) -> bool:
+    """Whether ``pre_tokenizer`` is GPT-2's ByteLevel split, which the fast GPT-2 paths reproduce."""
+    from tokenizer_core.text.pre_tokenizers import GPT2_PATTERN, ByteLevel
+
+    return (type(pre_tokenizer) is ByteLevel and pre_tokenizer.use_regex and not pre_tokenizer.add_prefix_space
+            and pre_tokenizer.pattern == GPT2_PATTERN)
+
+
+def _kernel_split(pre_tokenizer: Any) -> Optional[PieceSplit]:
+    """The kernel's splitter for a word splitter it knows, or None."""
+    from tokenizer_core.text.pre_tokenizers import Whitespace, WhitespaceSplit, WordSplit
+
+    return {
+        Whitespace: PieceSplit.WHITESPACE,
+        WordSplit: PieceSplit.WORD_SPLIT,
+        WhitespaceSplit: PieceSplit.WHITESPACE_SPLIT,
+    }.get(type(pre_tokenizer))
+
+
+def _count_in_kernel(lines: Iterable[str], *, how: PieceSplit, normalizer: Any, pre_tokenizer: Any,
+                     workers: Optional[int], progress: ProgressCallback) -> Counter[str]:
+    """The kernel's counts; GPT-2 pieces come back raw and are byte-mapped here, as the regex path does."""
+    norm = None if normalizer is None else normalizer.normalize_str
+    raw = _count_native(lines, how=how, normalize=norm, progress=progress)
+    return Counter({to_byte_symbols(p): c for p, c in raw.items()} if how == PieceSplit.GPT2 else raw)
+
+
+def _count_gpt2_regex(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, workers: Optional[int],
+                      progress: ProgressCallback) -> Counter[str]:
+    """GPT-2 pieces by the joined-lines regex (in worker processes past the first MB), byte-mapped."""
+    norm = None if normalizer is None else normalizer.normalize_str
+    raw = count_gpt2_pieces(lines, normalize=norm, workers=workers, progress=progress)
+    return Counter({to_byte_symbols(p): c for p, c in raw.items()})
+
+
+def _count_joined_lines(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, workers: Optional[int],
+                        progress: ProgressCallback) -> Counter[str]:
+    """Whitespace-splitting pre-tokenizers never keep whitespace in a piece, so lines can be scanned together."""
+    words = pre_tokenizer.words
+    if normalizer is not None:
+        norm = normalizer.normalize_str
+        return _count_chunks(_line_chunks(lines, progress), lambda text, _: words(norm(text)), workers)
+    return _count_chunks(_line_chunks(lines, progress), lambda text, _: words(text), workers)
+
+
+def _count_line_by_line(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, workers: Optional[int],
+                        progress: ProgressCallback) -> Counter[str]:
+    """The reference: each line normalized and pre-tokenized on its own."""
     counts: Counter[str] = Counter()
     for n, line in enumerate(_checked(lines), 1):
         if normalizer is not None:
@@ -242,10 +298,10 @@ def count_words(
     return counts
 
 
-def _count_native(lines: Iterable[str], *, how: int, normalize: Optional[Callable[[str], str]],
+def _count_native(lines: Iterable[str], *, how: PieceSplit, normalize: Optional[Callable[[str], str]],
                   progress: ProgressCallback) -> dict[str, int]:
-    """Pieces of ``lines`` counted by the kernel's ``PieceCounter`` (``how``: 0 GPT-2, 2 Whitespace,
-    3 WordSplit, 4 WhitespaceSplit), in order of first appearance; the same counts as the regex path."""
+    """Pieces of ``lines`` counted by the kernel's ``PieceCounter``, in order of first appearance;
+    the same counts as the regex path."""
     counter = kernel().PieceCounter(class_table(), how)
     for text, joined in _line_chunks(lines, progress):
         counter.add(text if normalize is None else normalize(text), joined)
@@ -265,7 +321,7 @@ def _checked(lines: Iterable[str]) -> Iterator[str]:
         yield line
 
 
-def _count_by_space_chunks(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any,
+def _count_by_space_chunks(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, workers: Optional[int],
                            progress: ProgressCallback) -> Counter[str]:
     """BERT-style counting: the normalizer works character by character and the pre-tokenizer
     splits at spaces, tabs and newlines, so a line's words are the words of its space-separated

@@ -23,14 +23,13 @@ from typing import Any
 import regex
 
 from tokenizer_core.cache_paths import cache_dir
+from tokenizer_core.text.kernel_codes import CASELESS_SHIFT, CharClass
 
 try:  # built by `pip install ./kernels` (requirements.txt); optional by design
     import tokenizer_kernel as _kernel
 except ImportError:  # pragma: no cover - exercised on machines without a compiler
     _kernel = None
 
-#: Class codes, as tokenizer_kernel.c reads them.
-_LETTER, _DIGIT, _SPACE, _WORD = 1, 2, 4, 128
 _TABLE_VERSION = 1  # bump when the table's layout changes
 _CASELESS = "sdmtlver"  # the letters of cl100k's (?i:[sdmt]|ll|ve|re)
 _lock = threading.Lock()
@@ -86,14 +85,14 @@ def _build_class_table() -> bytes:
                                                              "surrogatepass")
     table = bytearray(0x110000)
     # The three classes are disjoint general categories (L*, N*, and Z*/Cc), so plain assignment will do.
-    for pattern, code in ((r"\p{L}+", _LETTER), (r"\p{N}+", _DIGIT), (r"\s+", _SPACE)):
+    for pattern, code in ((r"\p{L}+", CharClass.LETTER), (r"\p{N}+", CharClass.DIGIT), (r"\s+", CharClass.SPACE)):
         for m in regex.finditer(pattern, everything):
             s, e = m.span()
             table[s:e] = bytes([code]) * (e - s)
     for k, letter in enumerate(_CASELESS):
         for m in regex.finditer(f"(?i:{letter})", everything):
-            table[m.start()] |= (k + 1) << 3
-    with_word = bytes(b | _WORD for b in range(256))
+            table[m.start()] |= (k + 1) << CASELESS_SHIFT
+    with_word = bytes(b | int(CharClass.WORD) for b in range(256))
     for m in regex.finditer(r"\w+", everything):
         s, e = m.span()
         table[s:e] = table[s:e].translate(with_word)

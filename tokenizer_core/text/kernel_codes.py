@@ -1,0 +1,72 @@
+"""The integer codes Python passes into the compiled kernel, as enums.
+
+The C side defines them once, in ``kernels/src/codes.h``, and the module exports each under its C
+name (``tokenizer_kernel.PAT_GPT2`` ...); ``tests/test_kernel_constants.py`` holds these enums
+equal to those constants, so a code changed on one side only fails a test instead of silently
+splitting text the wrong way. Each member's :attr:`c_name` is that exported name.
+
+>>> SplitPattern.CL100K, int(PieceSplit.WHITESPACE_SPLIT), CharClass.WORD.c_name
+(<SplitPattern.CL100K: 1>, 4, 'C_W')
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, IntFlag
+
+__all__ = ["CASELESS_SHIFT", "CharClass", "PieceSplit", "SplitPattern", "kernel_constants"]
+
+
+class SplitPattern(IntEnum):
+    """``Encoder(pattern=...)``: the split pattern the kernel's encoder walks itself."""
+
+    GPT2 = 0
+    CL100K = 1
+
+    @property
+    def c_name(self) -> str:
+        return "PAT_" + self.name
+
+
+class PieceSplit(IntEnum):
+    """``PieceCounter(how=...)``: how the kernel splits training text into pieces before counting.
+
+    (1 is unused: the code of a cl100k counter that was never needed.)"""
+
+    GPT2 = 0  #: the GPT-2 pattern, lines joined (ByteLevel)
+    WHITESPACE = 2  #: ``\\w+|[^\\w\\s]+`` (Whitespace)
+    WORD_SPLIT = 3  #: ``\\w+|[^\\w\\s]`` (WordSplit)
+    WHITESPACE_SPLIT = 4  #: ``\\S+`` (WhitespaceSplit)
+
+    @property
+    def c_name(self) -> str:
+        return "SPLIT_" + self.name.replace("_", "")
+
+
+class CharClass(IntFlag):
+    """Bits of the kernel's character class table (built in :mod:`tokenizer_core.text.native`)."""
+
+    LETTER = 1  #: ``\\p{L}``
+    DIGIT = 2  #: ``\\p{N}``
+    SPACE = 4  #: ``\\s``
+    WORD = 128  #: ``\\w``
+
+    @property
+    def c_name(self) -> str:
+        return "C_" + {"LETTER": "L", "DIGIT": "N", "SPACE": "S", "WORD": "W"}[self.name]
+
+
+#: Bits 3..6 of a class code hold 1 + the index in "sdmtlver" of the letter a character matches
+#: case-insensitively (cl100k's contractions); C name ``C_CASELESS_SHIFT``.
+CASELESS_SHIFT = 3
+
+
+def kernel_constants() -> dict[str, int]:
+    """Every code above by its C name, as the kernel module should export it.
+
+    >>> kernel_constants()["SPLIT_WORDSPLIT"]
+    3
+    """
+    codes: dict[str, int] = {"C_CASELESS_SHIFT": CASELESS_SHIFT}
+    for enum in (SplitPattern, PieceSplit, CharClass):
+        codes.update({member.c_name: int(member) for member in enum})
+    return codes
