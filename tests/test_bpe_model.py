@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tokenizers import Tokenizer as HFTokenizer
 
 from tokenizer_core.bpe.model import BPE
+from tokenizer_core.bpe.options import BpeModelOptions, MergeRanks
 from tokenizer_core.bpe.trainer import train_bpe_counts
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.pipeline import Tokenizer
@@ -52,12 +53,12 @@ def test_overlapping_pair_merges_left_to_right():
 
 def test_tiktoken_rank_rule_and_whole_piece_shortcut():
     vocab = {"a": 0, "b": 1, "ab": 2, "ba": 3, "aba": 4, "abab": 9}
-    m = BPE(vocab, merge_ranks="tokens")
+    m = BPE(vocab, options=BpeModelOptions(merge_ranks=MergeRanks.TOKENS))
     # a pair's rank is the id of the token it spells: ab (2) beats ba (3), both "ab" merge
     # (leftmost first), then ab+a = aba (4) beats ab+ab = abab (9); tiktoken gives the same.
     assert m.segment("abab") == ["abab"]
     assert m.segment("ababa") == ["ab", "aba"]
-    whole = BPE(vocab, merge_ranks="tokens", ignore_merges=True)
+    whole = BPE(vocab, options=BpeModelOptions(merge_ranks=MergeRanks.TOKENS, ignore_merges=True))
     assert [t.text for t in whole.tokenize("aba")] == ["aba"]
 
 
@@ -164,8 +165,35 @@ def test_merge_tree():
 
 def test_merge_tree_by_token_rank():
     vocab = {"a": 0, "b": 1, "ab": 2, "abb": 3}
-    tree = BPE(vocab, merge_ranks="tokens").merge_tree("abb")
+    tree = BPE(vocab, options=BpeModelOptions(merge_ranks=MergeRanks.TOKENS)).merge_tree("abb")
     assert (tree.left.token, tree.right.token) == ("ab", "b")
+
+
+def test_rank_rule_is_saved_as_its_string_and_legacy_files_load():
+    vocab = {"a": 0, "b": 1, "ab": 2, "ba": 3, "aba": 4}
+    model = BPE(vocab, options=BpeModelOptions(merge_ranks=MergeRanks.TOKENS, ignore_merges=True))
+    text = json.dumps(model.to_dict())
+    assert '"merge_ranks": "tokens"' in text  # files keep the plain string, not an enum's repr
+    again = build("model", json.loads(text))
+    assert again.merge_ranks is MergeRanks.TOKENS and again.ignore_merges and again.segment("ababa") == ["ab", "aba"]
+    # Files written before merge_ranks existed (and tokenizer.json models) rank by the merge list.
+    legacy = build("model", {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"]})
+    assert legacy.merge_ranks is MergeRanks.MERGES and legacy.merge_ranks == "merges"
+    with pytest.raises(FormatError, match="merge_ranks must be 'merges' or 'tokens'"):
+        build("model", {"type": "BPE", "vocab": {"a": 0}, "merges": [], "merge_ranks": "ids"})
+    with pytest.raises(FormatError, match="fuse_unk must be true or false"):
+        build("model", {"type": "BPE", "vocab": {"a": 0}, "merges": [], "fuse_unk": "no"})
+
+
+def test_options_are_checked_where_they_are_made():
+    with pytest.raises(TokenizerError, match="derives merges"):
+        BpeModelOptions(merge_ranks="tokens", continuing_subword_prefix="##")
+    with pytest.raises(TokenizerError, match="give no merges"):
+        BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")], options=BpeModelOptions(merge_ranks=MergeRanks.TOKENS))
+    with pytest.raises(TokenizerError, match="suffix_as_symbol needs"):
+        BpeModelOptions(suffix_as_symbol=True, end_of_word_suffix="")
+    # An empty prefix or suffix (as tokenizer.json files write them) means none.
+    assert BpeModelOptions(continuing_subword_prefix="", end_of_word_suffix="").hf_json()["end_of_word_suffix"] is None
 
 
 # ----------------------------------------------------------------------------- options vs tokenizers
@@ -198,7 +226,7 @@ def test_options_match_tokenizers(options):
     if options.get("byte_fallback"):
         for b in "C3 A9 E2 98 83".split():
             vocab.setdefault(f"<0x{b}>", len(vocab))
-    ours = BPE(vocab, r.merges, **options)
+    ours = BPE(vocab, r.merges, options=BpeModelOptions(**options))
     ref = hf_model(ours)
     for word in ["hugs", "snugs", "bun", "xhugzz", "é", "☃hug☃☃", "ug", "", "pugsbunhug"]:
         assert [t.text for t in ours.tokenize(word)] == ref.encode(word).tokens, word
@@ -224,7 +252,7 @@ def test_bad_models_are_rejected_with_reasons():
     with pytest.raises(TokenizerError, match="share id"):
         BPE({"a": 0, "b": 0})
     with pytest.raises(TokenizerError, match="unk_token"):
-        BPE({"a": 0}, unk_token="[UNK]")
+        BPE({"a": 0}, options=BpeModelOptions(unk_token="[UNK]"))
     with pytest.raises(FormatError, match="BPE"):
         build("model", {"type": "BPE", "vocab": {"a": 0}, "merges": [["a", "z"]]})
     with pytest.raises(FormatError, match="merge"):

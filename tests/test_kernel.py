@@ -26,6 +26,7 @@ from tests._texts import TRICKY, real_lines
 from tokenizer_core.batch.batching import PaddingParams, TruncationParams
 from tokenizer_core.bpe import kernel
 from tokenizer_core.bpe.model import BPE
+from tokenizer_core.bpe.options import BpeModelOptions
 from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.io.references import load_reference, load_reference_encoder
 from tokenizer_core.options import TrainOptions
@@ -142,7 +143,7 @@ def test_piece_tokens_equal_the_python_model(name):
 
 def test_trained_model_and_ignore_merges(trained):
     model = trained.model
-    whole = BPE(model.get_vocab(), model.merges, ignore_merges=True)
+    whole = BPE(model.get_vocab(), model.merges, options=BpeModelOptions(ignore_merges=True))
     for m in (model, whole):
         enc = kernel.kernel_encoder(trained.pre_tokenizer, m)
         assert enc is not None

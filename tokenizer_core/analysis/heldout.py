@@ -34,7 +34,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tokenizer_core.analysis.compare import unk_id
+from tokenizer_core.bpe.model import BPE
+from tokenizer_core.bpe.options import MergeRanks
 from tokenizer_core.corpus.stats import word_count
+from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.text.counting import count_words
 
@@ -94,6 +97,8 @@ class Heldout:
         (their vocabularies being prefixes of ``tok``'s, ids are ``tok``'s ids)."""
         vocab = tok.get_vocab()
         unk = unk_id(tok)
+        if not isinstance(tok.model, BPE):
+            raise TokenizerError(f"only a BPE model has merges to keep a prefix of, not {type(tok.model).__name__}")
         segment = _PrefixSegmenter(tok.model, merges_kept)
         tokens = [sum(self.specials.values())] * len(merges_kept)
         unknown = [0] * len(merges_kept)
@@ -116,7 +121,7 @@ class _PrefixSegmenter:
     pass: the encoder's loop (lowest rank first, the leftmost on ties) with a snapshot each time the
     next merge's rank reaches a cut."""
 
-    def __init__(self, model: Any, merges_kept: Sequence[int]) -> None:
+    def __init__(self, model: BPE, merges_kept: Sequence[int]) -> None:
         self.model = model
         self.cuts = sorted(merges_kept)
         self.order = [self.cuts.index(k) for k in merges_kept]
@@ -126,7 +131,8 @@ class _PrefixSegmenter:
         for r, (a, b) in enumerate(model.merges):
             merged = a + (b[len(prefix):] if prefix and b.startswith(prefix) and b != prefix else b)
             self.rank.setdefault((a, b), (r, merged))
-        self.exact = getattr(model, "merge_ranks", "merges") == "merges" and not getattr(model, "ignore_merges", False)
+        # The scan below knows the merge-list rule only; other rules ask the model itself.
+        self.exact = model.merge_ranks is MergeRanks.MERGES and not model.ignore_merges
         self.plain = prefix is None and model.end_of_word_suffix is None
         self.vocab = model.get_vocab()
 

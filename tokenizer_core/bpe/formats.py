@@ -1,4 +1,4 @@
-"""Reading BPE models from JSON (our own format, ``tokenizers``' ``"model"`` object) and
+"""Reading BPE merge lists from JSON (our own format, ``tokenizers``' ``"model"`` object) and
 deriving a merge list from a tiktoken-style vocabulary.
 
 >>> merges_from_json(["a b", ["ab", "c"]])
@@ -31,20 +31,6 @@ def merges_from_json(merges: Any) -> list[tuple[str, str]]:
                 raise FormatError(f"malformed merge {m!r}: expected [left, right]")
             pairs.append((m[0], m[1]))
     return pairs
-
-
-def options_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The keyword options of :class:`~tokenizer_core.bpe.model.BPE` stored in a model's JSON."""
-    return {
-        "unk_token": data.get("unk_token"),
-        "continuing_subword_prefix": data.get("continuing_subword_prefix"),
-        "end_of_word_suffix": data.get("end_of_word_suffix"),
-        "fuse_unk": bool(data.get("fuse_unk", False)),
-        "byte_fallback": bool(data.get("byte_fallback", False)),
-        "ignore_merges": bool(data.get("ignore_merges", False)),
-        "merge_ranks": data.get("merge_ranks", "merges"),
-        "suffix_as_symbol": bool(data.get("suffix_as_symbol", False)),
-    }
 
 
 def merges_by_token_rank(vocab: Mapping[str, int]) -> list[tuple[str, str]]:

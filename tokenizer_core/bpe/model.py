@@ -5,10 +5,13 @@ byte-level models, per byte symbol such as ``Ġ``); then, as GPT-2, ``tokenizers
 and ``tiktoken`` do, the adjacent pair with the lowest merge rank is merged, the
 leftmost one on equal ranks, until no adjacent pair has a rank. Two rank rules:
 
-* ``merge_ranks="merges"``: the rank of a pair is its position in ``merges``
+* ``MergeRanks.MERGES``: the rank of a pair is its position in ``merges``
   (GPT-2 files, ``tokenizers``, our trainer);
-* ``merge_ranks="tokens"``: the rank of a pair is the id of the token it spells, and
+* ``MergeRanks.TOKENS``: the rank of a pair is the id of the token it spells, and
   any two tokens whose concatenation is a token may merge (``tiktoken``'s rule).
+
+Every other setting (unknown characters, word prefix and suffix, ``ignore_merges``) is one
+:class:`~tokenizer_core.bpe.options.BpeModelOptions` value.
 
 Results are cached per piece; long pieces (``"a" * 100_000``) merge one rank at a time over a
 linked list (see :mod:`tokenizer_core.bpe.merge_waves`), so encoding stays ``O(n log n)``. BPE-dropout
@@ -23,6 +26,9 @@ back after the next merge that happens, and ``p = 0`` is the deterministic resul
 [(0, 4), (4, 5)]
 >>> m.segment("aaabdaaabac", max_rank=1)
 ['aa', 'a', 'b', 'd', 'aa', 'a', 'b', 'a', 'c']
+>>> t = BPE({"a": 0, "b": 1, "ab": 2}, options=BpeModelOptions(merge_ranks=MergeRanks.TOKENS))
+>>> [tok.text for tok in t.tokenize("abab")], t.merge_ranks == "tokens"
+(['ab', 'ab'], True)
 """
 
 from __future__ import annotations
@@ -32,10 +38,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
 from tokenizer_core.bpe.byte_encoder import ByteLevelBPEEncoder
-from tokenizer_core.bpe.formats import merges_by_token_rank, merges_from_json, options_from_json
+from tokenizer_core.bpe.formats import merges_by_token_rank, merges_from_json
 from tokenizer_core.bpe.merge_tree import MergeTree, tree_by_encoding, tree_from_producers
 from tokenizer_core.bpe.merge_waves import merge_waves
 from tokenizer_core.bpe.merging import MergeStep, Ranker, WordTrace, merge_heap, merge_scan
+from tokenizer_core.bpe.options import BpeModelOptions, MergeRanks
 from tokenizer_core.bpe.tables import MergeTable, check_vocab
 from tokenizer_core.bpe.unknowns import initial_with_unknowns
 from tokenizer_core.errors import FormatError, TokenizerError
@@ -47,26 +54,23 @@ if TYPE_CHECKING:
     from tokenizer_core.bpe.trace import BpeTrace
 
 # Re-exported: tests, ui/ and bench/ import these from here.
-__all__ = ["BPE", "ByteLevelBPEEncoder", "MergeStep", "MergeTree", "WordTrace"]
+__all__ = ["BPE", "BpeModelOptions", "ByteLevelBPEEncoder", "MergeRanks", "MergeStep", "MergeTree", "WordTrace"]
 
 #: Pieces with more symbols than this merge by rank waves (O(n log n)) instead of the scan,
 #: whose repeated minimum search is quadratic; both are equally fast at about 50 symbols.
 _LONG_PIECE = 48
 _CACHE_LIMIT = 200_000
+#: Frozen, so one shared default serves every model built without options.
+_DEFAULT_OPTIONS = BpeModelOptions()
 
 
 @register("model", "BPE")
 class BPE(VocabLookup):
-    """A BPE model: vocabulary, ranked merges and the options of ``tokenizers``' BPE model.
+    """A BPE model: vocabulary, ranked merges and the options of ``tokenizers``' BPE model
+    (:class:`~tokenizer_core.bpe.options.BpeModelOptions`, which says what each one does).
 
-    ``unk_token`` replaces characters missing from the vocabulary (without one they are
-    dropped, as ``tokenizers`` does); ``fuse_unk`` joins runs of unknowns; ``byte_fallback``
-    spells unknown characters as ``<0xNN>`` byte tokens when those exist;
-    ``ignore_merges`` returns a piece found whole in the vocabulary as one token (tiktoken
-    does this). ``continuing_subword_prefix``/``end_of_word_suffix`` decorate the first
-    symbols of a word as in training (``##a``, ``w</w>``); with ``suffix_as_symbol`` the
-    suffix is a symbol of its own after the last character (``l o w </w>``, Sennrich et al.'s
-    Algorithm 1), which ``tokenizers`` cannot express.
+    The options are also readable one by one (``model.unk_token``, ``model.merge_ranks``, ...),
+    the attribute names WordPiece and Unigram models share.
     """
 
     type_name = "BPE"
@@ -76,33 +80,18 @@ class BPE(VocabLookup):
         vocab: Mapping[str, int],
         merges: Sequence[tuple[str, str]] = (),
         *,
-        unk_token: Optional[str] = None,
-        continuing_subword_prefix: Optional[str] = None,
-        end_of_word_suffix: Optional[str] = None,
-        fuse_unk: bool = False,
-        byte_fallback: bool = False,
-        ignore_merges: bool = False,
-        merge_ranks: str = "merges",
-        suffix_as_symbol: bool = False,
+        options: BpeModelOptions = _DEFAULT_OPTIONS,
     ) -> None:
+        if not isinstance(options, BpeModelOptions):
+            raise TokenizerError(f"options must be a BpeModelOptions, got {type(options).__name__}")
         self._vocab = check_vocab(vocab)
         self._inv = {i: t for t, i in self._vocab.items()}
-        if merge_ranks not in ("merges", "tokens"):
-            raise TokenizerError(f"merge_ranks must be 'merges' or 'tokens', got {merge_ranks!r}")
-        if unk_token is not None and unk_token not in self._vocab:
-            raise TokenizerError(f"unk_token {unk_token!r} is not in the vocabulary; add it or pass unk_token=None")
-        if merge_ranks == "tokens" and (continuing_subword_prefix or end_of_word_suffix or merges):
-            raise TokenizerError("merge_ranks='tokens' derives merges from the vocabulary; give no merges, prefix or suffix")
-        self.unk_token = unk_token
-        self.continuing_subword_prefix = continuing_subword_prefix or None
-        self.end_of_word_suffix = end_of_word_suffix or None
-        self.fuse_unk = bool(fuse_unk)
-        self.byte_fallback = bool(byte_fallback)
-        self.ignore_merges = bool(ignore_merges)
-        self.merge_ranks = merge_ranks
-        if suffix_as_symbol and self.end_of_word_suffix is None:
-            raise TokenizerError("suffix_as_symbol needs an end_of_word_suffix such as '</w>'")
-        self.suffix_as_symbol = bool(suffix_as_symbol)
+        if options.unk_token is not None and options.unk_token not in self._vocab:
+            raise TokenizerError(f"unk_token {options.unk_token!r} is not in the vocabulary; "
+                                 "add it or pass unk_token=None")
+        if options.merge_ranks is MergeRanks.TOKENS and merges:
+            raise TokenizerError("merge_ranks='tokens' derives merges from the vocabulary; give no merges")
+        self.options = options
         table = MergeTable(merges, vocab=self._vocab, prefix=self.continuing_subword_prefix)
         self.merges: list[tuple[str, str]] = table.merges
         self._merge = table.ranks  # (left, right) -> (rank, merged token)
@@ -111,12 +100,45 @@ class BPE(VocabLookup):
         #: The training trace when this model was just trained (not saved with the model).
         self.training_trace: Optional["BpeTrace"] = None
 
+    # Read-only views of the options, under the names other models and the kernel read.
+    @property
+    def unk_token(self) -> Optional[str]:
+        return self.options.unk_token
+
+    @property
+    def continuing_subword_prefix(self) -> Optional[str]:
+        return self.options.continuing_subword_prefix
+
+    @property
+    def end_of_word_suffix(self) -> Optional[str]:
+        return self.options.end_of_word_suffix
+
+    @property
+    def fuse_unk(self) -> bool:
+        return self.options.fuse_unk
+
+    @property
+    def byte_fallback(self) -> bool:
+        return self.options.byte_fallback
+
+    @property
+    def ignore_merges(self) -> bool:
+        return self.options.ignore_merges
+
+    @property
+    def merge_ranks(self) -> MergeRanks:
+        return self.options.merge_ranks
+
+    @property
+    def suffix_as_symbol(self) -> bool:
+        return self.options.suffix_as_symbol
+
     # ------------------------------------------------------------------ vocabulary
 
     @property
     def num_merges(self) -> int:
-        """Number of merge ranks (for ``merge_ranks='tokens'``: the number of multi-symbol tokens)."""
-        if self.merge_ranks == "tokens":
+        """Number of merge ranks (for ``MergeRanks.TOKENS``: the number of multi-symbol tokens)."""
+        if self.merge_ranks is MergeRanks.TOKENS:
             return sum(1 for t in self._vocab if len(t) > 1)
         return len(self.merges)
 
@@ -127,7 +149,7 @@ class BPE(VocabLookup):
         For the common case (merge list, no limit) this is the merge table's own ``get``,
         which keeps the per-pair cost of the inner loops at one C call.
         """
-        if self.merge_ranks == "tokens":
+        if self.merge_ranks is MergeRanks.TOKENS:
             vocab_get = self._vocab.get
 
             def by_token(pair: tuple[str, str]) -> Optional[tuple[int, str]]:
@@ -284,7 +306,7 @@ class BPE(VocabLookup):
         made = self._producer.get(token)
         if made is not None:
             return made[0]
-        if self.merge_ranks != "merges" and len(token) > 1 and token in self._vocab:
+        if self.merge_ranks is MergeRanks.TOKENS and len(token) > 1 and token in self._vocab:
             return self._vocab[token]  # tiktoken style: a token's rank is its merge priority
         return None
 
@@ -292,30 +314,18 @@ class BPE(VocabLookup):
         """How ``token`` is built from alphabet symbols, merge by merge."""
         if token not in self._vocab:
             raise TokenizerError(f"{token!r} is not in the vocabulary")
-        if self.merge_ranks == "merges":
+        if self.merge_ranks is MergeRanks.MERGES:
             return tree_from_producers(token, vocab=self._vocab, producers=self._producer)
         return tree_by_encoding(token, vocab=self._vocab, rank=self._ranker(None))
 
     # -------------------------------------------------------------- serialisation
-    def _options(self) -> dict[str, Any]:
-        return {
-            "unk_token": self.unk_token,
-            "continuing_subword_prefix": self.continuing_subword_prefix,
-            "end_of_word_suffix": self.end_of_word_suffix,
-            "fuse_unk": self.fuse_unk,
-            "byte_fallback": self.byte_fallback,
-            "ignore_merges": self.ignore_merges,
-        }
-
     def to_dict(self) -> dict[str, Any]:
         """Own format: vocabulary, merges (as pairs) and options."""
         return {
             "type": self.type_name,
             "vocab": dict(self._vocab),
             "merges": [list(p) for p in self.merges],
-            "merge_ranks": self.merge_ranks,
-            "suffix_as_symbol": self.suffix_as_symbol,
-            **self._options(),
+            **self.options.to_json(),
         }
 
     @classmethod
@@ -324,14 +334,14 @@ class BPE(VocabLookup):
             raise FormatError("a BPE model needs a \"vocab\" object mapping tokens to ids")
         pairs = merges_from_json(data.get("merges", []))
         try:
-            return cls(data["vocab"], pairs, **options_from_json(data))
+            return cls(data["vocab"], pairs, options=BpeModelOptions.from_json(data))
         except TokenizerError as err:
             raise FormatError(f"invalid BPE model: {err}") from err
 
     def hf_merges(self) -> list[tuple[str, str]]:
-        """The merge list for ``tokenizers``; for ``merge_ranks='tokens'`` it is derived from the
+        """The merge list for ``tokenizers``; for ``MergeRanks.TOKENS`` it is derived from the
         vocabulary: every split of a token into two tokens, ordered by (token rank, left rank, right rank)."""
-        if self.merge_ranks == "merges":
+        if self.merge_ranks is MergeRanks.MERGES:
             return list(self.merges)
         return merges_by_token_rank(self._vocab)
 
@@ -345,7 +355,7 @@ class BPE(VocabLookup):
         return {
             "type": "BPE",
             "dropout": None,
-            **self._options(),
+            **self.options.hf_json(),
             "vocab": dict(sorted(self._vocab.items(), key=lambda kv: kv[1])),
             "merges": [list(p) for p in self.hf_merges()],
         }
@@ -355,7 +365,7 @@ class BPE(VocabLookup):
         """Read the ``"model"`` object of a ``tokenizer.json`` (BPE type)."""
         if data.get("type") not in (None, "BPE"):
             raise FormatError(f"not a BPE model: type {data.get('type')!r}")
-        return cls.from_dict({**data, "merge_ranks": "merges"})
+        return cls.from_dict({**data, "merge_ranks": MergeRanks.MERGES.value})
 
     def __repr__(self) -> str:
-        return f"BPE(vocab_size={self.vocab_size}, merges={self.num_merges}, merge_ranks={self.merge_ranks!r})"
+        return f"BPE(vocab_size={self.vocab_size}, merges={self.num_merges}, merge_ranks={self.merge_ranks.value!r})"

@@ -171,11 +171,12 @@ def _train_counts(
 
     # 4. the model, with the trace of its training.
     from tokenizer_core.bpe.model import BPE
+    from tokenizer_core.bpe.options import BpeModelOptions
 
     vocab = dict(table.tok_to_id)
     unk = unk_token if unk_token is not None and unk_token in vocab else None
-    model = BPE(vocab, run.merges, unk_token=unk, continuing_subword_prefix=prefix, end_of_word_suffix=suffix,
-                suffix_as_symbol=suffix_as_symbol)
+    model = BPE(vocab, run.merges, options=BpeModelOptions(
+        unk_token=unk, continuing_subword_prefix=prefix, end_of_word_suffix=suffix, suffix_as_symbol=suffix_as_symbol))
     top_words = heapq.nsmallest(keep_words, word_counts.items(), key=lambda wc: (-wc[1], wc[0]))
     trace = BpeTrace(
         run.steps, table.id_to_tok, shift, initial_tokens=run.initial_tokens, alphabet=alphabet,

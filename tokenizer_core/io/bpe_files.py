@@ -7,7 +7,7 @@ Both become our own :class:`~tokenizer_core.bpe.model.BPE` inside a byte-level
   ``vocab.bpe`` in order (rank = line number); pieces come from the GPT-2 regex.
 * tiktoken (``*.tiktoken``, or gzipped: one ``base64(token bytes) rank`` per line): there is no
   merge list; a pair may merge when its concatenation is a token, the lower token
-  rank first (``merge_ranks="tokens"``), and a piece that is a token as a whole is
+  rank first (``MergeRanks.TOKENS``), and a piece that is a token as a whole is
   taken directly, as tiktoken does. A ranks file known by its hash (o200k_base, Llama 3,
   Qwen: :mod:`~tokenizer_core.io.encodings`) gets its model's regex and special tokens;
   any other file the cl100k regex and the cl100k special tokens that fit.
@@ -171,6 +171,7 @@ def tiktoken_tokenizer(
 
     ``normalizer`` runs before the split (Qwen's tokenizers apply NFC to the text first)."""
     from tokenizer_core.bpe.model import BPE
+    from tokenizer_core.bpe.options import BpeModelOptions, MergeRanks
     from tokenizer_core.errors import TokenizerError
     from tokenizer_core.pipeline import Tokenizer
     from tokenizer_core.text.decoders import ByteLevelDecoder
@@ -184,7 +185,7 @@ def tiktoken_tokenizer(
             raise FormatError(f"special token {tok!r} (id {tid}) clashes with the ranks file")
         vocab[tok] = tid
     try:
-        model = BPE(vocab, merge_ranks="tokens", ignore_merges=True)
+        model = BPE(vocab, options=BpeModelOptions(merge_ranks=MergeRanks.TOKENS, ignore_merges=True))
     except TokenizerError as err:
         raise FormatError(f"invalid tiktoken ranks: {err}") from err
     return Tokenizer(
