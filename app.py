@@ -37,6 +37,7 @@ def route() -> None:
     ]
     page = st.navigation(pages)
     begin_run()
+    url_state.clear_left_out()  # notes of what this run's pages leave out of the address
     corpus_link.restore()  # ?corpus= in the address: a reload or a shared link keeps the corpus
     refresh_shelf = render_sidebar()
     corpus_link.show_message()

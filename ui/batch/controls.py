@@ -16,11 +16,11 @@ from tokenizer_core.batch.batching import PaddingParams, TruncationParams
 from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
-from ui.corpus.view import escape_markdown
+from ui.batch import PREFIX
 from ui.shelf import state as shelf
+from ui.widgets.text import escape_markdown
 from ui.widgets.url_text import publish_text, seed_from_url
 
-PREFIX = "batch_"
 ROWS = PREFIX + "rows"
 MAX_ROWS = 64
 MAX_ROW_CHARS = 5000

@@ -10,7 +10,7 @@ from tokenizer_core.errors import TokenizerError
 from ui import session as state
 from ui.batch import views
 from ui.batch.controls import choose_rows, choose_settings, choose_tokenizer
-from ui.corpus.view import escape_markdown
+from ui.widgets.text import escape_markdown
 
 TABS = ["Batch", "Masks", "Waste and throughput", "Export"]
 

@@ -25,7 +25,8 @@ from tokenizer_core.batch.packing import (
 )
 from tokenizer_core.batch.stats import padding_waste
 from tokenizer_core.pipeline import Tokenizer
-from ui.batch.controls import PREFIX, Settings
+from ui.batch import PREFIX
+from ui.batch.controls import Settings
 from ui.widgets import display
 from ui.widgets.tokens import scheme_for, shown_text, visible_whitespace
 

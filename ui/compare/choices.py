@@ -15,12 +15,12 @@ from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from ui import session as state
-from ui.corpus.view import display_name, escape_markdown
+from ui.compare import PREFIX
 from ui.shelf import state as shelf
 from ui.tokenizers.add import ALGORITHMS, TrainRequest, shelf_label, train_onto_shelf
+from ui.widgets.text import display_name, escape_markdown
 from ui.widgets.url_text import publish_text, seed_from_url
 
-PREFIX = "compare_"
 TEXT, SOURCE, SHELF = PREFIX + "text", PREFIX + "source", PREFIX + "shelf"
 #: Longest text the page tokenizes (a URL or paste can be huge; the aligned view shows less still).
 MAX_TEXT_CHARS = 20_000

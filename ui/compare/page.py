@@ -8,8 +8,8 @@ from ui import session as state
 from ui.compare import views
 from ui.compare.choices import choose_text, choose_tokenizers
 from ui.compare.sweep_view import render_sweep
-from ui.corpus.view import display_name, escape_markdown
 from ui.widgets import display
+from ui.widgets.text import display_name, escape_markdown
 
 TABS = ["Side by side", "Metrics", "Robustness", "Languages", "Vocabulary-size sweep"]
 

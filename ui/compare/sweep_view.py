@@ -31,11 +31,12 @@ from tokenizer_core.analysis.sweep import SweepCancelled, SweepRow, knee, log_si
 from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.errors import TokenizerError
 from ui import session as state
-from ui.corpus.view import escape_markdown
+from ui.compare import PREFIX as COMPARE_PREFIX
 from ui.server_store import ServerStore
 from ui.tokenizers.add import ALGORITHMS, TrainRequest
+from ui.widgets.text import escape_markdown
 
-PREFIX = "compare_sweep_"
+PREFIX = COMPARE_PREFIX + "sweep_"
 BOX = PREFIX + "box"  # a SweepBox: written to in place, never re-assigned (see _box)
 #: How long a new run waits for a stopped sweep to hand over its finished sizes.
 STOP_WAIT_S = 60

@@ -17,10 +17,11 @@ from tokenizer_core.analysis.languages import fertility_by_language
 from tokenizer_core.analysis.vocabulary import token_bytes
 from tokenizer_core.corpus.documents import Corpus
 from ui import session as state
+from ui.compare import PREFIX
 from ui.compare.align import MAX_ALIGNED_CHARS, aligned_html
-from ui.compare.choices import PREFIX, Compared
-from ui.corpus.view import escape_markdown
+from ui.compare.choices import Compared
 from ui.widgets.safe_html import render_html
+from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import chips_html, scheme_for
 
 #: How much of the corpus the corpus-wide metrics encode (characters, whole lines).

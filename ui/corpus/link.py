@@ -20,8 +20,8 @@ from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import CorpusError
 from ui import session as state
 from ui import url_state
-from ui.corpus.view import sample_name
 from ui.server_store import ServerStore
+from ui.widgets.text import sample_name
 
 PARAM = "corpus"
 _OWN = "own-"

@@ -16,16 +16,8 @@ from ui.corpus.upload import (
     read_uploads,
     upload_columns,
 )
-from ui.corpus.view import (
-    cached_stats,
-    display_name,
-    escape_markdown,
-    render_characters,
-    render_preview,
-    render_summary,
-    render_words,
-    sample_name,
-)
+from ui.corpus.view import cached_stats, render_characters, render_preview, render_summary, render_words
+from ui.widgets.text import display_name, escape_markdown, sample_name
 
 SOURCES = {"sample": "Sample corpus", "upload": "Upload files", "paste": "Paste text"}
 SAMPLES = {s.name: s for s in list_samples()}

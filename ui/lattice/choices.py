@@ -16,13 +16,13 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.unigram.explain import COURSE_WORDS, course_model
 from tokenizer_core.unigram.model import Unigram
-from ui.corpus.view import escape_markdown
+from ui.lattice import PREFIX
 from ui.shelf import state as shelf
 from ui.tokenizers.add import TrainRequest, shelf_label, train_onto_shelf
+from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import visible_whitespace
 from ui.widgets.url_text import publish_text, seed_from_url
 
-PREFIX = "lattice_"
 TEXT, MODEL = PREFIX + "text", PREFIX + "model"
 COURSE = "The course's toy model (hug, pug, pun, bun, hugs)"
 MAX_TEXT_CHARS = 2000

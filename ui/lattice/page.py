@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.corpus.view import escape_markdown
-from ui.lattice import views
-from ui.lattice.choices import MAX_PIECE_CHARS, PREFIX, choose_model, choose_piece, choose_text, model_pieces
+from ui.lattice import PREFIX, views
+from ui.lattice.choices import MAX_PIECE_CHARS, choose_model, choose_piece, choose_text, model_pieces
 from ui.lattice.graph import lattice_figure
+from ui.widgets.text import escape_markdown
 
 TABS = ["Lattice", "Viterbi table", "n-best and entropy", "Subword sampling", "BPE-dropout", "Training"]
 

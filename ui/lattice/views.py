@@ -25,11 +25,11 @@ from tokenizer_core.unigram.explain import (
 )
 from tokenizer_core.unigram.lattice import Lattice
 from tokenizer_core.unigram.model import Unigram
-from ui.corpus.view import escape_markdown
-from ui.lattice.choices import PREFIX
+from ui.lattice import PREFIX
 from ui.shelf import state as shelf
 from ui.widgets import display
 from ui.widgets.safe_html import render_html
+from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import chips_html, scheme_for, visible_whitespace
 
 MAX_DRAWS = 20_000

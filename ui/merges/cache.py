@@ -16,12 +16,12 @@ import streamlit as st
 
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import TokenizerError
-from ui.corpus.view import display_name, escape_markdown
 from ui.merges import state as ms
 from ui.merges.run import MergeRun
 from ui.merges.settings import MergeSettings
 from ui.merges.training import train_run
 from ui.widgets.cancel import cancel_button
+from ui.widgets.text import display_name, escape_markdown
 
 
 class _NotCached(Exception):

@@ -14,7 +14,6 @@ import streamlit as st
 
 from ui import session as state
 from ui import url_state
-from ui.corpus.view import display_name, escape_markdown
 from ui.merges import state as ms
 from ui.merges.cache import get_run
 from ui.merges.encode import MAX_CHARS, encode, tokens_of
@@ -48,6 +47,7 @@ from ui.widgets import display
 from ui.widgets.charts import candidates_chart, compression_chart, kinds_legend_html
 from ui.widgets.safe_html import render_html
 from ui.widgets.stepper import render_stepper_controls
+from ui.widgets.text import display_name, escape_markdown
 from ui.widgets.tokens import chip_html, shown_text
 
 K = ms.SETTING_KEYS

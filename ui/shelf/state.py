@@ -2,45 +2,64 @@
 
 References are listed always and loaded on first use (once per server: they never change). A
 session's trained and imported tokenizers live in its own session state, so no other session
-sees them. Every item has a stable key; pages keep the key of the item they show.
+sees them. Every item carries a **content identity** (``digest``): for a tokenizer of the user's,
+the digest of its canonical saved JSON; for a reference, its name (the file behind it is shipped in
+a pinned package, the same for everyone). Caches of per-tokenizer results are keyed by that digest
+(:mod:`ui.cache`), never by the item's name or label, which two users' tokenizers can share.
 
 Keys in ``st.session_state`` owned here start with ``shelf_``.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
-from typing import Literal, Optional
+from enum import Enum
+from typing import Optional
 
 import streamlit as st
 
 from tokenizer_core.io.references import list_references, load_reference
 from tokenizer_core.pipeline import Tokenizer
+from ui import cache
 
-Kind = Literal["reference", "trained", "imported"]
-KIND_LABELS: dict[str, str] = {"reference": "reference", "trained": "trained here", "imported": "imported"}
-_ITEMS = "shelf_items"  # key -> ShelfItem (this session's own tokenizers)
+
+class Kind(str, Enum):
+    """Where a shelf item comes from (a ``str`` enum: it compares equal to its value)."""
+
+    REFERENCE = "reference"
+    TRAINED = "trained"
+    IMPORTED = "imported"
+
+    @property
+    def label(self) -> str:
+        return {"reference": "reference", "trained": "trained here", "imported": "imported"}[self.value]
+
+
+KIND_LABELS: dict[str, str] = {k.value: k.label for k in Kind}
+_ITEMS = "shelf_items"  # key -> (ShelfItem, Tokenizer): this session's own tokenizers
 MAX_ITEMS = 24  # a session's own tokenizers; the oldest is dropped past this
+_REF = "ref:"
 
 
 @dataclass(frozen=True)
 class ShelfItem:
-    """A tokenizer on the shelf (``tokenizer`` is None for a reference not loaded yet)."""
+    """A tokenizer on the shelf: its key (unique on this session's shelf), what people read, and
+    its content identity ``digest`` (the key of every cache of results about it)."""
 
     key: str
     name: str
     kind: Kind
     detail: str
+    digest: str
 
     @property
     def label(self) -> str:
-        return f"{self.name} · {KIND_LABELS[self.kind]}"
+        return f"{self.name} · {Kind(self.kind).label}"
 
 
-@st.cache_resource(show_spinner="Loading the reference tokenizer…", max_entries=16)
 def _reference(name: str) -> Tokenizer:
-    return load_reference(name)
+    return cache.REFERENCES.get_or_make((name,), lambda: load_reference(name),
+                                        spinner="Loading the reference tokenizer…")
 
 
 def _own() -> dict[str, tuple[ShelfItem, Tokenizer]]:
@@ -49,7 +68,8 @@ def _own() -> dict[str, tuple[ShelfItem, Tokenizer]]:
 
 def references() -> list[ShelfItem]:
     """The offline references, as shelf items."""
-    return [ShelfItem(key=f"ref:{r.name}", name=r.name, kind="reference", detail=r.title) for r in list_references()]
+    return [ShelfItem(key=_REF + r.name, name=r.name, kind=Kind.REFERENCE, detail=r.title, digest=_REF + r.name)
+            for r in list_references()]
 
 
 def items() -> list[ShelfItem]:
@@ -70,21 +90,28 @@ def unique_labels(shown: list[ShelfItem]) -> dict[str, ShelfItem]:
     return out
 
 
+def label_of(item: ShelfItem) -> str:
+    """The label pickers show for ``item`` on this session's shelf."""
+    return next(label for label, other in unique_labels(items()).items() if other.key == item.key)
+
+
 def find(key: Optional[str]) -> Optional[ShelfItem]:
     return next((item for item in items() if item.key == key), None)
 
 
 def tokenizer(key: str) -> Tokenizer:
-    """The tokenizer of a shelf item (loads a reference on first use). KeyError if unknown."""
-    if key.startswith("ref:"):
-        return _reference(key[4:])
+    """The tokenizer of a shelf item (loads a reference on first use). KeyError if unknown;
+    a reference whose file cannot be read raises :class:`~tokenizer_core.errors.TokenizerError`."""
+    if key.startswith(_REF):
+        return _reference(key[len(_REF):])
     return _own()[key][1]
 
 
 def add(tok: Tokenizer, *, name: str, kind: Kind, detail: str) -> ShelfItem:
-    """Put a tokenizer on this session's shelf (the same name and content again is one item)."""
-    digest = hashlib.sha1(f"{kind}|{name}|{detail}|{tok.vocab_size}".encode()).hexdigest()[:12]
-    item = ShelfItem(key=f"{kind}:{digest}", name=name, kind=kind, detail=detail)
+    """Put a tokenizer on this session's shelf. The same content again (whatever its name) is one
+    item: it moves to the top under the newest name."""
+    digest = cache.tokenizer_digest(tok)
+    item = ShelfItem(key=f"own:{digest}", name=name, kind=Kind(kind), detail=detail, digest=digest)
     own = _own()
     own.pop(item.key, None)
     own[item.key] = (item, tok)

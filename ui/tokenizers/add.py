@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from enum import Enum
 from typing import Optional
 
 import streamlit as st
@@ -16,54 +17,99 @@ from tokenizer_core.io.uploads import import_files
 from tokenizer_core.options import TrainOptions
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import train
+from ui import cache, url_state
 from ui import session as state
-from ui.corpus.view import display_name, escape_markdown
-from ui.server_store import ServerStore
 from ui.shelf import state as shelf
+from ui.tokenizers import PREFIX
+from ui.widgets import shelf_picker
 from ui.widgets.cancel import cancel_button
+from ui.widgets.text import display_name, escape_markdown
 
-PREFIX = "tokenizers_"
-SELECTED = PREFIX + "selected"  # key of the shelf item the page shows
-ALGORITHMS = {
-    "bpe-bytes": "BPE on bytes (GPT-2 style)",
-    "bpe-chars": "BPE on characters",
-    "wordpiece": "WordPiece (BERT style)",
-    "unigram": "Unigram (SentencePiece style)",
-}
+SELECTED = PREFIX + "selected"  # label of the shelf item the page shows
 UPLOAD_TYPES = ["json", "model", "txt", "tiktoken", "bpe"]
+
+
+class Algorithm(str, Enum):
+    """What the Train panels train (a ``str`` enum: its value is what the address holds)."""
+
+    BPE_BYTES = "bpe-bytes"
+    BPE_CHARS = "bpe-chars"
+    WORDPIECE = "wordpiece"
+    UNIGRAM = "unigram"
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self][0]
+
+    @property
+    def short(self) -> str:
+        """A name short enough for a multiselect tag (cut at about 120 pixels)."""
+        return _LABELS[self][1]
+
+    @property
+    def trainer(self) -> str:
+        """The engine's trainer name (:func:`tokenizer_core.training.train`)."""
+        return "bpe" if self in (Algorithm.BPE_BYTES, Algorithm.BPE_CHARS) else self.value
+
+
+_LABELS = {
+    Algorithm.BPE_BYTES: ("BPE on bytes (GPT-2 style)", "BPE bytes"),
+    Algorithm.BPE_CHARS: ("BPE on characters", "BPE chars"),
+    Algorithm.WORDPIECE: ("WordPiece (BERT style)", "WordPiece"),
+    Algorithm.UNIGRAM: ("Unigram (SentencePiece style)", "Unigram"),
+}
+#: Value -> label, for select boxes (options are the values, so the address holds short names).
+ALGORITHMS: dict[str, str] = {a.value: a.label for a in Algorithm}
+
+#: The Train and Upload panels' inputs in the address (named by their widget keys, as links made
+#: before this module existed name them).
+URL_PARAMS = (
+    url_state.choice(PREFIX + "algorithm", PREFIX + "algorithm", [a.value for a in Algorithm], default=Algorithm.BPE_BYTES.value),
+    url_state.integer(PREFIX + "vocab_size", PREFIX + "vocab_size", default=8000, lo=300, hi=200_000),
+    url_state.flag(PREFIX + "lowercase", PREFIX + "lowercase", default=False),
+    url_state.flag(PREFIX + "uncased", PREFIX + "uncased", default=True),
+)
 
 
 @dataclass(frozen=True)
 class TrainRequest:
-    """What the Train panel asks for; hashable, so it keys the cache."""
+    """What a Train panel asks for; hashable, so it keys the cache (with the corpus' digest).
 
-    algorithm: str
+    >>> TrainRequest(Algorithm("bpe-chars"), 1000, lowercase=False).trainer
+    'bpe'
+    """
+
+    algorithm: Algorithm
     vocab_size: int
-    lowercase: bool
+    lowercase: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "algorithm", Algorithm(self.algorithm))  # a value from a widget is a str
 
     def options(self) -> TrainOptions:
-        specials = ("<unk>", "<s>", "</s>") if self.algorithm == "unigram" else ("[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]")
-        return TrainOptions(
-            vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=self.algorithm == "bpe-bytes",
-            special_tokens=specials if self.algorithm != "bpe-bytes" else ("<|endoftext|>",),
-            unk_token=None if self.algorithm == "bpe-bytes" else specials[0],
-        )
+        a = self.algorithm
+        if a is Algorithm.BPE_BYTES:
+            return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=True,
+                                special_tokens=("<|endoftext|>",), unk_token=None)
+        specials = ("<unk>", "<s>", "</s>") if a is Algorithm.UNIGRAM else ("[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]")
+        return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=False,
+                            special_tokens=specials, unk_token=specials[0])
 
     @property
     def trainer(self) -> str:
-        return "bpe" if self.algorithm.startswith("bpe") else self.algorithm
+        return self.algorithm.trainer
 
     def describe(self, corpus_name: str) -> str:
         case = ", lowercased" if self.lowercase else ""
-        return f"{ALGORITHMS[self.algorithm]}, {self.vocab_size:,} tokens{case}, on “{corpus_name}”"
+        return f"{self.algorithm.label}, {self.vocab_size:,} tokens{case}, on “{corpus_name}”"
 
 
-def trained_tokenizer(corpus_key: str, request: TrainRequest, corpus: Corpus, bar: object = None) -> Tokenizer:
-    """The tokenizer ``request`` trains on ``corpus``, trained once per server: the same text
-    (``corpus_key`` is its fingerprint) and settings give the same tokenizer, never changed after
-    training, so sessions share it. ``bar`` (an ``st.progress``) shows the training's progress."""
-    store = ServerStore("trained-tokenizers", max_entries=12)
-    tok = store.get((corpus_key, request))
+def trained_tokenizer(request: TrainRequest, corpus: Corpus, bar: object = None) -> Tokenizer:
+    """The tokenizer ``request`` trains on ``corpus``, trained once per server: the same text (by its
+    digest) and settings give the same tokenizer, never changed after training, so sessions share it.
+    ``bar`` (an ``st.progress``) shows the training's progress."""
+    key = (cache.corpus_digest(corpus), request)
+    tok = cache.TRAINED.get(key)
     if tok is None:
         def progress(done: int, total: int, message: str) -> None:
             # Every update is also where a Cancel click stops the job (see ui.widgets.cancel).
@@ -71,22 +117,21 @@ def trained_tokenizer(corpus_key: str, request: TrainRequest, corpus: Corpus, ba
                 bar.progress(min(1.0, done / total) if total else 0.0, text=message or "training")
 
         tok = train(request.trainer, corpus.lines(), options=request.options(), progress=progress)
-        store.put((corpus_key, request), tok)
+        cache.TRAINED.put(key, tok)
     return tok
 
 
 def _select(item: shelf.ShelfItem) -> None:
     """Show ``item`` next (it is drawn after the panels, so setting its widget here is allowed)."""
-    st.session_state[SELECTED] = shelf_label(item)
+    shelf_picker.select(SELECTED, item)
 
 
 def train_panel() -> None:
     corpus = state.active_corpus()
     c1, c2, c3, c4 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
-    algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm", bind="query-params")
-    vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, value=8000, step=500,
-                            key=PREFIX + "vocab_size", bind="query-params")
-    lowercase = c3.checkbox("Lowercase", key=PREFIX + "lowercase", bind="query-params")
+    algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm")
+    vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, step=500, key=PREFIX + "vocab_size")
+    lowercase = c3.checkbox("Lowercase", key=PREFIX + "lowercase")
     if not c4.button("Train", key=PREFIX + "train", type="primary", icon=":material/model_training:"):
         st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
         return
@@ -102,26 +147,22 @@ def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, f
     """Train ``request`` on the active corpus with a progress bar and put the tokenizer on the shelf;
     the item and the seconds it took, or None after showing the error (every page trains this way)."""
     corpus = state.active_corpus()
+    label = request.algorithm.label
     slot = st.empty()
     with slot.container():
-        bar = st.progress(0.0, text=f"Training {ALGORITHMS[request.algorithm]}…")
-        cancel_button(key=f"{PREFIX}cancel_{request.algorithm}", what=f"Training {ALGORITHMS[request.algorithm]}")
+        bar = st.progress(0.0, text=f"Training {label}…")
+        cancel_button(key=f"{PREFIX}cancel_{request.algorithm.value}", what=f"Training {label}")
     start = time.perf_counter()
     try:
-        tok = trained_tokenizer(state.active_corpus_key(), request, corpus, bar)
+        tok = trained_tokenizer(request, corpus, bar)
     except TokenizerError as err:
         slot.empty()
-        st.error(escape_markdown(f"{ALGORITHMS[request.algorithm]}: {err}"))
+        st.error(escape_markdown(f"{label}: {err}"))
         return None
     slot.empty()
-    item = shelf.add(tok, name=f"{ALGORITHMS[request.algorithm].split(' (')[0]} {request.vocab_size:,}",
-                     kind="trained", detail=request.describe(display_name(corpus)))
+    item = shelf.add(tok, name=f"{label.split(' (')[0]} {request.vocab_size:,}",
+                     kind=shelf.Kind.TRAINED, detail=request.describe(display_name(corpus)))
     return item, time.perf_counter() - start
-
-
-def shelf_label(item: shelf.ShelfItem) -> str:
-    """The label a shelf picker shows for ``item``."""
-    return next(label for label, other in shelf.unique_labels(shelf.items()).items() if other.key == item.key)
 
 
 def upload_panel() -> None:
@@ -130,7 +171,7 @@ def upload_panel() -> None:
         help="tokenizer.json (Hugging Face), a SentencePiece .model, a BERT vocab.txt, a .tiktoken file, "
              "GPT-2's encoder.json + vocab.bpe (both), or a file downloaded from this page.",
     )
-    lowercase = st.checkbox("vocab.txt: uncased model (lowercase the input)", value=True, key=PREFIX + "uncased", bind="query-params")
+    lowercase = st.checkbox("vocab.txt: uncased model (lowercase the input)", key=PREFIX + "uncased")
     if not st.button("Import", key=PREFIX + "import", disabled=not files, icon=":material/upload_file:"):
         return
     pairs = [(f.name, f.getvalue()) for f in files or []]
@@ -143,7 +184,7 @@ def upload_panel() -> None:
         st.error("That file needs more memory than this server has; try a smaller tokenizer.")
         return
     names = " + ".join(name for name, _ in pairs)
-    item = shelf.add(tok, name=names[:60], kind="imported",
+    item = shelf.add(tok, name=names[:60], kind=shelf.Kind.IMPORTED,
                      detail=f"{type(tok.model).__name__}, {tok.vocab_size:,} tokens, from {names}")
     _select(item)
     st.success(escape_markdown(f"Imported {names}: {tok.vocab_size:,} tokens."))
@@ -161,7 +202,7 @@ def hub_panel() -> None:
         except TokenizerError as err:
             st.error(escape_markdown(str(err)))
     if tok is not None:
-        item = shelf.add(tok, name=repo.strip(), kind="imported",
+        item = shelf.add(tok, name=repo.strip(), kind=shelf.Kind.IMPORTED,
                          detail=f"{type(tok.model).__name__}, {tok.vocab_size:,} tokens, from the Hub")
         _select(item)
         st.success(escape_markdown(f"Loaded {repo.strip()}: {tok.vocab_size:,} tokens."))

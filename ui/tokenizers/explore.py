@@ -21,13 +21,15 @@ from tokenizer_core.analysis.vocabulary import (
 )
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.pipeline import Tokenizer
-from ui.corpus.view import escape_markdown
+from ui import cache, url_state
 from ui.merges.html import tree_block_html
 from ui.merges.run import MAX_TREE_NODES, TreeNode, bounded_tree
+from ui.tokenizers import PREFIX
 from ui.widgets.safe_html import render_html
+from ui.widgets.shelf_picker import Picked
+from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import Scheme, bytes_display, chips_html, display_text, scheme_for, shorten
 
-PREFIX = "tokenizers_"
 SORTS = {
     "id": "id",
     "length": "length (longest first)",
@@ -38,22 +40,28 @@ SORTS = {
 MAX_ROWS = 20_000  # rows sent to the browser at once; search narrows the rest
 
 
-@st.cache_resource(max_entries=16, show_spinner="Reading the vocabulary…")
-def cached_entries(key: str, _tok: Tokenizer) -> list[VocabEntry]:
-    return vocabulary_entries(_tok)
+#: The explorer's inputs in the address (named by their widget keys).
+URL_PARAMS = (
+    url_state.text(PREFIX + "search", PREFIX + "search", what="the token search", limit=100),
+    url_state.choice(PREFIX + "sort", PREFIX + "sort", SORTS, default="id"),
+    url_state.flag(PREFIX + "unused", PREFIX + "unused", default=False),
+    url_state.text(PREFIX + "tree_token", PREFIX + "tree_token", what="the merge-tree token", limit=200),
+)
 
 
-@st.cache_data(max_entries=16, show_spinner="Encoding the active corpus to count tokens…")
-def cached_counts(key: str, corpus_key: str, _tok: Tokenizer, _corpus: Corpus) -> dict[int, int]:
-    return dict(token_counts(_tok, _corpus.lines(), max_chars=DEFAULT_USAGE_CHARS))
+def _entries(held: Picked) -> list[VocabEntry]:
+    return cache.VOCABULARY.get_or_make((held.digest,), lambda: vocabulary_entries(held.tokenizer),
+                                        spinner="Reading the vocabulary…")
 
 
-# Built once per tokenizer, corpus and markers setting: converting 100k tokens for display is the
-# slowest part of the page otherwise. Never mutated (filters and sorts make new frames).
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _frame(key: str, corpus_key: str, scheme: Scheme, translate: bool, _entries: list[VocabEntry],
-           _counts: dict[int, int]) -> pd.DataFrame:
-    entries, counts = _entries, _counts
+def _counts(held: Picked, corpus: Corpus) -> dict[int, int]:
+    key = (held.digest, cache.corpus_digest(corpus), DEFAULT_USAGE_CHARS)
+    return cache.TOKEN_COUNTS.get_or_make(
+        key, lambda: dict(token_counts(held.tokenizer, corpus.lines(), max_chars=DEFAULT_USAGE_CHARS)),
+        spinner="Encoding the active corpus to count tokens…")
+
+
+def _make_frame(entries: list[VocabEntry], counts: dict[int, int], scheme: Scheme, translate: bool) -> pd.DataFrame:
     return pd.DataFrame({
         "id": [e.id for e in entries],
         "token": [shorten(display_text(e.token, scheme=scheme, translate=translate), 80) for e in entries],
@@ -66,9 +74,18 @@ def _frame(key: str, corpus_key: str, scheme: Scheme, translate: bool, _entries:
     })
 
 
-def render_vocabulary(key: str, tok: Tokenizer, corpus: Corpus, corpus_key: str, *, translate: bool) -> None:
-    entries = cached_entries(key, tok)
-    counts = cached_counts(key, corpus_key, tok, corpus)
+def _frame(held: Picked, corpus: Corpus, scheme: Scheme, translate: bool, entries: list[VocabEntry],
+           counts: dict[int, int]) -> pd.DataFrame:
+    # Built once per tokenizer, corpus and markers setting: converting 100k tokens for display is the
+    # slowest part of the page otherwise. Never mutated (filters and sorts make new frames).
+    key = (held.digest, cache.corpus_digest(corpus), scheme, translate)
+    return cache.VOCAB_FRAMES.get_or_make(key, lambda: _make_frame(entries, counts, scheme, translate))
+
+
+def render_vocabulary(held: Picked, corpus: Corpus, *, translate: bool) -> None:
+    tok = held.tokenizer
+    entries = _entries(held)
+    counts = _counts(held, corpus)
     scheme = scheme_for(tok)
     used = utilization(counts, tok)
     m = st.columns(4)
@@ -80,12 +97,11 @@ def render_vocabulary(key: str, tok: Tokenizer, corpus: Corpus, corpus_key: str,
     m[3].metric("Tokens for that text", f"{sum(counts.values()):,}")
 
     c1, c2, c3 = st.columns([2, 1.4, 1], vertical_alignment="bottom")
-    query = c1.text_input("Search tokens", key=PREFIX + "search", bind="query-params", placeholder="part of a token, e.g. ing",
-                          max_chars=100)
-    sort = c2.selectbox("Sort by", list(SORTS), format_func=SORTS.get, key=PREFIX + "sort", bind="query-params")
-    unused_only = c3.checkbox("Unused only", key=PREFIX + "unused", bind="query-params",
+    query = c1.text_input("Search tokens", key=PREFIX + "search", placeholder="part of a token, e.g. ing", max_chars=100)
+    sort = c2.selectbox("Sort by", list(SORTS), format_func=SORTS.get, key=PREFIX + "sort")
+    unused_only = c3.checkbox("Unused only", key=PREFIX + "unused",
                               help="Only the tokens that never occur in the corpus sample.")
-    frame = _frame(key, corpus_key, scheme, translate, entries, counts)
+    frame = _frame(held, corpus, scheme, translate, entries, counts)
     if query:
         raw = pd.Series([e.token for e in entries])
         mask = raw.str.contains(query, regex=False) | frame["token"].str.contains(query, regex=False)
@@ -145,7 +161,7 @@ def render_merge_tree(tok: Tokenizer, *, translate: bool) -> None:
         st.info("Merge trees belong to BPE tokenizers; this one is " + type(tok.model).__name__ + ".")
         return
     scheme = scheme_for(tok)
-    token = st.text_input("Token (as stored, e.g. Ġthe or ing)", key=PREFIX + "tree_token", bind="query-params", max_chars=200)
+    token = st.text_input("Token (as stored, e.g. Ġthe or ing)", key=PREFIX + "tree_token", max_chars=200)
     if not token:
         longest = sorted(tok.get_vocab(), key=len, reverse=True)[:12]
         st.caption("Some long tokens to try:")

@@ -10,15 +10,15 @@ import streamlit as st
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
+from ui import cache, url_state
 from ui import session as state
-from ui.corpus.view import escape_markdown
 from ui.shelf import state as shelf
-from ui.tokenizers import add
+from ui.tokenizers import PREFIX, add, explore, stages
 from ui.tokenizers.explore import render_merge_tree, render_specials, render_vocabulary
 from ui.tokenizers.stages import component_name, render_pipeline
-from ui.widgets import display
-
-PREFIX = "tokenizers_"
+from ui.widgets import display, shelf_picker
+from ui.widgets.shelf_picker import Picked
+from ui.widgets.text import escape_markdown
 
 
 def _shelf_table(items: list[shelf.ShelfItem]) -> None:
@@ -27,21 +27,21 @@ def _shelf_table(items: list[shelf.ShelfItem]) -> None:
     st.dataframe(frame, hide_index=True, width="stretch", height=min(320, 40 + 35 * len(items)))
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _files(key: str, tok_id: int, _tok: Tokenizer) -> tuple[str, str, str]:
-    """This app's JSON, the tokenizer.json ('' when there is none) and why not, made once per shelf
-    item: serializing a 100k-token vocabulary takes longer than everything else the page draws."""
-    own = json.dumps(_tok.to_dict(), ensure_ascii=False)
+def _make_files(tok: Tokenizer) -> tuple[str, str, str]:
+    own = json.dumps(tok.to_dict(), ensure_ascii=False)
     try:
-        return own, json.dumps(_tok.to_hf_json(), ensure_ascii=False), ""
+        return own, json.dumps(tok.to_hf_json(), ensure_ascii=False), ""
     except TokenizerError as err:
         return own, "", str(err)
 
 
-def _downloads(item: shelf.ShelfItem, tok: Tokenizer) -> None:
+def _downloads(held: Picked) -> None:
+    item, tok = held.item, held.tokenizer
     c1, c2, c3 = st.columns([1, 1, 1])
     stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in item.name)[:40] or "tokenizer"
-    own, hf, error = _files(item.key, id(tok), tok)  # the object too: a re-import may reuse a key
+    # This app's JSON, the tokenizer.json ('' when there is none) and why not, made once per content:
+    # serializing a 100k-token vocabulary takes longer than everything else the page draws.
+    own, hf, error = cache.DOWNLOADS.get_or_make((held.digest,), lambda: _make_files(tok))
     c1.download_button("App JSON", help="This app's own format (every stage, loads back here)", data=own,
                        file_name=f"{stem}.playground.json", mime="application/json", key=PREFIX + "dl_own",
                        icon=":material/download:")
@@ -51,7 +51,7 @@ def _downloads(item: shelf.ShelfItem, tok: Tokenizer) -> None:
         c2.download_button("tokenizer.json", help="Hugging Face tokenizers format", data=hf,
                            file_name="tokenizer.json", mime="application/json", key=PREFIX + "dl_hf",
                            icon=":material/download:")
-    if item.kind != "reference":
+    if item.kind != shelf.Kind.REFERENCE:
         c3.button("Remove", help="Take it off the shelf", key=PREFIX + "remove", on_click=shelf.remove, args=(item.key,),
                   icon=":material/delete:")
 
@@ -62,8 +62,14 @@ def _summary(tok: Tokenizer) -> None:
     st.markdown(" → ".join(f"{name} `{escape_markdown(component_name(c))}`" for name, c in stages))
 
 
+#: Every input of the page kept in its address.
+URL_PARAMS = (shelf_picker.param(add.SELECTED, add.SELECTED), *add.URL_PARAMS, *explore.URL_PARAMS,
+              *stages.URL_PARAMS)
+
+
 def render_page() -> None:
     """The whole page (called by ``pages/tokenizers.py``)."""
+    url_state.seed(URL_PARAMS)
     st.markdown(
         "Every tokenizer of this session sits on the **shelf**, shared by every page: the ones you "
         "train or import here, the ones the BPE page trains, and pretrained references that work offline."
@@ -78,29 +84,23 @@ def render_page() -> None:
             add.hub_panel()
 
     items = shelf.items()
-    labels = shelf.unique_labels(items)
-    ss = st.session_state
-    if ss.get(add.SELECTED) not in labels:
-        ss[add.SELECTED] = next(iter(labels))
     _shelf_table(items)
     # Options are labels, not keys: what a user reads is what the widget holds.
-    item = labels[st.selectbox("Tokenizer", list(labels), key=add.SELECTED, bind="query-params")]
-    key = item.key
-    try:
-        tok = shelf.tokenizer(key)
-    except (TokenizerError, KeyError) as err:
-        st.error(escape_markdown(f"Cannot load {item.name if item else key}: {err}"))
+    held = shelf_picker.pick_one(key=add.SELECTED)
+    if held is None:
         return
-    st.caption(escape_markdown(item.detail))
+    tok = held.tokenizer
+    st.caption(escape_markdown(held.item.detail))
     _summary(tok)
-    _downloads(item, tok)
+    _downloads(held)
     translate = display.markers_toggle("tokenizers")
     vocab, pipeline, specials, trees = st.tabs(["Vocabulary", "Pipeline on a text", "Special tokens", "Merge tree"])
     with vocab:
-        render_vocabulary(key, tok, state.active_corpus(), state.active_corpus_key(), translate=translate)
+        render_vocabulary(held, state.active_corpus(), translate=translate)
     with pipeline:
         render_pipeline(tok, translate=translate)
     with specials:
         render_specials(tok)
     with trees:
         render_merge_tree(tok, translate=translate)
+    url_state.publish(URL_PARAMS)

@@ -12,13 +12,17 @@ import streamlit as st
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
-from ui.corpus.view import escape_markdown
+from ui import url_state
+from ui.tokenizers import PREFIX
 from ui.widgets.safe_html import render_html
+from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import chip_html, chips_html, scheme_for, visible_whitespace
 
-PREFIX = "tokenizers_"
 DEFAULT_TEXT = "Hello, world! Tokenizers don't split naïve café text the same way: 12345 🤖"
 MAX_CHARS = 2000
+#: The text in the address (a longer one than a link carries is left out, and the sidebar says so).
+URL_PARAMS = (url_state.text(PREFIX + "pipeline_text", PREFIX + "pipeline_text", default=DEFAULT_TEXT,
+                             what="the pipeline's text"),)
 
 
 def component_name(component: object) -> str:
@@ -39,7 +43,7 @@ def _stage(title: str, component: object, body_html: str) -> None:
 
 
 def render_pipeline(tok: Tokenizer, *, translate: bool) -> None:
-    text = st.text_area("Text", value=DEFAULT_TEXT, key=PREFIX + "pipeline_text", bind="query-params", max_chars=MAX_CHARS, height=80)
+    text = st.text_area("Text", key=PREFIX + "pipeline_text", max_chars=MAX_CHARS, height=80)
     try:
         trace = tok.explain(text)
         final = tok.encode(text)

@@ -7,14 +7,16 @@ from collections.abc import Callable
 import streamlit as st
 
 from ui import session as state
-from ui.corpus.view import display_name, escape_markdown, format_bytes, format_count
+from ui import url_state
 from ui.shelf import state as shelf
 from ui.widgets import display
+from ui.widgets.text import display_name, escape_markdown, format_bytes, format_count
 
 
 def render_sidebar() -> Callable[[], None]:
     """Show the active corpus' name and size at once; returns the function that fills in the
-    shelf's summary, to call after the page (which may just have put a tokenizer on it)."""
+    shelf's summary and what the page's link leaves out, to call after the page (which may just
+    have put a tokenizer on the shelf)."""
     corpus = state.active_corpus()
     with st.sidebar:
         st.markdown("**Active corpus**")
@@ -36,6 +38,9 @@ def render_sidebar() -> Callable[[], None]:
             st.markdown("**Tokenizer shelf**")
             st.caption(f"{own} of your own · {len(shelf.references())} pretrained references")
             st.page_link("pages/tokenizers.py", label="Open the shelf", icon=":material/inventory_2:")
+            left_out = url_state.left_out()
+            if left_out:  # the length policy of ui.url_state: said, never silently cut
+                st.caption(escape_markdown("Not in this page's link: " + "; ".join(left_out) + "."))
 
     shelf_summary()  # drawn now too, so the sidebar never waits for a slow page
     return shelf_summary

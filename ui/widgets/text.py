@@ -1,0 +1,70 @@
+"""Text helpers every page uses: escaping for Markdown, numbers and sizes for people, corpus names.
+
+Everything that comes from a user (a corpus' name, words, token text) is shown either as plain text
+(dataframes, ``st.code``) or as Markdown escaped by :func:`escape_markdown`, never as HTML.
+
+>>> format_count(1234567), format_bytes(2_500_000)
+('1,234,567', '2.50 MB')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from tokenizer_core.corpus import samples
+from tokenizer_core.corpus.loading import Corpus
+from tokenizer_core.errors import CorpusError
+
+# Characters that start markdown syntax anywhere (links, emphasis, code, LaTeX,
+# Streamlit colour/emoji/icon tags, entities), and list/heading markers that
+# only matter at the start of a line.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#|<>~$:&])")
+_LINE_START = re.compile(r"^(\s*)(?:([-+=])|(\d+)([.)]))", re.MULTILINE)
+
+
+def escape_markdown(text: str) -> str:
+    """Escape text so Streamlit markdown shows it literally (no links, HTML, LaTeX or colour tags).
+
+    >>> print(escape_markdown("**hi** <b>:red[x]</b> [a](b) $x$"))
+    \\*\\*hi\\*\\* \\<b\\>\\:red\\[x\\]\\</b\\> \\[a\\]\\(b\\) \\$x\\$
+    >>> print(escape_markdown("- item"), escape_markdown("1. point"))
+    \\- item 1\\. point
+    """
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    return _LINE_START.sub(_escape_line_start, escaped)
+
+
+def _escape_line_start(match: re.Match) -> str:
+    indent, marker, number, dot = match.groups()
+    return indent + ("\\" + marker if marker else number + "\\" + dot)
+
+
+def sample_name(corpus: Corpus) -> Optional[str]:
+    """The name of the bundled sample ``corpus`` is, or None for the user's own text."""
+    try:
+        sample = samples.get(corpus.name)
+    except CorpusError:
+        return None
+    # A pasted corpus the user named "default" is not the sample: compare sources too.
+    return corpus.name if corpus.source == sample.source else None
+
+
+def display_name(corpus: Corpus) -> str:
+    """A bundled sample's title (e.g. for "default"), else the corpus' own name."""
+    name = sample_name(corpus)
+    return corpus.name if name is None else samples.get(name).title
+
+
+def format_count(n: int) -> str:
+    """Thousands separated by commas, as every number in the app: ``1,234,567``."""
+    return f"{n:,}"
+
+
+def format_bytes(n: int) -> str:
+    """Bytes in B, kB or MB (decimal units, like file managers)."""
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.2f} MB"
+    if n >= 1_000:
+        return f"{n / 1_000:.1f} kB"
+    return f"{n} B"
