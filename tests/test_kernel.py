@@ -226,18 +226,20 @@ def test_ids_path_equals_pipeline_ids(multilingual):
 
 def _runs(words, counts, alphabet, **how):
     """run_merges through the kernel and through the Python loop (same inputs, fresh copies)."""
-    from tokenizer_core.bpe import merge_loop
+    from tokenizer_core.bpe import merge_engines, merge_loop
     from tokenizer_core.bpe.symbols import SymbolTable
 
     out = []
     for native in (True, False):
         table = SymbolTable(alphabet)
-        saved = merge_loop.available
-        merge_loop.available = (lambda: True) if native else (lambda: False)
+        saved = merge_engines.available
+        merge_engines.available = (lambda: True) if native else (lambda: False)
         try:
+            engine = merge_engines.choose_engine([], [], shift=20, tie_break="ids", top_k=how.get("top_k", 0))
+            assert isinstance(engine, merge_engines.KernelEngine) == native  # the run below takes this engine
             run = merge_loop.run_merges([list(w) for w in words], list(counts), table, shift=20, **how)
         finally:
-            merge_loop.available = saved
+            merge_engines.available = saved
         out.append((run.merges, run.steps, run.initial_tokens, run.stop_reason, table.id_to_tok))
     return out
 
