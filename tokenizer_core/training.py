@@ -12,9 +12,13 @@ algorithm is one line in :data:`TRAINERS`; the CLI and the app need no other cha
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Optional
 
-from tokenizer_core.bpe.trainer import train_bpe_parts
+from tokenizer_core.bpe.trainer import bpe_stages, train_bpe_parts
 from tokenizer_core.classic.byte import train_byte_level
 from tokenizer_core.classic.char import train_char_level
 from tokenizer_core.classic.word import train_word_level
@@ -22,11 +26,12 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.options import DEFAULT_SPECIAL_TOKENS, BpeOptions, TrainOptions, UnigramOptions, WordPieceOptions
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.text.counting import count_words
 from tokenizer_core.types import ProgressCallback, no_progress
-from tokenizer_core.wordpiece.bert import train_bert_wordpiece
+from tokenizer_core.wordpiece.bert import bert_stages, train_bert_wordpiece
 
 __all__ = ["DEFAULT_SPECIAL_TOKENS", "MAX_DISTINCT_WORDS", "TRAINERS", "within_word_limit", "BpeOptions", "TrainOptions", "UnigramOptions",
-           "WordPieceOptions", "train", "trainer_names"]
+           "WordCounting", "WordPieceOptions", "train", "trainer_names", "word_counting"]
 
 Trainer = Callable[..., TokenizerParts]
 
@@ -94,6 +99,60 @@ def within_word_limit(lines: Iterable[str], model: str) -> Iterator[str]:
 
 
 _LIMIT_CHECK_CHARS = 1 << 20
+
+
+#: The trainers that can learn from counts made once (see :func:`word_counting`): the stages each counts with.
+_COUNTING_STAGES: dict[str, Callable[[TrainOptions], tuple[Any, Any]]] = {"bpe": bpe_stages, "wordpiece": bert_stages}
+
+
+@dataclass(frozen=True)
+class WordCounting:
+    """How the ``model`` trainer counts a corpus' words, so that a caller counts once and trains from
+    the counts (``train_bpe_from_counts``, ``train_bert_wordpiece_from_counts``), getting exactly
+    what training on the lines gives.
+
+    >>> from tokenizer_core.bpe.trainer import train_bpe_from_counts
+    >>> options = TrainOptions(num_merges=2)
+    >>> counts = word_counting("bpe", options=options).count(["low lower newest widest\\n"])
+    >>> counts["lower"], train_bpe_from_counts(counts, options=options)[1].merges
+    (1, [('e', 's'), ('l', 'o')])
+    """
+
+    model: str
+    normalizer: Any
+    pre_tokenizer: Any
+
+    @property
+    def key(self) -> str:
+        """What the counts depend on besides the corpus, as canonical JSON: the two stages' settings and
+        the distinct-word limit. Equal keys (and equal corpora) give equal counts, whatever the model.
+
+        >>> word_counting("bpe", options=TrainOptions(lowercase=True)).key
+        '{"normalizer": {"type": "Lowercase"}, "pre_tokenizer": {"type": "Whitespace"}, "word_limit": 3000000}'
+        """
+        return json.dumps({
+            "normalizer": None if self.normalizer is None else self.normalizer.to_dict(),
+            "pre_tokenizer": None if self.pre_tokenizer is None else self.pre_tokenizer.to_dict(),
+            "word_limit": MAX_DISTINCT_WORDS[self.model],
+        }, sort_keys=True)
+
+    def count(self, lines: Iterable[str], *, workers: Optional[int] = None,
+              progress: ProgressCallback = no_progress) -> Counter[str]:
+        """The word counts of ``lines``, as the trainer counts them; a corpus over the trainer's
+        distinct-word limit is refused (TokenizerError) as in training (:func:`within_word_limit`)."""
+        progress(0, 0, "counting words")
+        return count_words(within_word_limit(lines, self.model), normalizer=self.normalizer,
+                           pre_tokenizer=self.pre_tokenizer, workers=workers, progress=progress)
+
+
+def word_counting(model: str, *, options: TrainOptions) -> WordCounting:
+    """How ``model`` ("bpe" or "wordpiece") counts words with ``options`` (a TokenizerError for others,
+    which count inside their trainers)."""
+    stages = _COUNTING_STAGES.get(model)
+    if stages is None:
+        raise TokenizerError(f"counting once is offered for {' and '.join(sorted(_COUNTING_STAGES))}, not {model!r}")
+    normalizer, pre_tokenizer = stages(options)
+    return WordCounting(model, normalizer, pre_tokenizer)
 
 
 def trainer_names() -> list[str]:

@@ -222,6 +222,19 @@ def _checked_settings(
 # --------------------------------------------------------------------- the registered trainer
 
 
+def bpe_stages(options: TrainOptions) -> tuple[Any, Any]:
+    """The normalizer (or None) and pre-tokenizer :func:`train_bpe` counts words with, for these options.
+
+    Counting once (e.g. :meth:`tokenizer_core.training.WordCounting.count`) with these stages and
+    passing the counts to :func:`train_bpe_from_counts` trains what :func:`train_bpe` trains.
+
+    >>> bpe_stages(TrainOptions(lowercase=True, pre_tokenizer="whitespace"))
+    (Lowercase(), Whitespace())
+    """
+    normalizer, pre, _, _ = _components(options)
+    return normalizer, pre
+
+
 def _components(options: TrainOptions) -> tuple[Any, Any, Any, bool]:
     """(normalizer, pre_tokenizer, decoder, byte_level) for the options."""
     from tokenizer_core.text.decoders import BPESuffixDecoder, ByteLevelDecoder, MetaspaceDecoder, WordPieceDecoder
@@ -275,18 +288,38 @@ def train_bpe(
     >>> Tokenizer.from_parts(parts).encode("lowest").tokens
     ['lo', 'w', 'es', 't']
     """
+    normalizer, pre = bpe_stages(options)
+    progress(0, 0, "counting words")
+    counts = count_words(lines, normalizer=normalizer, pre_tokenizer=pre, workers=workers, progress=progress)
+    return train_bpe_from_counts(counts, options=options, progress=progress)
+
+
+def train_bpe_from_counts(
+    word_counts: Mapping[str, int],
+    *,
+    options: TrainOptions,
+    progress: ProgressCallback = no_progress,
+) -> tuple[TokenizerParts, BpeTrainResult]:
+    """:func:`train_bpe` from words counted already with :func:`bpe_stages` ``(options)``: the same
+    parts and result, without counting the corpus again.
+
+    >>> from tokenizer_core.text.counting import count_words
+    >>> options = TrainOptions(num_merges=2)
+    >>> normalizer, pre = bpe_stages(options)
+    >>> counts = count_words(["low lower newest widest\\n"], normalizer=normalizer, pre_tokenizer=pre)
+    >>> train_bpe_from_counts(counts, options=options)[1].merges
+    [('e', 's'), ('l', 'o')]
+    """
     from tokenizer_core.text.pre_tokenizers import byte_level_alphabet
 
     normalizer, pre, decoder, byte_level = _components(options)
-    progress(0, 0, "counting words")
-    counts = count_words(lines, normalizer=normalizer, pre_tokenizer=pre, workers=workers, progress=progress)
-    if not counts:
+    if not word_counts:
         raise TokenizerError("the training text has no words; give a corpus with some text in it")
     vocab_size = options.vocab_size
     if vocab_size is None and options.num_merges is None:
         vocab_size = DEFAULT_VOCAB_SIZE
     result = train_bpe_counts(
-        counts,
+        word_counts,
         vocab_size=vocab_size,
         num_merges=options.num_merges,
         min_frequency=options.min_frequency,

@@ -20,7 +20,7 @@ then 1), and the WordPiece decoder that rejoins ``##`` pieces.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Optional
+from typing import Any, Optional
 
 from tokenizer_core.batch.processors import TemplateProcessing
 from tokenizer_core.errors import TokenizerError
@@ -113,20 +113,49 @@ def train_bert_wordpiece(
     >>> [m.new_token for m in trace.merges], Tokenizer.from_parts(parts).encode("hugs").tokens
     (['##gs', 'hu', 'hugs', 'hug'], ['[CLS]', 'hugs', '[SEP]'])
     """
+    normalizer, pre = bert_stages(options)
+    counts = count_words(lines, normalizer=normalizer, pre_tokenizer=pre, progress=progress)
+    return train_bert_wordpiece_from_counts(counts, options=options, progress=progress)
+
+
+def bert_stages(options: TrainOptions) -> tuple[BertNormalizer, Any]:
+    """The normalizer and pre-tokenizer :func:`train_bert_wordpiece` counts words with, for these options.
+
+    >>> bert_stages(TrainOptions())[1]
+    BertPreTokenizer()
+    """
+    normalizer = BertNormalizer(lowercase=options.lowercase)
+    pre = BertPreTokenizer() if options.pre_tokenizer in (None, "bert") else preset(options.pre_tokenizer)
+    return normalizer, pre
+
+
+def train_bert_wordpiece_from_counts(
+    word_counts: Mapping[str, int],
+    *,
+    options: TrainOptions,
+    progress: ProgressCallback = no_progress,
+) -> tuple[TokenizerParts, WordPieceTraining]:
+    """:func:`train_bert_wordpiece` from words counted already with :func:`bert_stages` ``(options)``:
+    the same parts and training, without counting the corpus again.
+
+    >>> options = TrainOptions(vocab_size=16)
+    >>> normalizer, pre = bert_stages(options)
+    >>> counts = count_words(["hug pug pun bun hugs\\n"], normalizer=normalizer, pre_tokenizer=pre)
+    >>> [m.new_token for m in train_bert_wordpiece_from_counts(counts, options=options)[1].merges]
+    ['##gs', 'hu', 'hugs', 'hug']
+    """
     specials = tuple(BERT_SPECIAL_TOKENS if options.special_tokens == DEFAULT_SPECIAL_TOKENS
                      else options.special_tokens)
     unk = options.unk_token or "[UNK]"
     if unk not in specials:
         specials = (unk, *specials)
     prefix = "##" if options.continuing_subword_prefix is None else options.continuing_subword_prefix
-    normalizer = BertNormalizer(lowercase=options.lowercase)
-    pre = BertPreTokenizer() if options.pre_tokenizer in (None, "bert") else preset(options.pre_tokenizer)
-    counts = count_words(lines, normalizer=normalizer, pre_tokenizer=pre, progress=progress)
-    if not counts:
+    _, pre = bert_stages(options)
+    if not word_counts:
         raise TokenizerError("the corpus has no words to learn from; give it some text")
     max_chars = options.wordpiece.max_input_chars_per_word
     result = train_wordpiece(
-        counts,
+        word_counts,
         vocab_size=options.vocab_size or DEFAULT_VOCAB_SIZE,
         min_frequency=options.min_frequency,
         special_tokens=specials,
