@@ -14,13 +14,20 @@ from tokenizer_core.analysis.batch_templates import with_template
 from tokenizer_core.batch.batching import PaddingParams, TruncationParams
 from tokenizer_core.io.references import load_reference
 from ui.batch.views import npz_bytes
+from ui.url_state import MAX_URL_TEXT
 
 PAGE = "pages/batch.py"
 ROWS = "<script>alert(1)</script> hi\nshort\na somewhat longer row of plain text"
 
 
 def open_page(text: str = ROWS) -> AppTest:
-    return pages.open_page(PAGE, text=text)
+    """The page on ``text``: from the address when a link can carry it, else typed into the rows box
+    (a longer ``?text=`` is refused: links carry at most ``MAX_URL_TEXT`` characters)."""
+    if len(text) <= MAX_URL_TEXT:
+        return pages.open_page(PAGE, text=text)
+    at = pages.open_page(PAGE)
+    at.session_state["batch_rows"] = text  # as a long paste would: past the box's max_chars, cut by rows
+    return ok(at.run())
 
 
 def grid(at: AppTest, field: str):

@@ -16,10 +16,11 @@ from tokenizer_core.batch.batching import PaddingParams, TruncationParams
 from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
+from ui import url_state
 from ui.batch import PREFIX
-from ui.shelf import state as shelf
+from ui.widgets import shelf_picker
+from ui.widgets.shelf_picker import Picked
 from ui.widgets.text import escape_markdown
-from ui.widgets.url_text import publish_text, seed_from_url
 
 ROWS = PREFIX + "rows"
 MAX_ROWS = 64
@@ -28,6 +29,36 @@ DEFAULT_ROWS = "Hello world!\nTokenizers pad short rows.\nA much longer row show
 TEMPLATE_LABELS = {"own": "the tokenizer's own", "none": "none", "bert": "BERT  [CLS] A [SEP] B [SEP]",
                    "roberta": "RoBERTa  <s> A </s></s> B </s>", "gpt2": "GPT-2 (adds nothing)",
                    "llama": "Llama  <s> A", "custom": "custom"}
+
+
+SOURCES = {"type": "Type (one row per line)", "corpus": "Lines of the corpus"}
+PADDINGS = ["longest", "max_length", "do_not_pad"]
+TRUNCATIONS = ["do_not_truncate", "longest_first", "only_first", "only_second"]
+SIDES = ["right", "left"]
+TOKENIZER = PREFIX + "tokenizer"
+
+#: The page's inputs in the address, each under its widget key (as links made before name them),
+#: except the rows, which are ``?text=`` (one row per line), as the other pages' texts are.
+URL_PARAMS = (
+    url_state.text("text", ROWS, default=DEFAULT_ROWS, what="the rows"),
+    url_state.choice(PREFIX + "source", PREFIX + "source", SOURCES, default="type"),
+    url_state.integer(PREFIX + "corpus_rows", PREFIX + "corpus_rows", default=8, lo=1, hi=MAX_ROWS),
+    url_state.integer(PREFIX + "min_chars", PREFIX + "min_chars", default=20, lo=1, hi=10**9),
+    url_state.integer(PREFIX + "max_chars", PREFIX + "max_chars", default=400, lo=1, hi=10**9),
+    shelf_picker.param(TOKENIZER, TOKENIZER),
+    url_state.choice(PREFIX + "template", PREFIX + "template", TEMPLATE_LABELS, default="own"),
+    url_state.text(PREFIX + "single", PREFIX + "single", default="[CLS] $A [SEP]", what="the single template"),
+    url_state.text(PREFIX + "pair", PREFIX + "pair", default="[CLS] $A [SEP] $B:1 [SEP]:1", what="the pair template"),
+    url_state.choice(PREFIX + "padding", PREFIX + "padding", PADDINGS, default="longest"),
+    url_state.choice(PREFIX + "padding_side", PREFIX + "padding_side", SIDES, default="right"),
+    url_state.integer(PREFIX + "pad_length", PREFIX + "pad_length", default=32, lo=1, hi=8192),
+    url_state.integer(PREFIX + "multiple", PREFIX + "multiple", default=0, lo=0, hi=512),
+    url_state.choice(PREFIX + "truncation", PREFIX + "truncation", TRUNCATIONS, default="do_not_truncate"),
+    url_state.choice(PREFIX + "truncation_side", PREFIX + "truncation_side", SIDES, default="right"),
+    url_state.integer(PREFIX + "max_length", PREFIX + "max_length", default=16, lo=0, hi=8192),
+    url_state.integer(PREFIX + "stride", PREFIX + "stride", default=0, lo=0, hi=512),
+    url_state.flag(PREFIX + "overflow", PREFIX + "overflow", default=True),
+)
 
 
 @dataclass(frozen=True)
@@ -49,15 +80,12 @@ def _split(text: str) -> list[str]:
 
 def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
     """The rows, and their pair texts when pairs are on (``first ||| second`` on a line)."""
-    seed_from_url(ROWS, limit=MAX_ROWS * MAX_ROW_CHARS)
-    source = st.radio("Rows", ["type", "corpus"], horizontal=True, key=PREFIX + "source", bind="query-params",
-                      format_func={"type": "Type (one row per line)", "corpus": "Lines of the corpus"}.get)
+    source = st.radio("Rows", list(SOURCES), horizontal=True, key=PREFIX + "source", format_func=SOURCES.get)
     if source == "corpus":
-        publish_text(None)
         c1, c2, c3 = st.columns(3)
-        n = int(c1.number_input("Rows", min_value=1, max_value=MAX_ROWS, value=8, key=PREFIX + "corpus_rows", bind="query-params"))
-        lo = int(c2.number_input("Shortest (characters)", min_value=1, value=20, key=PREFIX + "min_chars", bind="query-params"))
-        hi = int(c3.number_input("Longest (characters)", min_value=1, value=400, key=PREFIX + "max_chars", bind="query-params"))
+        n = int(c1.number_input("Rows", min_value=1, max_value=MAX_ROWS, key=PREFIX + "corpus_rows"))
+        lo = int(c2.number_input("Shortest (characters)", min_value=1, key=PREFIX + "min_chars"))
+        hi = int(c3.number_input("Longest (characters)", min_value=1, key=PREFIX + "max_chars"))
         rows = []
         for line in corpus.lines():
             line = line.strip()
@@ -68,10 +96,8 @@ def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
         if not rows:
             st.warning(escape_markdown(f"No line of the corpus has {lo}–{hi} characters."))
     else:
-        st.session_state.setdefault(ROWS, DEFAULT_ROWS)
         typed = st.text_area("One row per line; `first ||| second` makes a pair", key=ROWS, height=120,
-                             max_chars=MAX_ROWS * 200)
-        publish_text(typed if typed != DEFAULT_ROWS else None)
+                             max_chars=MAX_ROWS * MAX_ROW_CHARS)
         rows = _split(typed)
     if not any("|||" in r for r in rows):
         return rows, None
@@ -83,11 +109,10 @@ def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
     return firsts, seconds
 
 
-def choose_tokenizer() -> tuple[str, Tokenizer]:
-    labels = shelf.unique_labels(shelf.items())
-    default = next((i for i, label in enumerate(labels) if label.startswith("gpt2")), 0)
-    label = st.selectbox("Tokenizer", list(labels), index=default, key=PREFIX + "tokenizer", bind="query-params")
-    return label, shelf.tokenizer(labels[label].key)
+def choose_tokenizer() -> Optional[Picked]:
+    """The shelf picker (GPT-2 the first time); None when the tokenizer picked cannot be loaded."""
+    picked = shelf_picker.pick_one(key=TOKENIZER, prefer=("gpt2",))
+    return picked if isinstance(picked, Picked) else None
 
 
 def _pad_id(tok: Tokenizer) -> tuple[int, str]:
@@ -103,30 +128,28 @@ def choose_settings(tok: Tokenizer) -> Optional[Settings]:
     c1, c2, c3 = st.columns(3)
     with c1:
         template = st.selectbox("Template", list(TEMPLATE_LABELS), format_func=TEMPLATE_LABELS.get,
-                                key=PREFIX + "template", bind="query-params")
+                                key=PREFIX + "template")
         single = pair = ""
         if template == "custom":
-            single = st.text_input("Single", value="[CLS] $A [SEP]", key=PREFIX + "single", bind="query-params")
-            pair = st.text_input("Pair", value="[CLS] $A [SEP] $B:1 [SEP]:1", key=PREFIX + "pair", bind="query-params")
+            single = st.text_input("Single", key=PREFIX + "single")
+            pair = st.text_input("Pair", key=PREFIX + "pair")
         elif template in TEMPLATES:
             st.caption(escape_markdown(f"single: {TEMPLATES[template][0]} · pair: {TEMPLATES[template][1]}"))
     with c2:
-        strategy = st.selectbox("Padding", ["longest", "max_length", "do_not_pad"], key=PREFIX + "padding", bind="query-params")
-        side = st.radio("Padding side", ["right", "left"], horizontal=True, key=PREFIX + "padding_side", bind="query-params")
-        length = int(st.number_input("Pad to length", min_value=1, max_value=8192, value=32, key=PREFIX + "pad_length", bind="query-params",
+        strategy = st.selectbox("Padding", PADDINGS, key=PREFIX + "padding")
+        side = st.radio("Padding side", SIDES, horizontal=True, key=PREFIX + "padding_side")
+        length = int(st.number_input("Pad to length", min_value=1, max_value=8192, key=PREFIX + "pad_length",
                                      disabled=strategy != "max_length"))
-        multiple = int(st.number_input("pad_to_multiple_of (0: off)", min_value=0, max_value=512, value=0,
-                                       key=PREFIX + "multiple", bind="query-params", disabled=strategy == "do_not_pad"))
+        multiple = int(st.number_input("pad_to_multiple_of (0: off)", min_value=0, max_value=512,
+                                       key=PREFIX + "multiple", disabled=strategy == "do_not_pad"))
     with c3:
-        truncation = st.selectbox("Truncation", ["do_not_truncate", "longest_first", "only_first", "only_second"],
-                                  key=PREFIX + "truncation", bind="query-params")
-        tside = st.radio("Truncation side", ["right", "left"], horizontal=True, key=PREFIX + "truncation_side", bind="query-params")
-        max_length = int(st.number_input("max_length", min_value=0, max_value=8192, value=16, key=PREFIX + "max_length", bind="query-params",
+        truncation = st.selectbox("Truncation", TRUNCATIONS, key=PREFIX + "truncation")
+        tside = st.radio("Truncation side", SIDES, horizontal=True, key=PREFIX + "truncation_side")
+        max_length = int(st.number_input("max_length", min_value=0, max_value=8192, key=PREFIX + "max_length",
                                          disabled=truncation == "do_not_truncate"))
-        stride = int(st.number_input("stride", min_value=0, max_value=512, value=0, key=PREFIX + "stride", bind="query-params",
+        stride = int(st.number_input("stride", min_value=0, max_value=512, key=PREFIX + "stride",
                                      disabled=truncation == "do_not_truncate"))
-        overflow = st.checkbox("Overflow as rows", value=True, key=PREFIX + "overflow", bind="query-params",
-                               disabled=truncation == "do_not_truncate")
+        overflow = st.checkbox("Overflow as rows", key=PREFIX + "overflow", disabled=truncation == "do_not_truncate")
     pad_id, pad_token = _pad_id(tok)
     try:
         padding = None if strategy == "do_not_pad" else PaddingParams(

@@ -8,8 +8,9 @@ import streamlit as st
 from tokenizer_core.analysis.batch_templates import with_template
 from tokenizer_core.errors import TokenizerError
 from ui import session as state
+from ui import url_state
 from ui.batch import views
-from ui.batch.controls import choose_rows, choose_settings, choose_tokenizer
+from ui.batch.controls import URL_PARAMS, choose_rows, choose_settings, choose_tokenizer
 from ui.widgets.text import escape_markdown
 
 TABS = ["Batch", "Masks", "Waste and throughput", "Export"]
@@ -17,6 +18,7 @@ TABS = ["Batch", "Masks", "Waste and throughput", "Export"]
 
 def render_page() -> None:
     """The whole page (called by ``pages/batch.py``)."""
+    url_state.seed((*URL_PARAMS, *views.URL_PARAMS))
     st.markdown("A model takes rectangles: rows of the same length. Here short rows are **padded**, long "
                 "ones **truncated** (their overflow kept as windows), special tokens added by a **template**, "
                 "and the **attention mask** tells the model which positions are real.")
@@ -24,8 +26,13 @@ def render_page() -> None:
     with left:
         texts, pairs = choose_rows(state.active_corpus())
     with right:
-        label, base = choose_tokenizer()
+        picked = choose_tokenizer()
+    if picked is None:
+        url_state.publish((*URL_PARAMS, *views.URL_PARAMS))
+        return
+    base = picked.tokenizer
     settings = choose_settings(base)
+    url_state.publish((*URL_PARAMS, *views.URL_PARAMS))  # before the views: a failure below keeps the link
     if settings is None:
         return
     if not texts:

@@ -25,6 +25,7 @@ from tokenizer_core.batch.packing import (
 )
 from tokenizer_core.batch.stats import padding_waste
 from tokenizer_core.pipeline import Tokenizer
+from ui import url_state
 from ui.batch import PREFIX
 from ui.batch.controls import Settings
 from ui.widgets import display
@@ -39,6 +40,18 @@ MAX_MASK = 128
 MAX_PACKED, MAX_DOC = 256, 64
 #: Cells of the token grid greyed where the attention mask is 0 (styling every cell costs).
 MAX_STYLED_CELLS = 20_000
+
+
+#: The views' inputs in the address (named by their widget keys, as older links name them).
+URL_PARAMS = (
+    url_state.choice(PREFIX + "field", PREFIX + "field", FIELDS, default=FIELDS[0]),
+    url_state.integer(PREFIX + "mask_row", PREFIX + "mask_row", default=0, lo=0, hi=100_000),
+    url_state.text(PREFIX + "lengths", PREFIX + "lengths", default=", ".join(map(str, COURSE_LENGTHS)),
+                   what="the lengths"),
+    # No defaults here: the widgets derive theirs from the lengths.
+    url_state.integer(PREFIX + "pack_len", PREFIX + "pack_len", default=None, lo=1, hi=10**9),
+    url_state.integer(PREFIX + "budget", PREFIX + "budget", default=None, lo=1, hi=10**9),
+)
 
 
 def _grid(batch: BatchEncoding, field: str, tok: Tokenizer) -> pd.DataFrame:
@@ -58,7 +71,7 @@ def _grid(batch: BatchEncoding, field: str, tok: Tokenizer) -> pd.DataFrame:
 
 
 def render_grid(batch: BatchEncoding, tok: Tokenizer) -> None:
-    field = st.radio("Field", FIELDS, horizontal=True, key=PREFIX + "field", bind="query-params")
+    field = st.radio("Field", FIELDS, horizontal=True, key=PREFIX + "field")
     frame = _grid(batch, field, tok)
     if field == "tokens" and frame.size <= MAX_STYLED_CELLS:
         mask = pd.DataFrame(batch.attention_mask, index=frame.index)
@@ -96,7 +109,9 @@ def render_masks(batch: BatchEncoding) -> None:
     if not batch.is_rectangular:
         st.info("Turn padding on: the masks of a ragged batch have one size per row.")
         return
-    row = st.selectbox("Row", list(range(len(batch.rows))), key=PREFIX + "mask_row", bind="query-params")
+    if st.session_state.get(PREFIX + "mask_row", 0) >= len(batch.rows):
+        st.session_state[PREFIX + "mask_row"] = 0  # a link's row past this batch's rows
+    row = st.selectbox("Row", list(range(len(batch.rows))), key=PREFIX + "mask_row")
     n = min(batch.padded_length, MAX_MASK)
     labels = [html.escape(visible_whitespace(t))[:20] for t in batch.tokens[row][:n]]
     c1, c2, c3 = st.columns(3)
@@ -124,8 +139,8 @@ def render_masks(batch: BatchEncoding) -> None:
 
 def render_waste(batch: BatchEncoding) -> None:
     c1, c2 = st.columns(2)
-    text = c1.text_input("Lengths (tokens, comma-separated)", value=", ".join(map(str, COURSE_LENGTHS)),
-                         key=PREFIX + "lengths", bind="query-params", help="The course's example: 10, 50 and 500 tokens in one batch.")
+    text = c1.text_input("Lengths (tokens, comma-separated)", key=PREFIX + "lengths",
+                         help="The course's example: 10, 50 and 500 tokens in one batch.")
     if c2.button("Use this batch's lengths", key=PREFIX + "use_lengths"):
         text = ", ".join(str(n) for n in batch.lengths)
     try:
@@ -148,9 +163,9 @@ def render_waste(batch: BatchEncoding) -> None:
                       xaxis=dict(title="batch size", type="log"), yaxis=dict(title="padding", tickformat=".0%", rangemode="tozero"))
     st.plotly_chart(fig, width="stretch", config={"displayModeBar": False}, key=PREFIX + "waste_chart")
     c3, c4 = st.columns(2)
-    row_len = int(c3.number_input("Packed row length", min_value=1, value=max(512, max(lengths)), key=PREFIX + "pack_len", bind="query-params"))
+    row_len = int(c3.number_input("Packed row length", min_value=1, value=max(512, max(lengths)), key=PREFIX + "pack_len"))
     budget = int(c4.number_input("Token budget per batch", min_value=1, value=max(1024, max(lengths)),
-                                 key=PREFIX + "budget", bind="query-params"))
+                                 key=PREFIX + "budget"))
     packed = pack([min(n, row_len) for n in lengths], max_length=row_len)
     budgeted = token_budget_batches(lengths, budget=budget)
     st.markdown(f"**Packing** into rows of {row_len:,}: {len(packed)} row(s), "
