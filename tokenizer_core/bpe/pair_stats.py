@@ -72,9 +72,10 @@ def merge_everywhere(
     neighbours change: (prev, a) and (b, next) lose a count, (prev, new) and (new, next)
     gain one, and the words where a pair gained are queued under that pair.
     """
-    # The neighbour bookkeeping below is written out four times (one/many occurrences x left/
-    # right neighbour) on purpose: this is the innermost loop of training, and a helper would
-    # add a Python function call to every pair update.
+    # Long on purpose: this is the innermost loop of training. The common case (one occurrence
+    # of `a` in the word) and its two neighbour updates are written out inline, because a helper
+    # would add a Python call to every pair update; words with several occurrences are rarer and
+    # go to _merge_repeated. tests/test_pair_stats.py pins the result against a recount.
     gained: dict[int, list[int]] = {}
     gained_get = gained.get
     pc_get = pair_counts.get
@@ -86,76 +87,90 @@ def merge_everywhere(
         na = w.count(a)
         if not na:
             continue
-        c = counts[wi]
+        if na > 1:
+            saved += _merge_repeated(words, wi, counts[wi], a, b, new_id, shift, pair_counts, gained)
+            continue
+        i = w.index(a)
         n = len(w)
-        if na == 1:
-            # The common case: one occurrence, merged in place.
-            i = w.index(a)
-            if i + 1 == n or w[i + 1] != b:
-                continue
-            if i:
-                p = w[i - 1]
-                key = (p << shift) | a
-                pair_counts[key] -= c
-                key = (p << shift) | new_id
-                pair_counts[key] = pc_get(key, 0) + c
-                lst = gained_get(key)
-                if lst is None:
-                    gained[key] = [wi]
-                elif lst[-1] != wi:
-                    lst.append(wi)
+        if i + 1 == n or w[i + 1] != b:
+            continue
+        c = counts[wi]
+        if i:
+            p = w[i - 1]
+            key = (p << shift) | a
+            pair_counts[key] -= c
+            key = (p << shift) | new_id
+            pair_counts[key] = pc_get(key, 0) + c
+            lst = gained_get(key)
+            if lst is None:
+                gained[key] = [wi]
+            elif lst[-1] != wi:
+                lst.append(wi)
+        if i + 2 < n:
+            q = w[i + 2]
+            pair_counts[b_left | q] -= c
+            key = new_left | q
+            pair_counts[key] = pc_get(key, 0) + c
+            lst = gained_get(key)
+            if lst is None:
+                gained[key] = [wi]
+            elif lst[-1] != wi:
+                lst.append(wi)
+        w[i] = new_id
+        del w[i + 1]
+        saved += c
+    _queue_gained(heap, pair_counts, gained, seq)
+    return saved
+
+
+def _merge_repeated(
+    words: list[list[int]], wi: int, c: int, a: int, b: int, new_id: int, shift: int,
+    pair_counts: dict[int, int], gained: dict[int, list[int]],
+) -> int:
+    """:func:`merge_everywhere` for a word holding ``a`` more than once: rebuilt left to right
+    (``a a a`` with the pair ``a a`` gives ``aa a``); returns the tokens saved."""
+    w = words[wi]
+    n = len(w)
+    saved = 0
+    out: list[int] = []
+    i = j = 0
+    while i < n - 1:
+        if w[i] == a and w[i + 1] == b:
+            out.extend(w[j:i])
+            if out:
+                p = out[-1]
+                pair_counts[(p << shift) | a] -= c
+                _gain(pair_counts, gained, (p << shift) | new_id, c, wi)
             if i + 2 < n:
                 q = w[i + 2]
-                pair_counts[b_left | q] -= c
-                key = new_left | q
-                pair_counts[key] = pc_get(key, 0) + c
-                lst = gained_get(key)
-                if lst is None:
-                    gained[key] = [wi]
-                elif lst[-1] != wi:
-                    lst.append(wi)
-            w[i] = new_id
-            del w[i + 1]
+                pair_counts[(b << shift) | q] -= c
+                _gain(pair_counts, gained, (new_id << shift) | q, c, wi)
+            out.append(new_id)
             saved += c
-            continue
-        out: list[int] = []
-        i = j = 0
-        while i < n - 1:
-            if w[i] == a and w[i + 1] == b:
-                out.extend(w[j:i])
-                if out:
-                    p = out[-1]
-                    key = (p << shift) | a
-                    pair_counts[key] -= c
-                    key = (p << shift) | new_id
-                    pair_counts[key] = pc_get(key, 0) + c
-                    lst = gained_get(key)
-                    if lst is None:
-                        gained[key] = [wi]
-                    elif lst[-1] != wi:
-                        lst.append(wi)
-                if i + 2 < n:
-                    q = w[i + 2]
-                    pair_counts[b_left | q] -= c
-                    key = new_left | q
-                    pair_counts[key] = pc_get(key, 0) + c
-                    lst = gained_get(key)
-                    if lst is None:
-                        gained[key] = [wi]
-                    elif lst[-1] != wi:
-                        lst.append(wi)
-                out.append(new_id)
-                saved += c
-                i += 2
-                j = i
-            else:
-                i += 1
-        if j:
-            out.extend(w[j:])
-            words[wi] = out
+            i += 2
+            j = i
+        else:
+            i += 1
+    if j:
+        out.extend(w[j:])
+        words[wi] = out
+    return saved
+
+
+def _gain(pair_counts: dict[int, int], gained: dict[int, list[int]], key: int, c: int, wi: int) -> None:
+    """Pair ``key`` gains ``c`` in word ``wi``: count it, and note the word to queue under it."""
+    pair_counts[key] = pair_counts.get(key, 0) + c
+    lst = gained.get(key)
+    if lst is None:
+        gained[key] = [wi]
+    elif lst[-1] != wi:
+        lst.append(wi)
+
+
+def _queue_gained(heap: list, pair_counts: dict[int, int], gained: dict[int, list[int]], seq: Iterator[int]) -> None:
+    """Queue each pair that gained, under its current count, with the words where it gained."""
     push = heapq.heappush
     for key, lst in gained.items():
         cnt = pair_counts[key]
         if cnt > 0:
             push(heap, (-cnt, key, next(seq), lst))
-    return saved
