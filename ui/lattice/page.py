@@ -5,8 +5,17 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui import url_state
 from ui.lattice import PREFIX, views
-from ui.lattice.choices import MAX_PIECE_CHARS, choose_model, choose_piece, choose_text, model_pieces
+from ui.lattice.choices import (
+    MAX_PIECE_CHARS,
+    MODEL_PARAMS,
+    TEXT_PARAMS,
+    choose_model,
+    choose_piece,
+    choose_text,
+    model_pieces,
+)
 from ui.lattice.graph import lattice_figure
 from ui.widgets.text import escape_markdown
 
@@ -15,15 +24,21 @@ TABS = ["Lattice", "Viterbi table", "n-best and entropy", "Subword sampling", "B
 
 def render_page() -> None:
     """The whole page (called by ``pages/lattice.py``)."""
+    params = (*MODEL_PARAMS, *TEXT_PARAMS, *views.URL_PARAMS)
+    url_state.seed(params)
     st.markdown("A Unigram model scores every way to cut a piece of text into vocabulary pieces; the "
                 "**lattice** holds them all. Viterbi finds the best path; sampling draws others "
                 "(subword regularization).")
     left, right = st.columns([1, 1], gap="large")
     with right:
         chosen = choose_model()
+    if chosen is None:
+        url_state.publish(params)
+        return
     with left:
         text = choose_text(chosen)
         piece = choose_piece(model_pieces(chosen, text))
+    url_state.publish(params)  # before the tabs: a failure below keeps the link
     if piece is None:
         st.info("Type a word or a sentence.")
         return
@@ -43,7 +58,7 @@ def render_page() -> None:
     with tabs[1]:
         views.render_viterbi(lattice)
     with tabs[2]:
-        k = int(st.number_input("n", min_value=1, max_value=100, value=5, key=PREFIX + "nbest", bind="query-params"))
+        k = int(st.number_input("n", min_value=1, max_value=100, key=PREFIX + "nbest"))
         views.render_nbest(lattice, k=k)
     with tabs[3]:
         views.render_sampling(lattice)

@@ -25,14 +25,33 @@ from tokenizer_core.unigram.explain import (
 )
 from tokenizer_core.unigram.lattice import Lattice
 from tokenizer_core.unigram.model import Unigram
+from ui import url_state
 from ui.lattice import PREFIX
 from ui.shelf import state as shelf
-from ui.widgets import display
+from ui.widgets import display, shelf_picker
 from ui.widgets.safe_html import render_html
+from ui.widgets.shelf_picker import Picked
 from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import chips_html, scheme_for, visible_whitespace
 
 MAX_DRAWS = 20_000
+
+
+DROPOUT_REFERENCES = ("gpt2", "cl100k_base", "mistral_v1")
+#: The tabs' inputs in the address (named by their widget keys, as older links name them).
+URL_PARAMS = (
+    url_state.integer(PREFIX + "nbest", PREFIX + "nbest", default=5, lo=1, hi=100),
+    url_state.number(PREFIX + "alpha", PREFIX + "alpha", default=0.1, lo=0.0, hi=2.0),
+    url_state.integer(PREFIX + "nbest_size", PREFIX + "nbest_size", default=-1, lo=-1, hi=64),
+    url_state.integer(PREFIX + "draws", PREFIX + "draws", default=1000, lo=1, hi=MAX_DRAWS),
+    url_state.integer(PREFIX + "seed", PREFIX + "seed", default=0, lo=0, hi=2**31 - 1),
+    shelf_picker.param(PREFIX + "bpe", PREFIX + "bpe"),
+    url_state.text(PREFIX + "dropout_word", PREFIX + "dropout_word", default="unrelated", what="the word", limit=60),
+    url_state.number(PREFIX + "dropout_p", PREFIX + "dropout_p", default=0.1, lo=0.0, hi=1.0),
+    url_state.integer(PREFIX + "dropout_draws", PREFIX + "dropout_draws", default=200, lo=1, hi=2000),
+    url_state.integer(PREFIX + "dropout_seed", PREFIX + "dropout_seed", default=0, lo=0, hi=2**31 - 1),
+    url_state.integer(PREFIX + "round", PREFIX + "round", default=None, lo=0, hi=10_000),
+)
 
 
 def _seg(pieces) -> str:  # noqa: ANN001
@@ -76,14 +95,13 @@ def render_nbest(lattice: Lattice, *, k: int) -> None:
 
 def render_sampling(lattice: Lattice) -> None:
     c1, c2, c3, c4 = st.columns(4)
-    alpha = c1.slider("alpha", 0.0, 2.0, 0.1, 0.05, key=PREFIX + "alpha", bind="query-params",
+    alpha = c1.slider("alpha", 0.0, 2.0, step=0.05, key=PREFIX + "alpha",
                       help="P(segmentation) ∝ P^alpha: 0 is uniform, large values approach Viterbi.")
-    nbest_size = int(c2.number_input("nbest_size", min_value=-1, max_value=64, value=-1, key=PREFIX + "nbest_size", bind="query-params",
+    nbest_size = int(c2.number_input("nbest_size", min_value=-1, max_value=64, key=PREFIX + "nbest_size",
                                      help="-1: sample from every segmentation; 0 or 1: always Viterbi; "
                                           "k > 1: from the k best."))
-    draws = int(c3.number_input("Samples", min_value=1, max_value=MAX_DRAWS, value=1000, step=100,
-                                key=PREFIX + "draws", bind="query-params"))
-    seed = int(c4.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=PREFIX + "seed", bind="query-params"))
+    draws = int(c3.number_input("Samples", min_value=1, max_value=MAX_DRAWS, step=100, key=PREFIX + "draws"))
+    seed = int(c4.number_input("Seed", min_value=0, max_value=2**31 - 1, key=PREFIX + "seed"))
     try:
         counts = sample_frequencies(lattice, draws=draws, seed=seed, alpha=alpha, nbest_size=nbest_size)
         exact = exact_distribution(lattice, alpha=alpha, nbest_size=nbest_size)
@@ -108,27 +126,24 @@ def render_sampling(lattice: Lattice) -> None:
         st.caption(f"The {len(shown)} most likely of {len(exact):,}+ segmentations are shown.")
 
 
-def _bpe_items() -> dict[str, str]:
-    out = {}
-    for label, item in shelf.unique_labels(shelf.items()).items():
-        if item.kind == "reference" and item.name not in ("gpt2", "cl100k_base", "mistral_v1"):
-            continue  # a few references are enough to pick from; loading each costs a second
-        out[label] = item.key
-    return out
+def _dropout_offered(item: shelf.ShelfItem) -> bool:
+    # A few references are enough to pick from; loading each costs a second.
+    return item.kind != shelf.Kind.REFERENCE or item.name in DROPOUT_REFERENCES
 
 
 def render_dropout() -> None:
-    items = _bpe_items()
     c1, c2 = st.columns([2, 1])
-    default = next((i for i, label in enumerate(items) if label.startswith("gpt2")), 0)
-    label = c1.selectbox("BPE tokenizer", list(items), index=default, key=PREFIX + "bpe", bind="query-params")
-    word = c2.text_input("Word", value="unrelated", max_chars=60, key=PREFIX + "dropout_word", bind="query-params")
+    picked = shelf_picker.pick_one(key=PREFIX + "bpe", label="BPE tokenizer", prefer=("gpt2",),
+                                   offer=_dropout_offered, where=c1)
+    word = c2.text_input("Word", max_chars=60, key=PREFIX + "dropout_word")
     c3, c4, c5 = st.columns(3)
-    p = c3.slider("Dropout p", 0.0, 1.0, 0.1, 0.05, key=PREFIX + "dropout_p", bind="query-params",
+    p = c3.slider("Dropout p", 0.0, 1.0, step=0.05, key=PREFIX + "dropout_p",
                   help="Each merge is skipped with probability p at each step (BPE-dropout).")
-    draws = int(c4.number_input("Draws", min_value=1, max_value=2000, value=200, key=PREFIX + "dropout_draws", bind="query-params"))
-    seed = int(c5.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=PREFIX + "dropout_seed", bind="query-params"))
-    tok: Tokenizer = shelf.tokenizer(items[label])
+    draws = int(c4.number_input("Draws", min_value=1, max_value=2000, key=PREFIX + "dropout_draws"))
+    seed = int(c5.number_input("Seed", min_value=0, max_value=2**31 - 1, key=PREFIX + "dropout_seed"))
+    if not isinstance(picked, Picked):
+        return
+    tok: Tokenizer = picked.tokenizer
     segment = getattr(tok.model, "segment", None)
     if segment is None or isinstance(tok.model, Unigram):
         st.info(f"BPE-dropout needs a BPE model; this one is {type(tok.model).__name__}.")
@@ -186,7 +201,9 @@ def render_training(model: Unigram, *, is_course: bool) -> None:
                                 "loss per word": st.column_config.NumberColumn(format="%.4f"),
                                 "tokens": st.column_config.NumberColumn(format="localized"),
                                 "pieces removed": st.column_config.NumberColumn(format="localized")})
-    picked = st.selectbox("Pieces removed in round", [r.round for r in rounds], key=PREFIX + "round", bind="query-params")
+    if st.session_state.get(PREFIX + "round") not in [r.round for r in rounds]:
+        st.session_state[PREFIX + "round"] = rounds[0].round  # another model's rounds, or a link's
+    picked = st.selectbox("Pieces removed in round", [r.round for r in rounds], key=PREFIX + "round")
     removed = next(r.removed for r in rounds if r.round == picked)
     frame = pd.DataFrame([{"piece": visible_whitespace(x.piece), "reason": x.reason, "log-prob": x.log_prob,
                            "loss": x.loss} for x in removed])

@@ -25,8 +25,10 @@ from ui import url_state
 from ui.shelf import state as shelf
 from ui.widgets.text import escape_markdown
 
-#: A filter on shelf items: which ones the picker offers (say, Unigram models only).
+#: A filter on loaded shelf items: which ones the picker offers (say, Unigram models only).
 Accept = Callable[[shelf.ShelfItem, Tokenizer], bool]
+#: A filter on shelf items before anything is loaded (say, no references: loading each costs a second).
+Offer = Callable[[shelf.ShelfItem], bool]
 
 
 @dataclass(frozen=True)
@@ -70,8 +72,10 @@ def load(item: shelf.ShelfItem) -> Optional[Tokenizer]:
     return None
 
 
-def _offered(accept: Optional[Accept]) -> dict[str, shelf.ShelfItem]:
+def _offered(accept: Optional[Accept], offer: Optional[Offer] = None) -> dict[str, shelf.ShelfItem]:
     labels = shelf.unique_labels(shelf.items())
+    if offer is not None:
+        labels = {label: item for label, item in labels.items() if offer(item)}
     if accept is None:
         return labels
     out = {}
@@ -93,11 +97,13 @@ def _unknown(label: str) -> None:
 
 
 def pick_one(*, key: str, label: str = "Tokenizer", prefer: Sequence[str] = (), accept: Optional[Accept] = None,
-             extra: Sequence[str] = (), help: Optional[str] = None) -> Optional[Picked | str]:
-    """A select box of the shelf (items ``accept`` takes; ``extra`` options first, returned as their
-    own string when picked). With nothing chosen yet, the first item named in ``prefer`` is selected.
-    Returns None when the picked tokenizer cannot be loaded (the reason is on the page)."""
-    offered = _offered(accept)
+             offer: Optional[Offer] = None, extra: Sequence[str] = (), help: Optional[str] = None,
+             where: object = st) -> Optional[Picked | str]:
+    """A select box of the shelf (items ``offer`` and ``accept`` take; ``extra`` options first,
+    returned as their own string when picked), drawn in ``where`` (say, a column). With nothing
+    chosen yet, the first item named in ``prefer`` is selected. Returns None when the picked
+    tokenizer cannot be loaded (the reason is on the page)."""
+    offered = _offered(accept, offer)
     options = [*extra, *offered]
     if not options:
         st.info("Nothing on the shelf fits here yet: train or import a tokenizer on the Tokenizers page.")
@@ -107,7 +113,7 @@ def pick_one(*, key: str, label: str = "Tokenizer", prefer: Sequence[str] = (), 
         if current:
             _unknown(str(current))
         st.session_state[key] = next((lbl for lbl, item in offered.items() if item.name in prefer), options[0])
-    picked = st.selectbox(label, options, key=key, help=help)
+    picked = where.selectbox(label, options, key=key, help=help)  # type: ignore[attr-defined]
     if picked in extra:
         return picked
     item = offered[picked]
