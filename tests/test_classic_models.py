@@ -10,7 +10,7 @@ from tokenizer_core.classic.byte import ByteModel
 from tokenizer_core.classic.char import CharLevel
 from tokenizer_core.classic.vocabulary import Vocabulary
 from tokenizer_core.classic.word import WordLevel
-from tokenizer_core.errors import TokenizerError
+from tokenizer_core.errors import TokenizerError, UnknownTokenError
 from tokenizer_core.training import TrainOptions, train
 
 SENNRICH = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
@@ -103,6 +103,12 @@ def test_models_refuse_broken_vocabularies():
         WordLevel({"a": 0}, unk_token="[UNK]")
     with pytest.raises(TokenizerError, match="without gaps"):
         CharLevel({"[UNK]": 0, "a": 5})
+
+
+def test_unknown_text_without_unknown_token_is_its_own_error_type():
+    with pytest.raises(UnknownTokenError, match="no unknown token"):
+        WordLevel({"a": 0}, unk_token=None).tokenize("b")
+    assert [t.text for t in WordLevel({"a": 0}, unk_token=None).tokenize("a")] == ["a"]
 
 
 def test_empty_corpus_is_a_clear_error():

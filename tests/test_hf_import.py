@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import decoders, models, normalizers, pre_tokenizers
 
-from tokenizer_core.errors import FormatError, TokenizerError
+from tokenizer_core.errors import FormatError, TokenizerError, UnsupportedError
 from tokenizer_core.io.hf_json import load_from_hub, load_hf_file, tokenizer_from_hf
 from tokenizer_core.io.importers import import_tokenizer
 
@@ -90,6 +90,28 @@ def test_unsupported_parts_are_named(tmp_path):
     bad.write_text("[1, 2", encoding="utf-8")
     with pytest.raises(FormatError, match="not valid JSON"):
         load_hf_file(bad)
+
+
+def test_errors_name_each_part_once():
+    data = json.loads(_hf_word_tokenizer(None, pre_tokenizers.Whitespace()).to_str())
+
+    def error_of(normalizer) -> FormatError:
+        with pytest.raises(FormatError) as caught:
+            tokenizer_from_hf({**data, "normalizer": normalizer})
+        return caught.value
+
+    # A part the playground lacks, inside a Sequence: said as unsupported, not as malformed.
+    err = error_of({"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Mystery"}]})
+    assert isinstance(err, UnsupportedError)
+    assert str(err).startswith("this tokenizer.json uses a normalizer of type 'Mystery'")
+    # Each enclosing part adds its name once; a part's own message is not wrapped again.
+    err = error_of({"type": "Sequence", "normalizers": [{"type": "Replace", "pattern": {"String": "a"}}]})
+    assert str(err).startswith("malformed normalizer of type 'Sequence': malformed normalizer of type 'Replace': ")
+    assert str(error_of({"type": "Sequence", "normalizers": 5})) == (
+        "malformed normalizer of type 'Sequence': \"normalizers\" must be a list")
+    assert str(error_of({"type": "Precompiled", "precompiled_charsmap": ""})) == (
+        "normalizer of type 'Precompiled' needs a non-empty base64 \"precompiled_charsmap\"")
+    assert not isinstance(error_of({"type": "Precompiled"}), UnsupportedError)
 
 
 def _fake_hub_cache(root, repo_id: str, tokenizer_json: str) -> None:

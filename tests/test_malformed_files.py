@@ -6,11 +6,12 @@ import copy
 import json
 
 import pytest
+import tokenizers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tokenizer_core import TrainOptions, train
-from tokenizer_core.errors import TokenizerError
+from tokenizer_core.errors import FormatError, TokenizerError, UnknownIdError, UnknownTokenError
 from tokenizer_core.io.hf_json import tokenizer_from_hf
 from tokenizer_core.pipeline import Tokenizer
 
@@ -84,3 +85,32 @@ def test_unmutated_files_still_load(model, tmp_path):
     path = tmp_path / "t.json"
     path.write_text(json.dumps(_SAVED[model]), encoding="utf-8")
     assert Tokenizer.load(path).vocab_size > 0
+
+
+def _whitespace_word_level(post_processor) -> dict:
+    theirs = tokenizers.Tokenizer(tokenizers.models.WordLevel({"hello": 0, "[CLS]": 1, "<unk>": 2}, unk_token="<unk>"))
+    theirs.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    theirs.post_processor = post_processor
+    return json.loads(theirs.to_str())
+
+
+def test_the_opening_probe_tells_vocabulary_limits_from_broken_files():
+    # tokenizers' Unigram may have no unknown id: the probe sentence's words it cannot spell are a
+    # property of the vocabulary (UnknownTokenError), so the file opens.
+    no_unk = tokenizers.Tokenizer(tokenizers.models.Unigram([("hello", -1.0), ("[CLS]", -2.0)], None, False))
+    tok = tokenizer_from_hf(json.loads(no_unk.to_str()))
+    assert tok.encode("hello").ids == [0]
+    with pytest.raises(UnknownTokenError, match="no unknown token"):
+        tok.encode("hello world")
+    # A template id outside the vocabulary loads in tokenizers (its decode skips the id): it opens
+    # here too, and decoding that id is an UnknownIdError.
+    template = tokenizers.processors.TemplateProcessing(single="[CLS] $A", pair="[CLS] $A $B:1",
+                                                        special_tokens=[("[CLS]", 7)])
+    tok = tokenizer_from_hf(_whitespace_word_level(template))
+    assert tok.encode("hello").ids == [7, 0]
+    with pytest.raises(UnknownIdError, match="id 7 is not in the vocabulary"):
+        tok.decode([7, 0], skip_special_tokens=False)
+    # Parts that load but cannot work together are refused when the file is opened.
+    bert = tokenizers.processors.BertProcessing(("[CLS]", 1), ("[CLS]", 1))
+    with pytest.raises(FormatError, match="fails on a test sentence.*takes one text or a pair"):
+        tokenizer_from_hf(_whitespace_word_level(tokenizers.processors.Sequence([bert, bert])))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models as hf_models
 
-from tokenizer_core.errors import TokenizerError
+from tokenizer_core.errors import TokenizerError, UnknownTokenError
 from tokenizer_core.types import Sampling
 from tokenizer_core.unigram.lattice import Lattice
 from tokenizer_core.unigram.model import Unigram, byte_token
@@ -149,7 +149,7 @@ def test_unknown_runs_are_fused_and_byte_fallback_spells_bytes():
     mb = _model({"a": -1.0}, byte_fallback=True)
     assert [t.text for t in mb.tokenize("aé")] == ["a", "<0xC3>", "<0xA9>"]
     no_unk = Unigram([("a", -1.0)])
-    with pytest.raises(TokenizerError, match="no unknown token"):
+    with pytest.raises(UnknownTokenError, match="no unknown token"):
         no_unk.tokenize("ab")
 
 

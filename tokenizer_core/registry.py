@@ -73,11 +73,11 @@ def malformed_as_format_error(what: str) -> Iterator[None]:
     except FormatError:
         raise
     except ValueError as err:  # includes TokenizerError: keep its explanation
-        raise FormatError(f"malformed {what}: {err}") from err
+        raise FormatError(f"malformed {what}: {err}", part=what) from err
     except KeyError as err:
-        raise FormatError(f"malformed {what}: missing {err}") from err
+        raise FormatError(f"malformed {what}: missing {err}", part=what) from err
     except (TypeError, IndexError, AttributeError, OverflowError) as err:
-        raise FormatError(f"malformed {what}: {err}") from err
+        raise FormatError(f"malformed {what}: {err}", part=what) from err
 
 
 def registered(kind: str) -> list[str]:

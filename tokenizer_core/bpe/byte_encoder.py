@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Optional
 import regex
 
 from tokenizer_core.bpe.kernel import KERNEL_PATTERNS, kernel_encoder
-from tokenizer_core.errors import TokenizerError
+from tokenizer_core.errors import UnknownIdError
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.surrogates import replace_lone_surrogates
 
@@ -101,7 +101,7 @@ class ByteLevelBPEEncoder:
         try:
             return b"".join(self._sym_bytes[i] for i in ids)
         except KeyError as err:
-            raise TokenizerError(f"id {err.args[0]} is not in the vocabulary") from None
+            raise UnknownIdError(f"id {err.args[0]} is not in the vocabulary") from None
 
     def decode(self, ids: Iterable[int], *, errors: str = "replace") -> str:
         return self.decode_bytes(ids).decode("utf-8", errors=errors)

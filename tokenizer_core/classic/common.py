@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from tokenizer_core.classic.vocabulary import Vocabulary
-from tokenizer_core.errors import TokenizerError
+from tokenizer_core.errors import TokenizerError, UnknownTokenError
 from tokenizer_core.model_base import VocabLookup
 from tokenizer_core.options import TrainOptions
 from tokenizer_core.text.counting import count_pieces  # noqa: F401  (re-exported for the models)
@@ -44,7 +44,7 @@ class VocabModel(VocabLookup):
 
     def _unk(self, text: str, start: int, end: int) -> Token:
         if self.unk_token is None:
-            raise TokenizerError(f"{text!r} is not in the vocabulary and the model has no unknown token")
+            raise UnknownTokenError(f"{text!r} is not in the vocabulary and the model has no unknown token")
         return Token(self._vocab[self.unk_token], self.unk_token, (start, end))
 
 

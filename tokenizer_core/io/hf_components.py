@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from tokenizer_core.errors import FormatError
+from tokenizer_core.errors import FormatError, UnsupportedError
 from tokenizer_core.registry import _REGISTRY, build, malformed_as_format_error
 from tokenizer_core.text import decoders as dec
 from tokenizer_core.text import normalizers as norm
@@ -30,10 +30,10 @@ from tokenizer_core.text.precompiled import Precompiled
 from tokenizer_core.text.splitting import Digits, Split, pattern_of
 
 
-def unsupported(kind: str, data: Any) -> FormatError:
+def unsupported(kind: str, data: Any) -> UnsupportedError:
     """The error for a part the playground does not implement."""
     kind_type = data.get("type") if isinstance(data, dict) else None
-    return FormatError(f"this tokenizer.json uses a {kind} of type {kind_type!r}, which the playground "
+    return UnsupportedError(f"this tokenizer.json uses a {kind} of type {kind_type!r}, which the playground "
                        f"does not implement yet")
 
 
@@ -44,10 +44,12 @@ def _part(kind: str, type_name: str) -> Iterator[None]:
     try:
         with malformed_as_format_error(what):
             yield
+    except UnsupportedError:
+        raise  # it names its own part, which may sit inside this one
     except FormatError as err:
-        if what in str(err) or "this tokenizer.json uses" in str(err):
+        if err.part == what:
             raise
-        raise FormatError(f"malformed {what}: {err}") from err
+        raise FormatError(f"malformed {what}: {err}", part=what) from err
 
 
 def _type_of(data: Any, kind: str) -> str:
@@ -59,7 +61,8 @@ def _type_of(data: Any, kind: str) -> str:
 def _list(data: dict[str, Any], key: str, kind: str) -> list[Any]:
     value = data.get(key)
     if not isinstance(value, list):
-        raise FormatError(f"malformed {kind} of type 'Sequence': \"{key}\" must be a list")
+        raise FormatError(f"malformed {kind} of type 'Sequence': \"{key}\" must be a list",
+                          part=f"{kind} of type 'Sequence'")
     return value
 
 

@@ -118,10 +118,8 @@ def _as_format_error(name: str) -> Iterator[None]:
     """Report a model the encoders refuse as a malformed file, naming it."""
     try:
         yield
-    except FormatError as err:
-        if name in str(err):
-            raise
-        raise FormatError(f"{name}: {err}") from err
+    except FormatError as err:  # the encoders' own checks never know the file's name
+        raise FormatError(f"{name}: {err}", part=name) from err
     except ValueError as err:  # TokenizerError from the encoders' checks
         raise FormatError(f"{name} is not a valid SentencePiece model: {err}") from err
 

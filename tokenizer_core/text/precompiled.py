@@ -38,6 +38,8 @@ from tokenizer_core.text.normalizer_base import Normalizer
 
 _GRAPHEMES = regex.compile(r"\X")
 _NO_MATCH = object()
+#: What the errors of a malformed rule table name (see FormatError.part).
+_PART = "normalizer of type 'Precompiled'"
 
 
 def _offset(unit: int) -> int:
@@ -148,11 +150,12 @@ class Precompiled(Normalizer):
     def from_dict(cls, data: dict[str, Any]) -> "Precompiled":
         raw = data.get("precompiled_charsmap")
         if not isinstance(raw, str) or not raw:
-            raise FormatError("normalizer of type 'Precompiled' needs a non-empty base64 \"precompiled_charsmap\"")
+            raise FormatError("normalizer of type 'Precompiled' needs a non-empty base64 \"precompiled_charsmap\"",
+                              part=_PART)
         try:
             blob = base64.b64decode(raw, validate=True)
         except (binascii.Error, ValueError) as err:
-            raise FormatError(f"normalizer of type 'Precompiled': precompiled_charsmap is not base64 ({err})") from None
+            raise FormatError(f"{_PART}: precompiled_charsmap is not base64 ({err})", part=_PART) from None
         return cls(blob)
 
     def __repr__(self) -> str:

@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
-from tokenizer_core.errors import FormatError, TokenizerError
+from tokenizer_core.errors import FormatError, TokenizerError, UnknownTokenError
 from tokenizer_core.registry import register
 from tokenizer_core.types import Token
 from tokenizer_core.unigram.lattice import UNK_PENALTY, Lattice, PieceTrie, Segmentation
@@ -198,7 +198,7 @@ class Unigram:
                 for b, tid in zip(text.encode("utf-8"), byte_ids):
                     out.append(Token(tid, byte_token(b), (run_start, run_end)))  # type: ignore[arg-type]
             elif self.unk_id is None:
-                raise TokenizerError(
+                raise UnknownTokenError(
                     f"{text!r} is not covered by the vocabulary and the model has no unknown token; "
                     "train with an unknown token or byte_fallback"
                 )
