@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from tokenizer_core.cli.analysis_commands import add_compare_parser, add_sweep_parser, cmd_compare, cmd_sweep
 from tokenizer_core.cli.commands import (
@@ -35,16 +35,27 @@ __all__ = ["EXIT_BAD_INPUT", "build_parser", "main", "trace_rows"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (exposed for docs and tests)."""
-    from tokenizer_core.io.importers import importer_names
-    from tokenizer_core.training import trainer_names
-
+    """The argument parser (exposed for docs and tests): one sub-parser per command."""
     p = _Parser(prog="python -m tokenizer_core", description="Train, run and inspect tokenizers.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for add in (_add_train_parser, _add_encode_parser, _add_decode_parser, _add_inspect_parser,
+                _add_export_parser, _add_import_parser):
+        add(sub)
+    sub.add_parser("references", help="list the pretrained references available offline")
+    add_compare_parser(sub)
+    add_sweep_parser(sub)
+    add_lattice_parser(sub)
+    return p
 
-    def tokenizer_args(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("-t", "--tokenizer", help="tokenizer file (own JSON format)")
-        sp.add_argument("--reference", help="a pretrained reference instead of a file, e.g. gpt2, cl100k_base")
+
+def _add_tokenizer_args(sp: argparse.ArgumentParser) -> None:
+    """How a command names the tokenizer it uses: a file or an offline reference."""
+    sp.add_argument("-t", "--tokenizer", help="tokenizer file (own JSON format)")
+    sp.add_argument("--reference", help="a pretrained reference instead of a file, e.g. gpt2, cl100k_base")
+
+
+def _add_train_parser(sub: Any) -> None:
+    from tokenizer_core.training import trainer_names
 
     t = sub.add_parser("train", help="train a tokenizer on corpus files")
     add_corpus_args(t)
@@ -56,8 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("-o", "--output", required=True)
     t.add_argument("-q", "--quiet", action="store_true")
 
+
+def _add_encode_parser(sub: Any) -> None:
     e = sub.add_parser("encode", help="encode lines of text (stdin or files): one output line per input line")
-    tokenizer_args(e)
+    _add_tokenizer_args(e)
     e.add_argument("inputs", nargs="*")
     e.add_argument("--tokens", action="store_true", help="print tokens instead of ids")
     e.add_argument("--json", action="store_true", help="print the whole encoding as JSON")
@@ -68,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--nbest-size", type=int,
                    help="with --sample: sample among the n best (-1: all segmentations, the default; 1: Viterbi)")
     e.add_argument("--seed", type=int)
+    _add_batch_args(e)
+    e.add_argument("--pair-file", help="file with the second text of each pair, one per line")
+
+
+def _add_batch_args(e: argparse.ArgumentParser) -> None:
+    """``encode --batch``: padding and truncation of the lines as one batch."""
     e.add_argument("--batch", action="store_true", help="encode all lines as one padded batch (JSON)")
     e.add_argument("--padding", default="longest", choices=["longest", "max_length", "do_not_pad"])
     e.add_argument("--truncation", default="do_not_truncate",
@@ -80,15 +99,18 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--return-overflowing", action="store_true",
                    help="with --truncation and --stride: windows cut off become rows of their own")
     e.add_argument("--pad-token")
-    e.add_argument("--pair-file", help="file with the second text of each pair, one per line")
 
+
+def _add_decode_parser(sub: Any) -> None:
     d = sub.add_parser("decode", help="decode lines of ids (space-separated or JSON lists)")
-    tokenizer_args(d)
+    _add_tokenizer_args(d)
     d.add_argument("inputs", nargs="*")
     d.add_argument("--keep-special-tokens", action="store_true")
 
+
+def _add_inspect_parser(sub: Any) -> None:
     i = sub.add_parser("inspect", help="describe a tokenizer, or show every stage for one text")
-    tokenizer_args(i)
+    _add_tokenizer_args(i)
     i.add_argument("text", nargs="?")
     i.add_argument("--show", type=int, default=20, help="how many first/last vocabulary entries to list")
     i.add_argument("--words", action="store_true",
@@ -96,21 +118,21 @@ def build_parser() -> argparse.ArgumentParser:
                         "longest-match lookups, Unigram 5-best segmentations)")
     i.add_argument("--merge-tree", metavar="TOKEN", help="BPE: how TOKEN is built from its symbols")
 
+
+def _add_export_parser(sub: Any) -> None:
     x = sub.add_parser("export", help="write a tokenizer in another format")
-    tokenizer_args(x)
+    _add_tokenizer_args(x)
     x.add_argument("--format", choices=["hf", "own"], default="hf")
     x.add_argument("-o", "--output", required=True)
+
+
+def _add_import_parser(sub: Any) -> None:
+    from tokenizer_core.io.importers import importer_names
 
     m = sub.add_parser("import", help="read a tokenizer made elsewhere into the own format")
     m.add_argument("path")
     m.add_argument("--format", required=True, choices=importer_names())
     m.add_argument("-o", "--output", required=True)
-
-    sub.add_parser("references", help="list the pretrained references available offline")
-    add_compare_parser(sub)
-    add_sweep_parser(sub)
-    add_lattice_parser(sub)
-    return p
 
 
 def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = None,
