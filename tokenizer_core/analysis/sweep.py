@@ -32,7 +32,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal, Optional
 
 from tokenizer_core.analysis.heldout import Heldout, HeldoutScore
@@ -103,58 +103,97 @@ def sweep(
     train_lines, heldout_lines = list(train_lines), list(heldout_lines)
     if not any(line.strip() for line in heldout_lines):
         raise TokenizerError("the held-out text is empty; hold out some lines (or give a held-out file)")
-    rows: list[SweepRow] = []
+    run = _Run(model, train_lines, heldout_lines, targets, options, d_model, progress, should_stop)
+    run.check()
+    _SIZERS[model](run)
+    progress(1, 1, "done")
+    return run.rows
 
-    def check() -> None:
-        if should_stop():
-            raise SweepCancelled(rows)
 
-    def report(done: int, total: int, message: str) -> None:
-        check()
-        progress(done, total, message)
+@dataclass
+class _Run:
+    """One sweep in progress: what it was asked, the rows finished so far, and its hooks."""
 
-    def add(requested: int, size: int, score: HeldoutScore, held: Heldout, seconds: float, derived: bool) -> None:
-        rows.append(SweepRow(
-            model=model, vocab_size=size, requested_size=requested, heldout_tokens=score.tokens,
+    model: str
+    train_lines: list[str]
+    heldout_lines: list[str]
+    targets: list[int]
+    options: TrainOptions
+    d_model: int
+    progress: ProgressCallback
+    should_stop: Callable[[], bool]
+    rows: list[SweepRow] = field(default_factory=list)
+
+    def check(self) -> None:
+        """Raise :class:`SweepCancelled` (with the rows finished) when the caller asked to stop."""
+        if self.should_stop():
+            raise SweepCancelled(self.rows)
+
+    def report(self, done: int, total: int, message: str) -> None:
+        """The progress callback for trainings: every report is also a chance to cancel."""
+        self.check()
+        self.progress(done, total, message)
+
+    def largest(self) -> TrainOptions:
+        """The options of the one training at the largest size (runner-ups only feed the trace)."""
+        return replace(self.options, vocab_size=self.targets[-1], top_k=0)
+
+    def add(self, requested: int, size: int, score: HeldoutScore, held: Heldout, seconds: float,
+            derived: bool) -> None:
+        self.rows.append(SweepRow(
+            model=self.model, vocab_size=size, requested_size=requested, heldout_tokens=score.tokens,
             chars_per_token=chars_per_token(held.chars, score.tokens), fertility=fertility(score.tokens, held.words),
             unk_rate=unk_rate(score.unk_tokens, score.tokens), utilization=vocab_usage(score.distinct_ids, size),
-            embedding_params=size * d_model, seconds=seconds, derived=derived,
+            embedding_params=size * self.d_model, seconds=seconds, derived=derived,
         ))
 
-    check()
-    largest = replace(options, vocab_size=targets[-1], top_k=0)  # runner-ups only feed the trace
-    if model == "bpe":
+    def add_cut(self, requested: int, size: int, score: HeldoutScore, held: Heldout, seconds: float) -> None:
+        """A size read off the training at the largest size: that training's time is the largest's only."""
+        largest = requested == self.targets[-1]
+        self.add(requested, size, score, held, seconds if largest else 0.0, not largest)
+
+
+def _sweep_bpe(run: _Run) -> None:
+    """BPE: one training at the largest size; the smaller sizes are prefixes of its merges."""
+    start = time.perf_counter()
+    options = replace(run.largest(), bpe=replace(run.options.bpe, keep_words=0))
+    parts, result = train_bpe(run.train_lines, options=options, progress=run.report)
+    big, seconds = Tokenizer.from_parts(parts), time.perf_counter() - start
+    held = Heldout(run.heldout_lines, big)
+    cuts = [bpe_prefix(result, s, num_merges=run.options.num_merges) for s in run.targets]
+    run.report(0, 1, "scoring the held-out text")
+    scores = held.score_bpe_prefixes(big, [kept for kept, _ in cuts])
+    for s, (_, size), score in zip(run.targets, cuts, scores):
+        run.add_cut(s, size, score, held, seconds)
+
+
+def _sweep_wordpiece(run: _Run) -> None:
+    """WordPiece: one training at the largest size; each smaller vocabulary is a prefix of its own."""
+    start = time.perf_counter()
+    parts, training = train_bert_wordpiece(run.train_lines, options=run.largest(), progress=run.report)
+    big, seconds = Tokenizer.from_parts(parts), time.perf_counter() - start
+    held = Heldout(run.heldout_lines, big)
+    for i, s in enumerate(run.targets):
+        run.report(i, len(run.targets), f"scoring vocabulary size {s:,}")
+        tok = wordpiece_prefix_tokenizer(big, training, s, num_merges=run.options.num_merges)
+        run.add_cut(s, tok.vocab_size, held.score(tok), held, seconds)
+
+
+def _sweep_unigram(run: _Run) -> None:
+    """Unigram: one training per size (see the module's notes for why)."""
+    held: Optional[Heldout] = None
+    for s in run.targets:
+        run.check()
         start = time.perf_counter()
-        parts, result = train_bpe(train_lines, options=replace(largest, bpe=replace(options.bpe, keep_words=0)),
-                                  progress=report)
-        big, seconds = Tokenizer.from_parts(parts), time.perf_counter() - start
-        held = Heldout(heldout_lines, big)
-        cuts = [bpe_prefix(result, s, num_merges=options.num_merges) for s in targets]
-        report(0, 1, "scoring the held-out text")
-        scores = held.score_bpe_prefixes(big, [kept for kept, _ in cuts])
-        for s, (_, size), score in zip(targets, cuts, scores):
-            add(s, size, score, held, seconds if s == targets[-1] else 0.0, s != targets[-1])
-    elif model == "wordpiece":
-        start = time.perf_counter()
-        parts, training = train_bert_wordpiece(train_lines, options=largest, progress=report)
-        big, seconds = Tokenizer.from_parts(parts), time.perf_counter() - start
-        held = Heldout(heldout_lines, big)
-        for i, s in enumerate(targets):
-            report(i, len(targets), f"scoring vocabulary size {s:,}")
-            tok = wordpiece_prefix_tokenizer(big, training, s, num_merges=options.num_merges)
-            add(s, tok.vocab_size, held.score(tok), held, seconds if s == targets[-1] else 0.0, s != targets[-1])
-    else:
-        held_out: Optional[Heldout] = None
-        for s in targets:
-            check()
-            start = time.perf_counter()
-            tok = train("unigram", train_lines, options=replace(options, vocab_size=s),
-                        progress=lambda d, t, m, s=s: report(d, t, f"vocabulary size {s:,}: {m}"))
-            seconds = time.perf_counter() - start
-            held_out = held_out or Heldout(heldout_lines, tok)  # every size shares the pipeline stages
-            add(s, tok.vocab_size, held_out.score(tok), held_out, seconds, False)
-    progress(1, 1, "done")
-    return rows
+        tok = train("unigram", run.train_lines, options=replace(run.options, vocab_size=s),
+                    progress=lambda d, t, m, s=s: run.report(d, t, f"vocabulary size {s:,}: {m}"))
+        seconds = time.perf_counter() - start
+        held = held or Heldout(run.heldout_lines, tok)  # every size shares the pipeline stages
+        run.add(s, tok.vocab_size, held.score(tok), held, seconds, False)
+
+
+#: How each model's sizes are trained and scored.
+_SIZERS: dict[str, Callable[[_Run], None]] = {"bpe": _sweep_bpe, "wordpiece": _sweep_wordpiece, "unigram": _sweep_unigram}
 
 
 def _checked_sizes(sizes: Sequence[int]) -> list[int]:
