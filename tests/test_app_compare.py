@@ -10,6 +10,7 @@ from tokenizer_core.analysis.compare import compare_rows, granularity_tokenizer
 from tokenizer_core.analysis.sweep import log_sizes, split_lines, sweep
 from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.io.references import load_reference
+from ui.compare.page import TAB
 from ui.tokenizers.add import TrainRequest
 
 PAGE = "pages/compare.py"
@@ -18,6 +19,12 @@ HOSTILE = '<script>window.__xss=1</script> <img src=x onerror="alert(1)"> unhapp
 
 def open_page(sample: str = "sennrich-low-lower-newest-widest", text: str | None = None) -> AppTest:
     return pages.open_page(PAGE, sample=sample, text=text)
+
+
+def show(at: AppTest, tab: str) -> AppTest:
+    """Open the page's tab ``tab`` (what a click on it does: only the open tab is computed)."""
+    at.session_state[TAB] = tab
+    return ok(at.run())
 
 
 def test_url_text_is_aligned_escaped_and_counted():
@@ -39,7 +46,7 @@ def test_url_text_is_aligned_escaped_and_counted():
 
 
 def test_metrics_on_the_text_match_the_core():
-    at = open_page(text="unhappiness is not happiness")
+    at = show(open_page(text="unhappiness is not happiness"), "Metrics")
     frame = at.dataframe[0].value  # "On this text"
     assert list(frame["name"]) == ["word", "char", "byte", "gpt2", "cl100k_base"]
     gpt2 = load_reference("gpt2")
@@ -62,6 +69,7 @@ def test_train_and_compare_adds_subword_rows():
     picked = at.multiselect(key="compare_shelf").value
     assert any(p.startswith("BPE on characters 300") for p in picked)
     assert any(p.startswith("Unigram 300") for p in picked)
+    at = show(at, "Metrics")
     names = list(at.dataframe[0].value["name"])
     assert len(names) == 7 and names[:3] == ["word", "char", "byte"]
     # The training went onto the shelf, where the Tokenizers page sees it too.
@@ -97,7 +105,7 @@ def test_example_and_corpus_line_sources():
 
 
 def test_sweep_rows_equal_the_core_sweep():
-    at = open_page("hf-course-hug-pug")
+    at = show(open_page("hf-course-hug-pug"), "Vocabulary-size sweep")
     at.selectbox(key="compare_sweep_algorithm").set_value("bpe-chars").run()
     at.select_slider(key="compare_sweep_range").set_value((256, 1000)).run()
     at.number_input(key="compare_sweep_points").set_value(3).run()

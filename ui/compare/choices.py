@@ -1,7 +1,10 @@
-"""What the Compare page compares: the text (typed, an example, corpus lines, or ``?text=``) and the
-tokenizers (word/char/byte baselines, subword tokenizers trained here, anything on the shelf).
+"""Which tokenizers the Compare page compares: word/char/byte baselines built on the corpus, subword
+tokenizers trained here (put on the shelf), and anything on the shelf (:mod:`ui.widgets.shelf_picker`).
 
-Keys in ``st.session_state`` owned here start with ``compare_``.
+Every :class:`Compared` carries a content digest, the key of every cache of results about it.
+
+>>> baseline_digest("word", "corpus-ab12")
+'baseline-word-corpus-ab12'
 """
 
 from __future__ import annotations
@@ -10,125 +13,86 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from tokenizer_core.analysis.compare import GRANULARITIES, granularity_tokenizer, robustness_examples
+from tokenizer_core.analysis.compare import GRANULARITIES, granularity_tokenizer
 from tokenizer_core.corpus.documents import Corpus
-from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
-from ui import session as state
+from ui import cache, url_state
 from ui.compare import PREFIX
-from ui.shelf import state as shelf
-from ui.tokenizers.add import ALGORITHMS, TrainRequest, shelf_label, train_onto_shelf
+from ui.shelf.state import Kind
+from ui.tokenizers.add import Algorithm, TrainRequest, train_onto_shelf
+from ui.widgets import shelf_picker
 from ui.widgets.text import display_name, escape_markdown
-from ui.widgets.url_text import publish_text, seed_from_url
 
-TEXT, SOURCE, SHELF = PREFIX + "text", PREFIX + "source", PREFIX + "shelf"
-#: Longest text the page tokenizes (a URL or paste can be huge; the aligned view shows less still).
-MAX_TEXT_CHARS = 20_000
-MAX_CORPUS_LINES = 200
-DEFAULT_TEXT = "Tokenizers don't see words: unhappiness, aritifical inteligense, 1234567 and 👍🏽 all split differently."
+SHELF, KINDS = PREFIX + "shelf", PREFIX + "granularities"
+ALGORITHMS, VOCAB = PREFIX + "algorithms", PREFIX + "vocab_size"
 DEFAULT_SHELF = ("gpt2", "cl100k_base")
-SOURCES = {"type": "Type or paste", "example": "An example", "corpus": "Lines of the corpus"}
-# Short names: multiselect tags are cut at about 120 pixels.
-SHORT = {"bpe-bytes": "BPE bytes", "bpe-chars": "BPE chars", "wordpiece": "WordPiece", "unigram": "Unigram"}
+DEFAULT_ALGORITHMS = (Algorithm.BPE_BYTES.value, Algorithm.WORDPIECE.value, Algorithm.UNIGRAM.value)
 GRANULARITY_LABELS = {"word": "word", "char": "character", "byte": "byte"}
+
+URL_PARAMS = (
+    url_state.many(KINDS, KINDS, default=GRANULARITIES, options=GRANULARITIES, what="the baselines"),
+    url_state.many(ALGORITHMS, ALGORITHMS, default=DEFAULT_ALGORITHMS, options=[a.value for a in Algorithm],
+                   what="the algorithms"),
+    url_state.integer(VOCAB, VOCAB, default=4000, lo=300, hi=200_000),
+    shelf_picker.params_many(SHELF, SHELF),
+)
 
 
 @dataclass(frozen=True)
 class Compared:
-    """One tokenizer of the comparison: its row name, a cache key, and the tokenizer."""
+    """One tokenizer of the comparison: its row name, its content digest, and the tokenizer.
+
+    ``digest`` keys the server-wide caches (:mod:`ui.cache`); ``name`` is only shown."""
 
     name: str
-    key: str
+    digest: str
     tokenizer: Tokenizer
 
 
-def _examples() -> dict[str, str]:
-    out = {f"{label}: {text[:40]}": text for label, text in robustness_examples()}
-    multilingual = state.load_sample_cached("multilingual")
-    for line in list(multilingual.lines())[:27]:
-        line = line.rstrip("\n")
-        if line.strip():
-            out[f"multilingual: {line[:40]}"] = line
-    return out
+def baseline_digest(kind: str, corpus_digest: str) -> str:
+    """The content identity of a baseline: it is a pure function of the corpus and its kind (hashing
+    its JSON instead would cost a pass over a vocabulary of every word of a big corpus, each run)."""
+    return f"baseline-{kind}-{corpus_digest}"
 
 
-def choose_text(corpus: Corpus) -> str:
-    """The source picker and the text it gives (at most :data:`MAX_TEXT_CHARS` characters)."""
-    seed_from_url(TEXT, limit=MAX_TEXT_CHARS, also={SOURCE: "type"})
-    source = st.radio("Text", list(SOURCES), format_func=SOURCES.get, key=SOURCE, bind="query-params", horizontal=True,
-                      label_visibility="collapsed")
-    if source != "type":
-        publish_text(None)
-    if source == "example":
-        examples = _examples()
-        return examples[st.selectbox("Example", list(examples), key=PREFIX + "example", bind="query-params")]
-    if source == "corpus":
-        c1, c2 = st.columns(2)
-        first = c1.number_input("First line", min_value=1, value=1, step=1, key=PREFIX + "first_line", bind="query-params")
-        count = c2.number_input("Lines", min_value=1, max_value=MAX_CORPUS_LINES, value=3, step=1,
-                                key=PREFIX + "line_count", bind="query-params")
-        lines: list[str] = []
-        for i, line in enumerate(corpus.lines()):
-            if i >= first - 1 + count:
-                break
-            if i >= first - 1:
-                lines.append(line)
-        text = "".join(lines)[:MAX_TEXT_CHARS]
-        if not text:
-            st.warning(escape_markdown(f"“{display_name(corpus)}” has fewer than {first:,} lines."))
-        return text
-    st.session_state.setdefault(TEXT, DEFAULT_TEXT)
-    text = st.text_area("Text to tokenize", key=TEXT, height=90, max_chars=MAX_TEXT_CHARS,
-                        help="The page's address keeps the text (up to 1,000 characters): copy it to share the view.")
-    publish_text(text if text != DEFAULT_TEXT else None)
-    return text
-
-
-@st.cache_resource(max_entries=12, show_spinner="Building the word/char/byte baseline…")
-def _granularity(corpus_key: str, kind: str, _corpus: Corpus) -> Tokenizer:
-    # Keyed by the corpus' content: the same corpus gives the same baseline in every session.
-    return granularity_tokenizer(kind, _corpus.lines())
+def baseline(kind: str, corpus: Corpus) -> Compared:
+    """The ``kind`` baseline of ``corpus``, built once per server and corpus content."""
+    digest = cache.corpus_digest(corpus)
+    tok = cache.BASELINES.get_or_make(
+        (digest, kind), lambda: granularity_tokenizer(kind, corpus.lines()),
+        spinner=f"Building the {GRANULARITY_LABELS[kind]} baseline on “{display_name(corpus)}” (once per corpus)…")
+    return Compared(kind, baseline_digest(kind, digest), tok)
 
 
 def _train_panel() -> None:
-    algorithms = st.multiselect("Train subword tokenizers on the corpus", list(ALGORITHMS), format_func=SHORT.get,
-                                default=["bpe-bytes", "wordpiece", "unigram"], key=PREFIX + "algorithms", bind="query-params")
+    algorithms = st.multiselect("Train subword tokenizers on the corpus", [a.value for a in Algorithm],
+                                format_func=lambda v: Algorithm(v).short, key=ALGORITHMS)
     c2, c3 = st.columns([1, 1.1], vertical_alignment="bottom")
-    vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, value=4000, step=500,
-                            key=PREFIX + "vocab_size", bind="query-params")
-    if not c3.button("Train", help="Train the chosen algorithms on the corpus and add them below", key=PREFIX + "train", type="primary", disabled=not algorithms,
-                     icon=":material/model_training:"):
+    vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, step=500, key=VOCAB)
+    if not c3.button("Train", help="Train the chosen algorithms on the corpus and add them below", key=PREFIX + "train",
+                     type="primary", disabled=not algorithms, icon=":material/model_training:"):
         return
-    chosen = list(st.session_state.get(SHELF, []))
     for algorithm in algorithms:
-        trained = train_onto_shelf(TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=False))
+        trained = train_onto_shelf(TrainRequest(Algorithm(algorithm), int(vocab)))
         if trained is not None:
             item, seconds = trained
-            label = shelf_label(item)
-            chosen = [c for c in chosen if c != label] + [label]
+            shelf_picker.select(SHELF, item, many=True)  # the picker is drawn after this panel
             st.toast(escape_markdown(f"{item.name}: trained in {seconds:.1f} s"))
-    st.session_state[SHELF] = chosen  # the shelf picker below is drawn after this, so this is allowed
+
+
+def _short(label: str) -> str:
+    return label.replace(" · " + Kind.REFERENCE.label, "")
 
 
 def choose_tokenizers(corpus: Corpus) -> list[Compared]:
     """The pickers, and the tokenizers they give, baselines first."""
-    kinds = st.multiselect("Baselines (trained on the corpus)", list(GRANULARITIES), default=list(GRANULARITIES),
-                           format_func=GRANULARITY_LABELS.get, key=PREFIX + "granularities", bind="query-params")
+    kinds = st.multiselect("Baselines (trained on the corpus)", list(GRANULARITIES),
+                           format_func=GRANULARITY_LABELS.get, key=KINDS)
     _train_panel()
-    labels = shelf.unique_labels(shelf.items())
-    if SHELF not in st.session_state:
-        st.session_state[SHELF] = [label for label, item in labels.items() if item.name in DEFAULT_SHELF]
-    st.session_state[SHELF] = [label for label in st.session_state[SHELF] if label in labels]
-    picked = st.multiselect("From the shelf", list(labels), key=SHELF, bind="query-params",
-                            format_func=lambda label: label.replace(" · reference", ""),
-                            help="Everything on the shelf: references, and what you trained or imported.")
-    out = [Compared(kind, f"gran:{kind}", _granularity(state.active_corpus_key(), kind, corpus)) for kind in kinds]
-    for label in picked:
-        item = labels[label]
-        try:
-            tok = shelf.tokenizer(item.key)
-        except (TokenizerError, KeyError) as err:
-            st.error(escape_markdown(f"{item.name}: {err}"))
-            continue
-        out.append(Compared(item.name if item.kind == "reference" else label, item.key, tok))
+    picked = shelf_picker.pick_many(key=SHELF, label="From the shelf", prefer=DEFAULT_SHELF, short=_short,
+                                    help="Everything on the shelf: references, and what you trained or imported.")
+    out = [baseline(kind, corpus) for kind in kinds]
+    for p in picked:
+        # A reference's name is unique; the user's own tokenizers keep the label that tells them apart.
+        out.append(Compared(p.name if p.item.kind == Kind.REFERENCE else p.label, p.digest, p.tokenizer))
     return out

@@ -1,43 +1,71 @@
-"""The Compare page: pick a text and tokenizers, then see them aligned, measured, probed and swept."""
+"""The Compare page: pick a text and tokenizers, then see them aligned, measured, probed and swept.
+
+The tabs run lazily: only the open one is computed (Streamlit reruns the page when another is
+picked), so an ordinary click costs the visible view only, whatever the size of the corpus. The
+open tab is part of the address like every other input.
+
+>>> TABS[0], TAB
+('Side by side', 'compare_tab')
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import streamlit as st
 
 from ui import session as state
-from ui.compare import views
-from ui.compare.choices import choose_text, choose_tokenizers
-from ui.compare.sweep_view import render_sweep
+from ui import url_state
+from ui.compare import PREFIX, choices, probes, sweep_view, text_source, views
 from ui.widgets import display
 from ui.widgets.text import display_name, escape_markdown
 
-TABS = ["Side by side", "Metrics", "Robustness", "Languages", "Vocabulary-size sweep"]
+TAB = PREFIX + "tab"
+TABS = ("Side by side", "Metrics", "Robustness", "Languages", "Vocabulary-size sweep")
+URL_PARAMS = (url_state.choice(TAB, TAB, TABS, default=TABS[0]), *text_source.URL_PARAMS, *choices.URL_PARAMS,
+              *views.URL_PARAMS, *probes.URL_PARAMS, *sweep_view.URL_PARAMS)
+
+
+def keep_hidden_values(params: Sequence[url_state.UrlParam]) -> None:
+    """Streamlit forgets the value of a widget a run does not draw, and a closed tab draws none:
+    assigning each value to itself makes it the session's own, so it outlives the closed tab."""
+    for p in params:
+        if p.key in st.session_state:
+            st.session_state[p.key] = st.session_state[p.key]
 
 
 def render_page() -> None:
     """The whole page (called by ``pages/compare.py``)."""
     corpus = state.active_corpus()
+    text_source.before_seed()
+    keep_hidden_values(URL_PARAMS)
+    url_state.seed(URL_PARAMS)
+    sweep_view.after_seed()
     st.markdown(escape_markdown(
         f"The same text through word, character and byte tokenizers, subword tokenizers trained on "
         f"“{display_name(corpus)}”, and anything on the shelf."))
     left, right = st.columns([1, 1], gap="medium")
     with left:
-        text = choose_text(corpus)
+        text = text_source.choose_text(corpus)
     with right:
-        chosen = choose_tokenizers(corpus)
+        chosen = choices.choose_tokenizers(corpus)
     translate = display.markers_toggle("compare")
-    aligned, metrics, robust, languages, sweep = st.tabs(TABS)
-    if chosen:
+    aligned, metrics, robust, languages, sweep = st.tabs(TABS, key=TAB, on_change="rerun")
+    if sweep.open:
+        with sweep:
+            sweep_view.render_sweep(corpus)
+    elif not chosen:
+        next(tab for tab in (aligned, metrics, robust, languages) if tab.open).info("Pick at least one tokenizer above.")
+    elif aligned.open:
         with aligned:
             views.render_aligned(text, chosen, translate=translate)
+    elif metrics.open:
         with metrics:
             views.render_metrics(text, chosen, corpus)
+    elif robust.open:
         with robust:
-            views.render_robustness(chosen, translate=translate)
+            probes.render_robustness(chosen, translate=translate)
+    elif languages.open:
         with languages:
-            views.render_languages(chosen)
-    else:
-        for tab in (aligned, metrics, robust, languages):
-            tab.info("Pick at least one tokenizer above.")
-    with sweep:  # last: a long sweep runs after the other tabs are drawn
-        render_sweep(corpus)
+            probes.render_languages(chosen)
+    url_state.publish(URL_PARAMS)

@@ -9,7 +9,11 @@ it back: the sweep is told to stop, hands over the sizes it finished
 already holds: :class:`SweepBox`), and the exception is raised again. The next run waits for that hand-over (an event in the session) before
 it draws the result. No finished size is lost.
 
-Keys in ``st.session_state`` owned here start with ``compare_sweep_``.
+Keys in ``st.session_state`` owned here start with ``compare_sweep_``. A finished sweep is kept for
+every session in ``cache.SWEEPS`` under the corpus digest and the settings.
+
+>>> [p.name for p in URL_PARAMS][:2]
+['compare_sweep_algorithm', 'compare_sweep_range']
 """
 
 from __future__ import annotations
@@ -30,10 +34,10 @@ from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlExcepti
 from tokenizer_core.analysis.sweep import SweepCancelled, SweepRow, knee, log_sizes, split_lines, sweep
 from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.errors import TokenizerError
-from ui import session as state
+from ui import cache, url_state
 from ui.compare import PREFIX as COMPARE_PREFIX
-from ui.server_store import ServerStore
-from ui.tokenizers.add import ALGORITHMS, TrainRequest
+from ui.tokenizers.add import ALGORITHMS, Algorithm, TrainRequest
+from ui.widgets.cancel import cancel_button
 from ui.widgets.text import escape_markdown
 
 PREFIX = COMPARE_PREFIX + "sweep_"
@@ -41,6 +45,31 @@ BOX = PREFIX + "box"  # a SweepBox: written to in place, never re-assigned (see 
 #: How long a new run waits for a stopped sweep to hand over its finished sizes.
 STOP_WAIT_S = 60
 SIZE_CHOICES = [256, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000]
+ALGORITHM, RANGE, POINTS, HELDOUT = PREFIX + "algorithm", PREFIX + "range", PREFIX + "points", PREFIX + "heldout"
+DEFAULT_RANGE = (500, 16000)
+
+
+def _size(raw: str) -> int:
+    if raw not in {str(s) for s in SIZE_CHOICES}:
+        raise ValueError(f"{raw[:20]!r} is not one of {', '.join(map(str, SIZE_CHOICES))}")
+    return int(raw)
+
+
+URL_PARAMS = (
+    url_state.choice(ALGORITHM, ALGORITHM, [a.value for a in Algorithm], default=Algorithm.BPE_BYTES.value),
+    # Two sizes, repeated in the address (``?compare_sweep_range=500&compare_sweep_range=16000``).
+    url_state.UrlParam(RANGE, RANGE, DEFAULT_RANGE, _size, many=True, what="the sizes"),
+    url_state.integer(POINTS, POINTS, default=6, lo=2, hi=12),
+    url_state.number(HELDOUT, HELDOUT, default=0.1, lo=0.05, hi=0.5),
+)
+
+
+def after_seed() -> None:
+    """The range slider takes a pair (a list from the address or the seed would be read as one size);
+    call after seeding, every run, so the address' default check compares like with like."""
+    value = st.session_state.get(RANGE)
+    if isinstance(value, list):
+        st.session_state[RANGE] = tuple(value) if len(value) == 2 else DEFAULT_RANGE
 PANELS = (("chars_per_token", "characters per token", ".2f"), ("fertility", "tokens per word", ".2f"),
           ("unk_rate", "UNK rate", ".2%"), ("utilization", "vocabulary used", ".1%"))
 
@@ -49,14 +78,10 @@ PANELS = (("chars_per_token", "characters per token", ".2f"), ("fertility", "tok
 class SweepRequest:
     """The sweep's settings; hashable, so they key the cache and the stored result."""
 
-    corpus_key: str
-    algorithm: str
+    corpus_digest: str
+    algorithm: Algorithm
     sizes: tuple[int, ...]
     heldout_fraction: float
-
-    @property
-    def model(self) -> str:
-        return "bpe" if self.algorithm.startswith("bpe") else self.algorithm
 
 
 @dataclass
@@ -81,30 +106,31 @@ class SweepResult:
 
 
 def _run(request: SweepRequest, corpus: Corpus, progress: Callable, should_stop: Callable) -> list[SweepRow]:
-    store = ServerStore("sweeps", max_entries=8)
-    rows = store.get(request)
+    rows = cache.SWEEPS.get((request,))  # the request holds the corpus digest and every setting
     if rows is None:
         train, heldout = split_lines(list(corpus.lines()), heldout_fraction=request.heldout_fraction)
-        options = TrainRequest(algorithm=request.algorithm, vocab_size=request.sizes[-1], lowercase=False).options()
-        rows = tuple(sweep(request.model, train, heldout, sizes=list(request.sizes), options=options,
+        options = TrainRequest(request.algorithm, request.sizes[-1]).options()
+        rows = tuple(sweep(request.algorithm.trainer, train, heldout, sizes=list(request.sizes), options=options,
                            progress=progress, should_stop=should_stop))
-        store.put(request, rows)  # a cancelled sweep raised above and is not stored
+        cache.SWEEPS.put((request,), rows)  # a cancelled sweep raised above and is not stored
     return list(rows)
 
 
-def _settings() -> Optional[SweepRequest]:
+HOW = {"bpe": "BPE trains once at the largest size and reads each smaller one off its merge list.",
+       "wordpiece": "WordPiece trains once and cuts its vocabulary to each size.",
+       "unigram": "Unigram trains once per size."}
+
+
+def _settings(corpus: Corpus) -> SweepRequest:
     c1, c2, c3 = st.columns([2, 3, 1])
-    algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm", bind="query-params")
-    lo, hi = c2.select_slider("Vocabulary sizes", SIZE_CHOICES, value=(500, 16000), key=PREFIX + "range", bind="query-params")
-    points = c3.number_input("Sizes", min_value=2, max_value=12, value=6, key=PREFIX + "points", bind="query-params")
-    fraction = st.slider("Held-out share of the corpus lines", 0.05, 0.5, 0.1, 0.05, key=PREFIX + "heldout", bind="query-params",
-                         format="%.2f")
+    algorithm = Algorithm(c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=ALGORITHM))
+    # value= only tells Streamlit it is a range slider (two handles); the session's pair wins.
+    lo, hi = c2.select_slider("Vocabulary sizes", SIZE_CHOICES, value=DEFAULT_RANGE, key=RANGE)
+    points = c3.number_input("Sizes", min_value=2, max_value=12, key=POINTS)
+    fraction = st.slider("Held-out share of the corpus lines", 0.05, 0.5, step=0.05, key=HELDOUT, format="%.2f")
     sizes = tuple(log_sizes(int(lo), int(hi), int(points)))
-    st.caption("Sizes: " + ", ".join(f"{s:,}" for s in sizes) + ". " + (
-        "BPE trains once at the largest size and reads each smaller one off its merge list."
-        if algorithm.startswith("bpe") else "WordPiece trains once and cuts its vocabulary to each size."
-        if algorithm == "wordpiece" else "Unigram trains once per size."))
-    return SweepRequest(state.active_corpus_key(), algorithm, sizes, float(fraction))
+    st.caption("Sizes: " + ", ".join(f"{s:,}" for s in sizes) + ". " + HOW[algorithm.trainer])
+    return SweepRequest(cache.corpus_digest(corpus), algorithm, sizes, float(fraction))
 
 
 def _execute(request: SweepRequest, corpus: Corpus) -> None:
@@ -191,7 +217,7 @@ def _show(result: SweepResult) -> None:
                    "and are shown.")
     if not rows:
         return
-    name = ALGORITHMS[result.request.algorithm]
+    name = result.request.algorithm.label
     st.plotly_chart(sweep_figure(rows, title=f"{name}, held-out {result.request.heldout_fraction:.0%} of the lines"),
                     width="stretch", config={"displayModeBar": False})
     at = knee(rows)
@@ -214,13 +240,13 @@ def _show(result: SweepResult) -> None:
 
 
 def render_sweep(corpus: Corpus) -> None:
-    request = _settings()
+    request = _settings(corpus)
     c1, c2 = st.columns([1, 5])
     run = c1.button("Run the sweep", key=PREFIX + "run", type="primary", icon=":material/play_arrow:")
     if run:
         stop = c2.empty()
-        stop.button("Stop", key=PREFIX + "stop", icon=":material/stop:",
-                    help="Stops after the current step; the sizes already finished are kept.")
+        with stop.container():  # the sizes already finished are kept (see the module's notes)
+            cancel_button(key=PREFIX + "stop", what="The vocabulary-size sweep")
         _execute(request, corpus)
         stop.empty()
     else:

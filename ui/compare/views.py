@@ -1,31 +1,39 @@
-"""The Compare page's views of the chosen tokenizers: aligned tokens, the metrics table, robustness
-probes and fertility per language. Token text reaches the browser only through escaping helpers
-(``ui.compare.align`` and ``ui.widgets.tokens``) or as dataframe cell text."""
+"""The Compare page's first two views of the chosen tokenizers: aligned tokens and the metrics
+tables (on the text, and on the corpus through :mod:`ui.compare.corpus_metrics`). Token text reaches
+the browser only through escaping helpers (``ui.compare.align``) or as dataframe cell text.
+
+>>> [p.name for p in URL_PARAMS]
+['compare_d_model', 'compare_price', 'compare_baseline', 'compare_metrics_view']
+"""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import asdict
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
-from tokenizer_core.analysis.compare import CompareRow, compare_rows, robustness_examples, segments, unk_id
-from tokenizer_core.analysis.languages import fertility_by_language
+from tokenizer_core.analysis.compare import CompareRow, compare_rows, segments
 from tokenizer_core.analysis.vocabulary import token_bytes
 from tokenizer_core.corpus.documents import Corpus
-from ui import session as state
+from ui import url_state
 from ui.compare import PREFIX
 from ui.compare.align import MAX_ALIGNED_CHARS, aligned_html
 from ui.compare.choices import Compared
+from ui.compare.corpus_metrics import CORPUS_METRIC_CHARS, corpus_rows
 from ui.widgets.safe_html import render_html
 from ui.widgets.text import escape_markdown
-from ui.widgets.tokens import chips_html, scheme_for
+from ui.widgets.tokens import scheme_for
 
-#: How much of the corpus the corpus-wide metrics encode (characters, whole lines).
-CORPUS_METRIC_CHARS = 200_000
+D_MODEL, PRICE, BASELINE, VIEW = PREFIX + "d_model", PREFIX + "price", PREFIX + "baseline", PREFIX + "metrics_view"
+VIEWS = ("All metrics", "Strategy table")
+URL_PARAMS = (
+    url_state.integer(D_MODEL, D_MODEL, default=768, lo=1, hi=65_536),
+    url_state.number(PRICE, PRICE, default=0.002, lo=0.0, hi=1000.0),
+    url_state.label(BASELINE, BASELINE, default="char", what="the attention baseline"),
+    url_state.choice(VIEW, VIEW, VIEWS, default=VIEWS[0]),
+)
 STRATEGY = {"name": "tokenizer", "vocab_size": "vocabulary", "chars_per_token": "avg. token length (chars)",
             "compression": "tokens per char", "char_coverage": "coverage"}
 COLUMNS = {
@@ -68,29 +76,20 @@ def render_aligned(text: str, chosen: Sequence[Compared], *, translate: bool) ->
                + (f" Only the first {MAX_ALIGNED_CHARS:,} characters are aligned." if len(text) > MAX_ALIGNED_CHARS else ""))
 
 
-@st.cache_data(max_entries=16, show_spinner="Measuring every tokenizer on the corpus…")
-def _corpus_rows(corpus_key: str, keys: tuple[str, ...], d_model: int, price: float, baseline: str | None,
-                 _chosen: Sequence[Compared], _corpus: Corpus) -> list[CompareRow]:
-    lines, size = [], 0
-    for line in _corpus.lines():
-        if size >= CORPUS_METRIC_CHARS:
-            break
-        lines.append(line)
-        size += len(line)
-    return compare_rows([(c.name, c.tokenizer) for c in _chosen], lines, d_model=d_model, price_per_1k=price,
-                        baseline=baseline)
+def _settings(names: Sequence[str]) -> tuple[int, float, str, list[str]]:
+    c1, c2, c3, c4 = st.columns(4)
+    d_model = int(c1.number_input("d_model", min_value=1, max_value=65_536, step=64, key=D_MODEL))
+    price = float(c2.number_input("Price per 1k tokens ($)", min_value=0.0, max_value=1000.0, step=0.001,
+                                  format="%.4f", key=PRICE))
+    if st.session_state.get(BASELINE) not in names:  # not chosen yet, or no longer compared
+        st.session_state[BASELINE] = "char" if "char" in names else names[0]
+    baseline = c3.selectbox("Attention baseline", list(names), key=BASELINE)
+    view = c4.radio("View", VIEWS, key=VIEW)
+    return d_model, price, baseline, list(STRATEGY) if view == "Strategy table" else list(COLUMNS)
 
 
 def render_metrics(text: str, chosen: Sequence[Compared], corpus: Corpus) -> None:
-    c1, c2, c3, c4 = st.columns(4)
-    d_model = int(c1.number_input("d_model", min_value=1, max_value=65_536, value=768, step=64, key=PREFIX + "d_model", bind="query-params"))
-    price = float(c2.number_input("Price per 1k tokens ($)", min_value=0.0, max_value=1000.0, value=0.002,
-                                  step=0.001, format="%.4f", key=PREFIX + "price", bind="query-params"))
-    names = [c.name for c in chosen]
-    baseline = c3.selectbox("Attention baseline", names, index=names.index("char") if "char" in names else 0,
-                            key=PREFIX + "baseline", bind="query-params")
-    view = c4.radio("View", ["All metrics", "Strategy table"], key=PREFIX + "metrics_view", bind="query-params")
-    columns = list(STRATEGY) if view == "Strategy table" else list(COLUMNS)
+    d_model, price, baseline, columns = _settings([c.name for c in chosen])
     config = {k: COLUMNS[k] for k in columns}
     st.subheader("On this text")
     if text:
@@ -100,54 +99,7 @@ def render_metrics(text: str, chosen: Sequence[Compared], corpus: Corpus) -> Non
     else:
         st.info("The text is empty.")
     st.subheader("On the corpus")
-    rows = _corpus_rows(state.active_corpus_key(), tuple(c.key for c in chosen), d_model, price, baseline,
-                        chosen, corpus)
+    rows = corpus_rows(chosen, corpus, d_model=d_model, price=price, baseline=baseline)
     st.dataframe(_frame(rows)[columns], hide_index=True, width="stretch", column_config=config)
     st.caption(f"The corpus metrics encode its first {CORPUS_METRIC_CHARS:,} characters, each line on its own, "
                "without special tokens.")
-
-
-def _spent(tok, text: str) -> str:  # noqa: ANN001
-    enc = tok.encode(text, add_special_tokens=False)
-    unknown = unk_id(tok)
-    lost = sum(1 for i in enc.ids if i == unknown) if unknown is not None else 0
-    return f"{len(enc.ids)}" + (f" ({lost} unknown)" if lost else "")
-
-
-def render_robustness(chosen: Sequence[Compared], *, translate: bool) -> None:
-    examples = robustness_examples()
-    counts = pd.DataFrame({"probe": [label for label, _ in examples],
-                           **{c.name: [_spent(c.tokenizer, t) for _, t in examples] for c in chosen}})
-    st.markdown("Tokens each tokenizer spends on text it may never have seen (and how many of them are the "
-                "unknown token, which loses the text):")
-    st.dataframe(counts, hide_index=True, width="stretch")
-    for label, text in examples:
-        with st.expander(f"{label}: {text[:60]}"):
-            for c in chosen:
-                enc = c.tokenizer.encode(text, add_special_tokens=False)
-                st.markdown(f"**{escape_markdown(c.name)}** · {len(enc.ids)} tokens")
-                render_html(chips_html(zip(enc.ids, enc.tokens), scheme=scheme_for(c.tokenizer), translate=translate))
-
-
-def render_languages(chosen: Sequence[Compared]) -> None:
-    lines = list(state.load_sample_cached("multilingual").lines())
-    metric = st.radio("Measure", ["tokens per word", "tokens per character"], horizontal=True,
-                      key=PREFIX + "language_metric", bind="query-params")
-    field = "fertility" if metric == "tokens per word" else "tokens_per_char"
-    fig, table = go.Figure(), []
-    for c in chosen:
-        rows = fertility_by_language(c.tokenizer, lines)
-        fig.add_trace(go.Bar(name=html.escape(c.name), x=[r.script for r in rows], y=[getattr(r, field) for r in rows],
-                             customdata=[", ".join(r.languages) for r in rows],
-                             hovertemplate="%{x} (%{customdata})<br>%{y:.2f} " + metric + "<extra>"
-                                           + html.escape(c.name) + "</extra>"))
-        table += [{"tokenizer": c.name, "script": r.script, "languages": ", ".join(r.languages), "lines": r.lines,
-                   "tokens": r.tokens, "tokens/word": r.fertility, "tokens/char": r.tokens_per_char} for r in rows]
-    fig.update_layout(barmode="group", height=420, margin=dict(l=10, r=10, t=40, b=10), yaxis_title=metric,
-                      title=f"{metric.capitalize()} by script, on the bundled multilingual sample",
-                      legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"))
-    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})
-    st.caption("Scripts written without spaces (Chinese, Japanese, Thai) have few words per line by this count, "
-               "so tokens per character is the fairer measure there.")
-    with st.expander("The numbers"):
-        st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch")
