@@ -15,6 +15,7 @@ from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.text.normalizers import NFKC, Lowercase, Sequence
 from tokenizer_core.text.pre_tokenizers import Whitespace
 from tokenizer_core.training import TrainOptions, train
+from tokenizer_core.types import Sampling
 
 from ._texts import TRICKY, real_lines
 
@@ -129,3 +130,19 @@ def test_malformed_files_raise_format_errors(tmp_path):
         Tokenizer.load(bad)
     with pytest.raises(FormatError, match="cannot read"):
         Tokenizer.load(tmp_path / "missing.json")
+
+
+def test_sampling_and_split_at_are_part_of_every_component_contract():
+    import tokenizer_core.io.importers  # noqa: F401  (registers every component)
+    from tokenizer_core.model_base import SamplingModel
+    from tokenizer_core.registry import _REGISTRY
+    from tokenizer_core.text.pre_tokenizer_base import PreTokenizer
+
+    models = [cls for (kind, _), cls in _REGISTRY.items() if kind == "model"]
+    pre = [cls for (kind, _), cls in _REGISTRY.items() if kind == "pre_tokenizer"]
+    assert len(models) >= 6 and len(pre) >= 8
+    assert all(issubclass(cls, SamplingModel) for cls in models)
+    assert all(issubclass(cls, PreTokenizer) for cls in pre)
+    tok = Tokenizer(WordLevel({"[UNK]": 0, "hi": 1}, unk_token="[UNK]"), pre_tokenizer=Whitespace())
+    with pytest.raises(TokenizerError, match="WordLevel model cannot sample"):
+        tok.encode("hi", sampling=Sampling(dropout=0.1))

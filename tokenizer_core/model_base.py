@@ -12,9 +12,11 @@ piece*; the pipeline maps them back to the original text.
 
 from __future__ import annotations
 
+import random
 from typing import Any, Optional, Protocol, runtime_checkable
 
-from tokenizer_core.types import Token
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.types import Sampling, Token
 
 
 @runtime_checkable
@@ -42,8 +44,30 @@ class Model(Protocol):
         """The ``"model"`` object of a Hugging Face ``tokenizer.json``."""
         ...
 
+    def tokenize_sampled(self, piece: str, *, rng: random.Random, sampling: Sampling) -> list[Token]:
+        """One sampled segmentation of ``piece`` (see :class:`SamplingModel`)."""
+        ...
 
-class VocabLookup:
+
+class SamplingModel:
+    """The base of every model: sampled segmentation is part of the contract.
+
+    :meth:`tokenize_sampled` draws one segmentation with ``rng`` (BPE-dropout, Unigram
+    subword sampling); a model with a single segmentation per piece inherits this default,
+    which refuses with an error the pipeline passes on to the user.
+
+    >>> from tokenizer_core.classic.word import WordLevel
+    >>> WordLevel({"[UNK]": 0}, unk_token="[UNK]").tokenize_sampled("a", rng=random.Random(0), sampling=Sampling())
+    Traceback (most recent call last):
+    ...
+    tokenizer_core.errors.TokenizerError: the WordLevel model cannot sample segmentations
+    """
+
+    def tokenize_sampled(self, piece: str, *, rng: random.Random, sampling: Sampling) -> list[Token]:
+        raise TokenizerError(f"the {type(self).__name__} model cannot sample segmentations")
+
+
+class VocabLookup(SamplingModel):
     """The vocabulary half of :class:`Model`, for models keeping ``_vocab`` (token -> id)
     and ``_inv`` (id -> token) dictionaries."""
 
@@ -64,7 +88,7 @@ class VocabLookup:
         return len(self._vocab)
 
 
-class ScoredPieceLookup:
+class ScoredPieceLookup(SamplingModel):
     """The vocabulary half of a SentencePiece-style model keeping ``_vocab`` as
     ``[(piece, score, type), ...]`` in id order and ``_ids`` (piece -> id).
 

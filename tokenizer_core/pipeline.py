@@ -118,16 +118,12 @@ class Tokenizer:
     def _pieces(self, text: str, *, at_start: bool = True) -> list[Piece]:
         if self.pre_tokenizer is None:
             return [Piece(text, 0, len(text))] if text else []
-        split_at = getattr(self.pre_tokenizer, "split_at", None)
-        return self.pre_tokenizer.split(text) if split_at is None else split_at(text, at_start=at_start)
+        return self.pre_tokenizer.split_at(text, at_start=at_start)
 
     def _tokenize_piece(self, piece: str, rng: Optional[random.Random], sampling: Optional[Sampling]) -> list[Token]:
         if sampling is None:
             return self.model.tokenize(piece)
-        sampler = getattr(self.model, "tokenize_sampled", None)
-        if sampler is None:
-            raise TokenizerError(f"the {type(self.model).__name__} model cannot sample segmentations")
-        return sampler(piece, rng=rng, sampling=sampling)
+        return self.model.tokenize_sampled(piece, rng=rng or random.Random(sampling.seed), sampling=sampling)
 
     def _trace_text(self, text: str, *, split_special: bool, sampling: Optional[Sampling],
                     sequence_id: int) -> tuple[list[PieceTrace], Encoding, str]:

@@ -51,7 +51,9 @@ class PieceTrace:
 
 
 class PreTokenizer(Component):
-    """Base class. Subclasses implement ``split`` and may speed up ``words``."""
+    """Base class. Subclasses implement ``split`` and may speed up ``words``; one whose pieces
+    depend on where the text sits in the input (Metaspace) also overrides ``split_at``, which
+    the pipeline and :class:`Sequence` call."""
 
     type_name = "PreTokenizer"
 
@@ -95,9 +97,7 @@ class Sequence(PreTokenizer):
         for pt in self.pre_tokenizers:
             nxt: list[Piece] = []
             for outer in pieces:
-                split_at = getattr(pt, "split_at", None)
-                inner_pieces = (pt.split(outer.text) if split_at is None
-                                else split_at(outer.text, at_start=at_start and outer.start == 0))
+                inner_pieces = pt.split_at(outer.text, at_start=at_start and outer.start == 0)
                 for inner in inner_pieces:
                     n = len(inner.text)
                     spans = tuple(outer.token_span(*_inner_range(inner, k)) for k in range(n))

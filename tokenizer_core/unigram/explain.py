@@ -19,10 +19,9 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Optional
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.unigram.lattice import Lattice, LatticeEdge
+from tokenizer_core.unigram.lattice import Lattice
 from tokenizer_core.unigram.model import Unigram
 
 __all__ = [
@@ -144,12 +143,6 @@ def sample_frequencies(lattice: Lattice, *, draws: int, seed: int, alpha: float 
 def _logsumexp(values: list[float]) -> float:
     top = max(values)
     return top + math.log(math.fsum(math.exp(v - top) for v in values))
-
-
-def edge_label(edge: LatticeEdge, *, marginal: Optional[float] = None) -> str:
-    """A short label: the piece, its log-probability and (when given) its marginal."""
-    text = f"{edge.piece} {edge.log_prob:.2f}"
-    return text if marginal is None else f"{text} · p={marginal:.2f}"
 
 
 #: The course corpus' words and counts (pre-tokenized, no space marker).

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
 from tokenizer_core.errors import FormatError, TokenizerError, UnknownTokenError
+from tokenizer_core.model_base import SamplingModel
 from tokenizer_core.registry import register
 from tokenizer_core.types import Token
 from tokenizer_core.unigram.lattice import UNK_PENALTY, Lattice, PieceTrie, Segmentation
@@ -48,7 +49,7 @@ def byte_token(b: int) -> str:
 
 
 @register("model", "Unigram")
-class Unigram:
+class Unigram(SamplingModel):
     """A unigram model: ``vocab`` is ``[(piece, log_prob), ...]`` in id order.
 
     ``unk_id`` is the id of the unknown token (``None``: unknown characters are an
