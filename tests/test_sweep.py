@@ -77,6 +77,21 @@ def test_bpe_sizes_equal_separate_trainings_exactly(split, setup):
         assert derived.get_vocab() == alone.get_vocab()
 
 
+def test_a_merge_spelling_a_special_token_takes_no_new_id():
+    # "ab" is a special token and also the first merge, which reuses its id: that merge adds
+    # nothing to the vocabulary, so every size below must keep one more merge than it would
+    # if each merge counted as a new token.
+    lines = ["abx abx abx xab abab cd cd cdab\n"] * 3
+    options = TrainOptions(special_tokens=("[UNK]", "ab"), unk_token="[UNK]")
+    parts, result = train_bpe(lines, options=replace(options, vocab_size=14))
+    assert result.merges[0] == ("a", "b") and result.trace.new_token_flags()[:2] == [False, True]
+    big = Tokenizer.from_parts(parts)
+    for size in range(6, 15):
+        alone = train("bpe", lines, options=replace(options, vocab_size=size))
+        derived = bpe_prefix_tokenizer(big, result, size)
+        assert (derived.model.merges, derived.get_vocab()) == (alone.model.merges, alone.get_vocab()), size
+
+
 def test_byte_level_sizes_below_the_alphabet_keep_no_merge(split):
     train_lines, heldout = split
     options = BPE_SETUPS["byte-level"][0]

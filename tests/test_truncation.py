@@ -101,6 +101,32 @@ def test_only_first_and_only_second_by_hand() -> None:
     assert same == (a, b)
 
 
+@pytest.mark.parametrize("strategy", ["only_first", "only_second"])
+@pytest.mark.parametrize("spare", [-1, 0, 1, 2])
+def test_only_one_text_at_the_edge_matches_tokenizers(strategy: str, spare: int) -> None:
+    # The target text holds exactly ``excess + spare`` tokens: tokenizers refuses when nothing of
+    # it would be left (spare <= 0) and keeps ``spare`` tokens otherwise.
+    len_a, len_b = 5, 4
+    len_target = len_a if strategy == "only_first" else len_b
+    max_length = len_a + len_b - (len_target - spare)
+    a, b = seq(len_a), seq(len_b, first=20, sequence_id=1)
+    ref = HFTokenizer.from_str(HF.to_str())
+    ref.enable_truncation(max_length, strategy=strategy)
+    text_a, text_b = " ".join(a.tokens), " ".join(b.tokens)
+    params = TruncationParams(strategy=strategy, max_length=max_length)
+    if spare <= 0:
+        with pytest.raises(Exception, match="too short"):
+            ref.encode(text_a, text_b, add_special_tokens=False)
+        with pytest.raises(TokenizerError, match="raise max_length or use 'longest_first'"):
+            truncate_pair(a, b, params=params)
+        return
+    want = ref.encode(text_a, text_b, add_special_tokens=False)
+    x, y = truncate_pair(a, b, params=params)
+    assert y is not None and x.ids + y.ids == want.ids
+    cut, kept, whole = (x, y, b) if strategy == "only_first" else (y, x, a)
+    assert len(cut) == spare and kept.ids == whole.ids  # the other text keeps every token
+
+
 def test_truncation_errors_say_how_to_fix() -> None:
     a, b = seq(6), seq(4, sequence_id=1)
     with pytest.raises(TokenizerError, match="needs a second text"):
