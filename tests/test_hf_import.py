@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -112,6 +113,30 @@ def test_errors_name_each_part_once():
     assert str(error_of({"type": "Precompiled", "precompiled_charsmap": ""})) == (
         "normalizer of type 'Precompiled' needs a non-empty base64 \"precompiled_charsmap\"")
     assert not isinstance(error_of({"type": "Precompiled"}), UnsupportedError)
+
+
+@pytest.mark.parametrize("add_prefix_space,scheme", [(False, "never"), (True, "always"), (None, "always")])
+def test_legacy_metaspace_without_prepend_scheme(add_prefix_space, scheme):
+    # Files written before prepend_scheme existed (tokenizers < 0.14) say only add_prefix_space.
+    # Today's tokenizers refuses {"add_prefix_space": false} alone ("does not match declared
+    # prepend_scheme", its default being "always"), so the reference is the same file with the
+    # scheme that flag meant written out.
+    vocab = {"[UNK]": 0, "hi": 1, "▁hi": 2, "there": 3, "▁there": 4, "▁": 5}
+    theirs = tokenizers.Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    legacy = json.loads(theirs.to_str())
+    for kind in ("pre_tokenizer", "decoder"):
+        legacy[kind] = {"type": "Metaspace", "replacement": "▁"}
+        if add_prefix_space is not None:  # None: neither field, which means "always"
+            legacy[kind]["add_prefix_space"] = add_prefix_space
+    reference = copy.deepcopy(legacy)
+    for kind in ("pre_tokenizer", "decoder"):
+        reference[kind]["prepend_scheme"] = scheme
+    ref, ours = tokenizers.Tokenizer.from_str(json.dumps(reference)), tokenizer_from_hf(legacy)
+    for text in ["hi there", " hi", "there  hi hi", ""]:
+        want, got = ref.encode(text), ours.encode(text)
+        assert (got.ids, got.tokens) == (want.ids, want.tokens), text
+        assert ours.decode(got.ids) == ref.decode(want.ids), text
+    assert ours.encode("hi").tokens == (["hi"] if scheme == "never" else ["▁hi"])
 
 
 def _fake_hub_cache(root, repo_id: str, tokenizer_json: str) -> None:
