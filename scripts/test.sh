@@ -4,10 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-if [ ! -x /usr/bin/chromium ]; then
+# Debian's Chromium for the browser tests; Debian's PostgreSQL for the store's tests, which start a
+# throwaway cluster of their own in a temporary folder (tests/_postgres.py).
+NEED=""
+[ -x /usr/bin/chromium ] || NEED="$NEED chromium"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || NEED="$NEED postgresql"
+if [ -n "$NEED" ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $NEED >/dev/null
 fi
 python -m ruff check .
 # One worker per core; a file's tests stay together (they share module fixtures and run in order).
