@@ -117,3 +117,46 @@ def test_sweep_rows_equal_the_core_sweep():
     assert list(frame["heldout_tokens"]) == [r.heldout_tokens for r in rows]
     assert list(frame["vocab_size"]) == [r.vocab_size for r in rows]
     assert at.get("plotly_chart")
+
+
+def open_link(params: dict, sample: str = "sennrich-low-lower-newest-widest") -> AppTest:
+    """Open the page as a shared link does: the address carries ``params``."""
+    at = pages.open_page("pages/corpus.py", sample=sample)
+    at.query_params.update(params)
+    return ok(at.switch_page(PAGE).run())
+
+
+def test_a_link_restores_the_open_tab_and_its_settings():
+    at = open_link({"compare_tab": "Metrics", "compare_d_model": "10", "compare_metrics_view": "Strategy table",
+                    "compare_granularities": ["char", "word"], "text": "lowest newer"})
+    assert at.number_input(key="compare_d_model").value == 10
+    frame = at.dataframe[0].value  # the Metrics tab is the open one
+    assert list(frame["name"])[:2] == ["char", "word"]
+    assert list(frame.columns) == ["name", "vocab_size", "chars_per_token", "compression", "char_coverage"]
+    # The address keeps what differs from the defaults, and only that.
+    assert at.query_params["compare_tab"] == "Metrics" and at.query_params["compare_d_model"] == "10"
+    assert at.query_params["compare_granularities"] == ["char", "word"]
+    assert "compare_price" not in at.query_params and "compare_sweep_range" not in at.query_params
+
+
+def test_closed_tabs_keep_their_settings():
+    at = show(open_page(text="abc"), "Metrics")
+    at = ok(at.number_input(key="compare_d_model").set_value(12).run())
+    at = show(at, "Vocabulary-size sweep")
+    at = ok(at.select_slider(key="compare_sweep_range").set_value((256, 1000)).run())
+    at = show(at, "Side by side")
+    assert at.query_params["compare_d_model"] == "12"  # still in the address while its tab is closed
+    assert at.query_params["compare_sweep_range"] == ["256", "1000"]
+    at = show(at, "Metrics")
+    assert at.number_input(key="compare_d_model").value == 12
+    frame = at.dataframe[0].value
+    char = frame[frame["name"] == "char"].iloc[0]
+    assert char["embedding_params"] == char["vocab_size"] * 12
+
+
+def test_a_link_with_a_sweep_range_and_a_bad_value():
+    at = open_link({"compare_tab": "Vocabulary-size sweep", "compare_sweep_range": ["256", "1000"],
+                    "compare_sweep_points": "99"})
+    assert at.select_slider(key="compare_sweep_range").value == (256, 1000)
+    assert at.number_input(key="compare_sweep_points").value == 6  # refused, and said
+    assert any("compare_sweep_points" in w.value for w in at.warning)

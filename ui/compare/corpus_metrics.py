@@ -34,7 +34,7 @@ CORPUS_METRIC_CHARS = 200_000
 def corpus_head(corpus: Corpus, *, max_chars: int = CORPUS_METRIC_CHARS) -> list[str]:
     """The corpus' first lines, up to ``max_chars`` characters (reading no further, however big it is).
 
-    >>> corpus_head(Corpus("c", ("ab\\ncd\\nef",)), max_chars=3)
+    >>> corpus_head(Corpus("c", ("ab\\ncd\\nef",)), max_chars=4)
     ['ab\\n', 'cd\\n']
     """
     lines, size = [], 0
