@@ -23,6 +23,8 @@ def route() -> None:
     from ui.corpus import link as corpus_link
     from ui.navigation import PAGES as NAV_PAGES
     from ui.session import begin_run
+    from ui.shelf import link as shelf_link
+    from ui.store import workspace
     from ui.widgets import cancel, display
     from ui.widgets.sidebar import render_sidebar
 
@@ -39,13 +41,17 @@ def route() -> None:
     begin_run()
     url_state.clear_left_out()  # notes of what this run's pages leave out of the address
     corpus_link.restore()  # ?corpus= in the address: a reload or a shared link keeps the corpus
+    shelf_link.begin_run()
+    shelf_link.restore()  # ?shelf= : the user's own tokenizers the page uses, from the workspace store
     refresh_shelf = render_sidebar()
     corpus_link.show_message()
     cancel.show_note()  # a long job the user cancelled in the last run
     url_state.show_refusals(display_refused)
     page.run()
-    refresh_shelf()  # the page may have put a tokenizer on the shelf
     corpus_link.publish()
+    shelf_link.publish()
+    refresh_shelf()  # the page may have put a tokenizer on the shelf; the share link is now complete
+    workspace.keep_in_use(shelf_link.in_use())  # what an open session shows is never expired
     url_state.publish(display.URL_PARAMS)
 
 

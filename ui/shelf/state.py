@@ -12,15 +12,18 @@ Keys in ``st.session_state`` owned here start with ``shelf_``.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import Enum
 from typing import Optional
 
 import streamlit as st
 
+from tokenizer_core.errors import TokenizerError
 from tokenizer_core.io.references import list_references, load_reference
 from tokenizer_core.pipeline import Tokenizer
 from ui import cache
+from ui.store import workspace
 
 
 class Kind(str, Enum):
@@ -51,6 +54,8 @@ class ShelfItem:
     kind: Kind
     detail: str
     digest: str
+    #: The item's id in the workspace store (a random link id), when it could be saved there.
+    link: Optional[str] = None
 
     @property
     def label(self) -> str:
@@ -107,17 +112,44 @@ def tokenizer(key: str) -> Tokenizer:
     return _own()[key][1]
 
 
-def add(tok: Tokenizer, *, name: str, kind: Kind, detail: str) -> ShelfItem:
-    """Put a tokenizer on this session's shelf. The same content again (whatever its name) is one
-    item: it moves to the top under the newest name."""
-    digest = cache.tokenizer_digest(tok)
-    item = ShelfItem(key=f"own:{digest}", name=name, kind=Kind(kind), detail=detail, digest=digest)
+def add(tok: Tokenizer, *, name: str, kind: Kind, detail: str, link: Optional[str] = None) -> ShelfItem:
+    """Put a tokenizer on this session's shelf and save it in the workspace store (so a link or a
+    reload finds it again). The same content again (whatever its name) is one item: it moves to the
+    top under the newest name. ``link``: the store already holds it under that id."""
+    saved = cache.canonical_json(tok)
+    digest = "tok-" + cache.digest_text(saved)
+    if link is None:
+        link = workspace.save("tokenizer", digest, lambda: saved.encode("utf-8", "surrogatepass"),
+                              meta={"name": name, "kind": Kind(kind).value, "detail": detail},
+                              what="links to this tokenizer")
+    item = ShelfItem(key=f"own:{digest}", name=name, kind=Kind(kind), detail=detail, digest=digest, link=link)
     own = _own()
     own.pop(item.key, None)
     own[item.key] = (item, tok)
     while len(own) > MAX_ITEMS:
         own.pop(next(iter(own)))
     return item
+
+
+def restore(link: str) -> Optional[ShelfItem]:
+    """Put the tokenizer the store keeps under ``link`` on this session's shelf (a reload, a link
+    from another browser); None after saying why not (expired, unreadable, not a tokenizer)."""
+    for item, _ in _own().values():
+        if item.link == link:
+            return item
+    stored = workspace.load(link)
+    if stored is None:
+        return None
+    try:
+        if stored.kind != "tokenizer":
+            raise TokenizerError(f"the link {link[:40]!r} names a {stored.kind}, not a tokenizer")
+        tok = Tokenizer.from_dict(json.loads(stored.payload.decode("utf-8", "surrogatepass")))
+        meta = stored.meta
+        return add(tok, name=str(meta.get("name", "saved tokenizer"))[:80], kind=Kind(meta.get("kind", "imported")),
+                   detail=str(meta.get("detail", "")), link=link)
+    except (TokenizerError, ValueError, KeyError, TypeError) as err:
+        workspace.say_once(f"A saved tokenizer could not be loaded: {err}")
+        return None
 
 
 def remove(key: str) -> None:

@@ -22,6 +22,7 @@ import streamlit as st
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from ui import url_state
+from ui.shelf import link as shelf_link
 from ui.shelf import state as shelf
 from ui.widgets.text import escape_markdown
 
@@ -118,7 +119,10 @@ def pick_one(*, key: str, label: str = "Tokenizer", prefer: Sequence[str] = (), 
         return picked
     item = offered[picked]
     tok = load(item)
-    return None if tok is None else Picked(picked, item, tok)
+    if tok is None:
+        return None
+    shelf_link.note_used(item)  # its store id goes into the page's address
+    return Picked(picked, item, tok)
 
 
 def pick_many(*, key: str, label: str, prefer: Sequence[str] = (), help: Optional[str] = None,
@@ -137,6 +141,7 @@ def pick_many(*, key: str, label: str, prefer: Sequence[str] = (), help: Optiona
     for lbl in labels:
         tok = load(offered[lbl])
         if tok is not None:
+            shelf_link.note_used(offered[lbl])
             out.append(Picked(lbl, offered[lbl], tok))
     return out
 

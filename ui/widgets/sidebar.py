@@ -10,6 +10,7 @@ from ui import session as state
 from ui import url_state
 from ui.shelf import state as shelf
 from ui.widgets import display
+from ui.widgets.share import render_share
 from ui.widgets.text import display_name, escape_markdown, format_bytes, format_count
 
 
@@ -32,15 +33,17 @@ def render_sidebar() -> Callable[[], None]:
         st.divider()
         display.presenter_toggle()
 
-    def shelf_summary() -> None:
+    def shelf_summary(*, final: bool = True) -> None:
         own = len(shelf.items()) - len(shelf.references())
         with slot.container():
             st.markdown("**Tokenizer shelf**")
             st.caption(f"{own} of your own · {len(shelf.references())} pretrained references")
             st.page_link("pages/tokenizers.py", label="Open the shelf", icon=":material/inventory_2:")
+            if final:  # the link is complete only once the page has published its inputs
+                render_share()
             left_out = url_state.left_out()
             if left_out:  # the length policy of ui.url_state: said, never silently cut
                 st.caption(escape_markdown("Not in this page's link: " + "; ".join(left_out) + "."))
 
-    shelf_summary()  # drawn now too, so the sidebar never waits for a slow page
+    shelf_summary(final=False)  # drawn now too, so the sidebar never waits for a slow page
     return shelf_summary
