@@ -65,3 +65,23 @@ def test_stopping_a_sweep_keeps_the_sizes_finished(streamlit_server, browser_pag
     wait_idle(page)
     table = page.get_by_test_id("stDataFrame").last
     expect(table).to_be_visible()
+
+
+def test_the_open_tab_is_computed_on_click_and_kept_in_the_address(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{streamlit_server}/compare")
+    expect(page.get_by_role("heading", name="Compare", exact=True)).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    # Only the open tab is drawn: the probes' table is not on the page until its tab is picked.
+    assert page.get_by_text("Tokens each tokenizer spends").count() == 0
+    page.get_by_role("tab", name="Robustness").click()
+    expect(page.get_by_text("Tokens each tokenizer spends")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    expect(page).to_have_url(re.compile(r"compare_tab=Robustness"), timeout=30_000)
+    page.reload()
+    expect(page.get_by_role("tab", name="Robustness")).to_have_attribute("aria-selected", "true", timeout=60_000)
+    expect(page.get_by_text("Tokens each tokenizer spends")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    assert not page.console_errors, page.console_errors
