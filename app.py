@@ -19,6 +19,9 @@ def route() -> None:
     from ui.warmup import wait_for_imports
 
     wait_for_imports()  # the server's warm-up may still be importing what we import below
+    from tokenizer_core.gc_pause import allow_pauses
+
+    allow_pauses(False)  # many sessions share this process: one training never stops collection for all
     from ui import url_state
     from ui.corpus import link as corpus_link
     from ui.navigation import PAGES as NAV_PAGES
