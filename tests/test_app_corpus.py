@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tokenizer_core.corpus.loading import list_samples
+from tokenizer_core.corpus.loading import Corpus, list_samples
 from tokenizer_core.errors import CorpusError
+from ui import cache
 from ui.corpus.upload import corpus_from_uploads, needs_column, upload_columns
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -229,7 +230,7 @@ def test_upload_handler_combines_files_in_order():
 
 def test_upload_handler_columns_and_limits():
     files = [("a.csv", b"id,text\n1,x\n"), ("b.jsonl", b'{"body": "y"}\n'), ("c.txt", b"z")]
-    assert needs_column(files) and not needs_column([("c.txt", b"z")])
+    assert needs_column(name for name, _ in files) and not needs_column(["c.txt"])
     assert upload_columns(files) == ["id", "text", "body"]
     with pytest.raises(CorpusError, match="add up to"):
         corpus_from_uploads([("a.txt", b"x" * 8), ("b.txt", b"y" * 8)], max_bytes=10)
@@ -253,9 +254,11 @@ def test_state_helpers_share_the_corpus_between_runs():
 
     at = AppTest.from_function(script, default_timeout=TIMEOUT).run()
     name, version, key = at.text[0].value.split("|")
-    assert (name, version) == ("default", "1") and key.startswith("default:")
+    assert (name, version) == ("default", "1") and key.startswith("corpus-")
     at.button(key="t_swap").click().run()
-    name, version, key = at.text[0].value.split("|")
-    assert (name, version) == ("mine", "2") and key.startswith("mine:") and key != "default:"
+    name, version, mine = at.text[0].value.split("|")
+    # The key is the content's digest: a name plays no part in it.
+    assert (name, version) == ("mine", "2") and mine == cache.corpus_digest(Corpus("other name", ("hug pug",)))
+    assert mine != key
     at.run()
     assert at.text[0].value.split("|")[:2] == ["mine", "2"]

@@ -18,20 +18,13 @@ import streamlit as st
 from tokenizer_core.corpus import samples
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import CorpusError
+from ui import cache, url_state
 from ui import session as state
-from ui import url_state
-from ui.server_store import ServerStore
 from ui.widgets.text import sample_name
 
 PARAM = "corpus"
 _OWN = "own-"
 _MESSAGE = "corpus_link_message"
-# Each held corpus can be up to the upload limit; a few are enough for a reload or a shared link.
-_STORE_ENTRIES = 6
-
-
-def _store() -> ServerStore:
-    return ServerStore("linked-corpora", max_entries=_STORE_ENTRIES)
 
 
 def link_value(corpus: Corpus) -> Optional[str]:
@@ -57,7 +50,7 @@ def restore() -> None:
     if raw == current:
         return
     if raw.startswith(_OWN):
-        corpus = _store().get(raw)
+        corpus = cache.LINKED_CORPORA.get((raw,))
         if corpus is None:
             ss[_MESSAGE] = ("This link names a corpus of your own that this server no longer holds (it keeps "
                             "uploaded and pasted text only for a while). Upload or paste it again on the Corpus "
@@ -77,8 +70,10 @@ def publish() -> None:
     """Write the active corpus into the address, and hold the user's own text for later links."""
     corpus = state.active_corpus()
     value = link_value(corpus)
-    if value is not None and value.startswith(_OWN) and _store().get(value) is None:
-        _store().put(value, corpus)
+    # Each held corpus can be up to the upload limit; the table keeps a few, for a reload or a shared
+    # link. get() also marks it recently used, so a corpus in use is the last to be dropped.
+    if value is not None and value.startswith(_OWN) and cache.LINKED_CORPORA.get((value,)) is None:
+        cache.LINKED_CORPORA.put((value,), corpus)
     if value is not None:
         url_state.note_seen(PARAM, value)
     if value is None:

@@ -8,15 +8,10 @@ from tokenizer_core.corpus.loading import corpus_from_text, list_samples
 from tokenizer_core.errors import CorpusError
 from ui import session as state
 from ui.corpus import state as corpus_state
-from ui.corpus.upload import (
-    UPLOAD_TYPES,
-    corpus_from_uploads,
-    needs_column,
-    preferred_column,
-    read_uploads,
-    upload_columns,
-)
-from ui.corpus.view import cached_stats, render_characters, render_preview, render_summary, render_words
+from ui.corpus import upload_memo
+from ui.corpus.overview import overview_of
+from ui.corpus.upload import UPLOAD_TYPES, corpus_from_uploads, needs_column, preferred_column, read_uploads
+from ui.corpus.view import render_characters, render_preview, render_summary, render_words
 from ui.widgets.text import display_name, escape_markdown, sample_name
 
 SOURCES = {"sample": "Sample corpus", "upload": "Upload files", "paste": "Paste text"}
@@ -77,67 +72,64 @@ def render_page() -> None:
         "Choose the text that every page trains tokenizers on and measures them with. "
         "Start with a sample, or bring your own text."
     )
-
     source = st.radio(
-        "Where should the text come from?",
-        list(SOURCES),
-        format_func=SOURCES.get,
-        horizontal=True,
+        "Where should the text come from?", list(SOURCES), format_func=SOURCES.get, horizontal=True,
         key="corpus_source",
+    )
+    {"sample": _sample_source, "upload": _upload_source}.get(source, _paste_source)()
+    _show_message()
+    corpus_state.remember(source)
+    _active_corpus()
+
+
+def _sample_source() -> None:
+    choice = st.selectbox("Sample", list(SAMPLES), format_func=lambda n: SAMPLES[n].title, key="corpus_sample")
+    st.caption(SAMPLES[choice].description)
+    st.button("Use this sample", key="corpus_use_sample", type="primary", on_click=_use_sample)
+
+
+def _upload_source() -> None:
+    uploaded = st.file_uploader(
+        "Text files",
+        type=UPLOAD_TYPES,
+        accept_multiple_files=True,
+        key="corpus_upload",
+        help="UTF-8 or UTF-16 (with byte-order mark) text: .txt/.md, tables (.csv/.tsv, .jsonl), "
+        "or a .zip of those. Up to 200 MB in total.",
+    )
+    files = upload_memo.describe(uploaded)  # reads a file only the first time this session sees it
+    ready = bool(files)
+    if files and needs_column(f.name for f in files):
+        try:
+            columns = upload_memo.columns(files)
+        except CorpusError as err:
+            st.error(escape_markdown(str(err)))
+            columns, ready = [], False
+        if columns:
+            st.selectbox("Column or field holding the text", columns, index=preferred_column(columns),
+                         key="corpus_column")
+    st.checkbox(
+        "Replace invalid bytes with U+FFFD (otherwise files that are not valid text are refused)",
+        key="corpus_replace",
+    )
+    st.button(
+        "Use uploaded files", key="corpus_use_upload", type="primary", disabled=not ready, on_click=_use_upload
     )
 
 
-    if source == "sample":
-        choice = st.selectbox(
-            "Sample", list(SAMPLES), format_func=lambda n: SAMPLES[n].title, key="corpus_sample"
-        )
-        st.caption(SAMPLES[choice].description)
-        st.button("Use this sample", key="corpus_use_sample", type="primary", on_click=_use_sample)
+def _paste_source() -> None:
+    st.text_area("Text", key="corpus_paste", height=180, placeholder="Type or paste any text, in any language…")
+    st.text_input("Name for this corpus", key="corpus_paste_name", max_chars=80)
+    st.button("Use this text", key="corpus_use_paste", type="primary", on_click=_use_paste)
 
-    elif source == "upload":
-        uploaded = st.file_uploader(
-            "Text files",
-            type=UPLOAD_TYPES,
-            accept_multiple_files=True,
-            key="corpus_upload",
-            help="UTF-8 or UTF-16 (with byte-order mark) text: .txt/.md, tables (.csv/.tsv, .jsonl), "
-            "or a .zip of those. Up to 200 MB in total.",
-        )
-        files = read_uploads(uploaded)
-        ready = bool(files)
-        if files and needs_column(files):
-            try:
-                columns = upload_columns(files)
-            except CorpusError as err:
-                st.error(escape_markdown(str(err)))
-                columns, ready = [], False
-            if columns:
-                st.selectbox("Column or field holding the text", columns, index=preferred_column(columns),
-                             key="corpus_column")
-        st.checkbox(
-            "Replace invalid bytes with U+FFFD (otherwise files that are not valid text are refused)",
-            key="corpus_replace",
-        )
-        st.button(
-            "Use uploaded files", key="corpus_use_upload", type="primary", disabled=not ready, on_click=_use_upload
-        )
 
-    else:
-        st.text_area(
-            "Text", key="corpus_paste", height=180, placeholder="Type or paste any text, in any language…"
-        )
-        st.text_input("Name for this corpus", key="corpus_paste_name", max_chars=80)
-        st.button("Use this text", key="corpus_use_paste", type="primary", on_click=_use_paste)
-
-    _show_message()
-    corpus_state.remember(source)
-
+def _active_corpus() -> None:
+    """What every page uses: its numbers, words, characters and start (from one overview per corpus)."""
     corpus = state.active_corpus()
-    stats = cached_stats(state.active_corpus_key(), corpus)
-
+    overview = overview_of(corpus, state.active_corpus_key())
     st.divider()
     st.header("Active corpus: " + escape_markdown(display_name(corpus)))
-    render_summary(corpus, stats)
-    render_words(stats)
-    render_characters(stats)
+    render_summary(corpus, overview)
+    render_words(overview)
+    render_characters(overview)
     render_preview(corpus)

@@ -32,8 +32,9 @@ def read_uploads(files: Optional[Iterable[object]]) -> list[Upload]:
     return [(f.name, f.getvalue()) for f in (files or [])]
 
 
-def _check_total(files: Sequence[Upload], max_bytes: int) -> None:
-    total = sum(len(data) for _, data in files)
+def check_total(sizes: Iterable[int], *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    """Refuse uploads whose sizes add up to more than ``max_bytes`` (a CorpusError saying so)."""
+    total = sum(sizes)
     if total > max_bytes:
         raise CorpusError(
             f"The uploaded files add up to {total / 1_000_000:.1f} MB, over the limit of "
@@ -41,14 +42,18 @@ def _check_total(files: Sequence[Upload], max_bytes: int) -> None:
         )
 
 
-def needs_column(files: Sequence[Upload]) -> bool:
-    """Whether any upload is a table (or a zip, which may hold tables)."""
-    return any(name.lower().endswith(TABLE_EXTENSIONS + (".zip",)) for name, _ in files)
+def needs_column(names: Iterable[str]) -> bool:
+    """Whether any upload (by file name) is a table (or a zip, which may hold tables).
+
+    >>> needs_column(["a.txt", "b.CSV"]), needs_column(["a.txt"])
+    (True, False)
+    """
+    return any(name.lower().endswith(TABLE_EXTENSIONS + (".zip",)) for name in names)
 
 
 def upload_columns(files: Sequence[Upload], *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
     """The columns/fields offered by the tabular uploads, in order of first appearance."""
-    _check_total(files, max_bytes)
+    check_total((len(data) for _, data in files), max_bytes=max_bytes)
     seen: dict[str, None] = {}
     for name, data in files:
         for column in columns_of(data, name=name, max_bytes=max_bytes):
@@ -87,7 +92,7 @@ def corpus_from_uploads(
     """
     if not files:
         raise CorpusError("No file was uploaded. Choose one or more files first.")
-    _check_total(files, max_bytes)
+    check_total((len(data) for _, data in files), max_bytes=max_bytes)
     errors = "replace" if replace_invalid else "strict"
     corpora = [
         load_corpus(data, name=name, text_column=text_column, errors=errors, max_bytes=max_bytes)
