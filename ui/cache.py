@@ -137,6 +137,9 @@ REFERENCES = Table("references", max_entries=16, holds="offline reference tokeni
 TRAINED = Table("trained-tokenizers", max_entries=12, holds="tokenizers trained on a corpus, by corpus digest and request")
 #: Step-through runs of the BPE page: key (corpus digest, MergeSettings). Tens of MB each.
 MERGE_RUNS = Table("merge-runs", max_entries=8, holds="BPE/WordPiece step-through runs, by corpus digest and settings")
+#: Word counts of a corpus as a trainer counts them: key (corpus digest, WordCounting.key). Trainings
+#: with the same normalizer and pre-tokenizer share them (the BPE page counts a corpus once).
+WORD_COUNTS = Table("word-counts", max_entries=4, holds="word counts of a corpus, by corpus digest and counting stages")
 #: Corpus statistics: key (corpus digest,).
 CORPUS_STATS = Table("corpus-stats", max_entries=16, holds="corpus statistics, by corpus digest")
 #: A tokenizer's files for download: key (tokenizer digest,) -> (app JSON, tokenizer.json, why not).
@@ -158,5 +161,5 @@ LINKED_CORPORA = Table("linked-corpora", max_entries=6, holds="linked corpora, b
 #: Encodings of fixed probe texts (robustness, languages): key (tokenizer digest, probe set).
 PROBES = Table("probes", max_entries=64, holds="encodings of the built-in probe texts, by tokenizer digest")
 
-TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, CORPUS_STATS, DOWNLOADS, VOCABULARY, TOKEN_COUNTS,
+TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, WORD_COUNTS, CORPUS_STATS, DOWNLOADS, VOCABULARY, TOKEN_COUNTS,
                              VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, LINKED_CORPORA, PROBES)

@@ -21,13 +21,19 @@ directly.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from tokenizer_core.errors import TokenizerError
 from ui.merges.settings import MergeSettings
 from ui.widgets.tokens import Scheme, scheme_for
+
+if TYPE_CHECKING:
+    from tokenizer_core.bpe.trainer import BpeTrainResult
+    from tokenizer_core.pipeline import Tokenizer
+    from tokenizer_core.wordpiece.trainer import WordPieceTraining
 
 #: Corpora with at most this many distinct words get the full pair-count table (teaching mode).
 TEACHING_MAX_WORDS = 300
@@ -112,27 +118,41 @@ class TreeNode:
         return self.left.leaves() + self.right.leaves()
 
 
-class MergeRun:
-    """Base of :class:`BpeRun` and :class:`WordPieceRun`: what both share."""
+@dataclass(frozen=True)
+class RunFacts:
+    """What a run knows besides its engine's trace: the same for BPE and WordPiece.
+
+    A run is shared by every session training the same corpus content with the same settings, so
+    nothing here names the corpus (two users' corpora of equal content may have different names).
+    """
+
+    settings: MergeSettings
+    tokenizer: Tokenizer
+    #: Every distinct word with its count in order of first appearance, or None when the corpus
+    #: has too many for the teaching table.
+    words: Optional[list[tuple[str, int]]]
+    #: The most frequent words, most frequent first.
+    top_words: list[tuple[str, int]]
+    seconds: float
+
+
+class MergeRun(ABC):
+    """Base of :class:`BpeRun` and :class:`WordPieceRun`: what both share, and the contract the
+    page draws from (:meth:`segment`, :meth:`step_info`, :meth:`merge_tree`)."""
 
     algorithm = ""
 
-    def __init__(self, *, settings: MergeSettings, tokenizer: Any, curve: list[int], vocab: dict[str, int],
-                 new_flags: list[bool], stop_reason: str, words: Optional[list[tuple[str, int]]],
-                 top_words: list[tuple[str, int]], corpus_name: str, seconds: float) -> None:
-        self.settings = settings
-        self.tokenizer = tokenizer
-        self.scheme: Scheme = scheme_for(tokenizer)
+    def __init__(self, facts: RunFacts, *, curve: list[int], vocab: dict[str, int], new_flags: list[bool],
+                 stop_reason: str) -> None:
+        self.settings = facts.settings
+        self.tokenizer = facts.tokenizer
+        self.scheme: Scheme = scheme_for(facts.tokenizer)
         self.curve = curve
         self.vocab = vocab
         self.stop_reason = stop_reason
-        #: Every distinct word with its count in order of first appearance, or None when the
-        #: corpus has too many for the teaching table.
-        self.words = words
-        #: The most frequent words, most frequent first.
-        self.top_words = top_words
-        self.corpus_name = corpus_name
-        self.seconds = seconds
+        self.words = facts.words
+        self.top_words = facts.top_words
+        self.seconds = facts.seconds
         sizes = [len(vocab) - sum(new_flags)]
         for new in new_flags:
             sizes.append(sizes[-1] + new)
@@ -179,8 +199,9 @@ class MergeRun:
             return [text] if text else []
         return [p for p, _ in pre.pre_tokenize_str(text)]
 
-    def segment(self, word: str, step: int) -> list[str]:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def segment(self, word: str, step: int) -> list[str]:
+        """``word`` (as :meth:`pieces` gives it) split into the tokens it has after ``step`` merges."""
 
     def initial_symbols(self, word: str) -> list[str]:
         return self.segment(word, 0)
@@ -208,11 +229,14 @@ class MergeRun:
                     break
         return out
 
-    def step_info(self, step: int) -> StepInfo:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def step_info(self, step: int) -> StepInfo:
+        """What merge ``step`` (1 to :attr:`num_steps`) did; step 0 is a TokenizerError."""
 
-    def merge_tree(self, token: str, step: int) -> TreeNode:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def merge_tree(self, token: str, step: int, *, max_nodes: int = MAX_TREE_NODES) -> TreeNode:
+        """How ``token`` is built by the merges up to ``step``, with at most ``max_nodes`` merges
+        expanded (the rest collapsed; ``max_nodes=1`` tells cheaply whether any merge made it)."""
 
 
 class BpeRun(MergeRun):
@@ -220,13 +244,13 @@ class BpeRun(MergeRun):
 
     algorithm = "bpe"
 
-    def __init__(self, *, result: Any, **kw: Any) -> None:
+    def __init__(self, facts: RunFacts, *, result: BpeTrainResult) -> None:
         trace = result.trace
         self.trace = trace
-        self.model = kw["tokenizer"].model
+        self.model = facts.tokenizer.model
         flags = [rec.token_is_new for rec in trace]
-        super().__init__(curve=trace.compression_curve(), vocab=self.model.get_vocab(), new_flags=flags,
-                         stop_reason=trace.stop_reason, **kw)
+        super().__init__(facts, curve=trace.compression_curve(), vocab=self.model.get_vocab(), new_flags=flags,
+                         stop_reason=trace.stop_reason)
 
     def segment(self, word: str, step: int) -> list[str]:
         return self.trace.segment(word, self.check_step(step))
@@ -262,7 +286,7 @@ class WordPieceRun(MergeRun):
 
     algorithm = "wordpiece"
 
-    def __init__(self, *, training: Any, **kw: Any) -> None:
+    def __init__(self, facts: RunFacts, *, training: WordPieceTraining) -> None:
         self.training = training
         self.merges = training.merges
         base = len(dict.fromkeys([*training.special_tokens, *training.alphabet]))
@@ -278,8 +302,8 @@ class WordPieceRun(MergeRun):
         for m in training.merges:
             self._producer.setdefault(m.new_token, m.step)
             self._steps_of.setdefault((m.left, m.right), []).append(m.step)
-        super().__init__(curve=training.compression_curve(), vocab=dict(training.vocab), new_flags=flags,
-                         stop_reason=training.stop_reason, **kw)
+        super().__init__(facts, curve=training.compression_curve(), vocab=dict(training.vocab), new_flags=flags,
+                         stop_reason=training.stop_reason)
 
     @property
     def prefix(self) -> str:

@@ -128,6 +128,13 @@ def open_settings() -> None:
     st.session_state[SETTINGS_OPEN] = True
 
 
+def forget_run() -> None:
+    """Callback of Cancel while a dropped run trains again: the page stops showing that run (so the
+    next click does not train it again) and the settings come back."""
+    st.session_state.pop(TRAINED, None)
+    open_settings()
+
+
 def reset_pre_tokenizer() -> None:
     """Callback of the algorithm and symbol widgets: each combination starts from its usual pre-tokenizer."""
     ss = st.session_state

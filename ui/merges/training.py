@@ -1,56 +1,67 @@
-"""Train the run a page shows: the engine's trainer on the active corpus, wrapped with what the views need."""
+"""Train the run a page shows: the engine's trainer on the active corpus, wrapped with what the views need.
+
+The corpus is counted once per training, by the stages the trainer counts with
+(:func:`counting_for`), and the counts are handed down: to the trainer, to the teaching table's word
+list and to the most frequent words. A caller that keeps counts (the page, per corpus digest and
+:attr:`~tokenizer_core.training.WordCounting.key`) passes them in and the corpus is not read at all.
+
+>>> from tokenizer_core.corpus.loading import corpus_from_text
+>>> corpus = corpus_from_text("hug pug hug")
+>>> counts = counting_for(MergeSettings(budget=1)).count(corpus.lines())
+>>> run = train_run(corpus, MergeSettings(budget=1), counts=counts)
+>>> run.words, run.step_info(1).token
+([('hug', 2), ('pug', 1)], 'ug')
+"""
 
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections.abc import Mapping
+from typing import Optional
 
+from tokenizer_core.bpe.trainer import train_bpe_from_counts
 from tokenizer_core.corpus.loading import Corpus
-from tokenizer_core.training import within_word_limit
+from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.training import WordCounting, word_counting
 from tokenizer_core.types import ProgressCallback, no_progress
-from ui.merges.run import _BPE_KEPT_WORDS, TEACHING_MAX_WORDS, BpeRun, MergeRun, WordPieceRun
+from tokenizer_core.wordpiece.bert import train_bert_wordpiece_from_counts
+from ui.merges.run import _BPE_KEPT_WORDS, TEACHING_MAX_WORDS, BpeRun, MergeRun, RunFacts, WordPieceRun
 from ui.merges.settings import MergeSettings
 
 
-def _sorted_top(counts: Counter[str], n: int) -> list[tuple[str, int]]:
-    return sorted(counts.items(), key=lambda wc: (-wc[1], wc[0]))[:n]
+def counting_for(settings: MergeSettings) -> WordCounting:
+    """How the trainer of ``settings`` counts a corpus (its normalizer and pre-tokenizer, and a key
+    naming them: settings that differ only in budget, ties or frequency share the counts)."""
+    s = settings.effective()
+    return word_counting(s.algorithm, options=s.options())
 
 
-def train_run(corpus: Corpus, settings: MergeSettings, *, progress: ProgressCallback = no_progress) -> MergeRun:
+def train_run(corpus: Corpus, settings: MergeSettings, *, counts: Optional[Mapping[str, int]] = None,
+              counting_seconds: float = 0.0, progress: ProgressCallback = no_progress) -> MergeRun:
     """Train on ``corpus`` with ``settings`` and wrap the result (raises TokenizerError on bad input).
 
+    ``counts``: the corpus' words as :func:`counting_for` counts them, when the caller has them
+    (never changed here: they may be shared); without them the corpus is counted now, once.
+    ``counting_seconds``: time the caller spent counting, added to the run's time.
     ``progress(done, total, message)`` is the engine's callback (``total`` is 0 while counting words).
     """
     s = settings.effective()
     options = s.options()
-    start = time.perf_counter()
+    start = time.perf_counter() - counting_seconds
+    if counts is None:
+        counts = counting_for(s).count(corpus.lines(), progress=progress)
+    # Counted in the trainer's order (first seen), which ties broken by "first seen" rely on.
+    words = list(counts.items()) if len(counts) <= TEACHING_MAX_WORDS else None
     if s.algorithm == "wordpiece":
-        from tokenizer_core.pipeline import Tokenizer
-        from tokenizer_core.text.counting import count_words as count_bert_words
-        from tokenizer_core.wordpiece.bert import train_bert_wordpiece
+        parts, training = train_bert_wordpiece_from_counts(counts, options=options, progress=progress)
+        facts = RunFacts(settings=s, tokenizer=Tokenizer.from_parts(parts), words=words,
+                         top_words=_sorted_top(counts, _BPE_KEPT_WORDS), seconds=time.perf_counter() - start)
+        return WordPieceRun(facts, training=training)
+    parts, result = train_bpe_from_counts(counts, options=options, progress=progress)
+    facts = RunFacts(settings=s, tokenizer=Tokenizer.from_parts(parts), words=words,
+                     top_words=result.trace.top_words(_BPE_KEPT_WORDS), seconds=time.perf_counter() - start)
+    return BpeRun(facts, result=result)
 
-        lines = within_word_limit(corpus.lines(), "wordpiece")
-        parts, training = train_bert_wordpiece(lines, options=options, progress=progress)
-        tok = Tokenizer.from_parts(parts)
-        seconds = time.perf_counter() - start
-        # The same counting as the trainer's, to list the corpus' words (the trace keeps none).
-        counts = count_bert_words(corpus.lines(), normalizer=tok.normalizer, pre_tokenizer=tok.pre_tokenizer)
-        words = list(counts.items()) if len(counts) <= TEACHING_MAX_WORDS else None
-        return WordPieceRun(training=training, settings=s, tokenizer=tok, words=words,
-                            top_words=_sorted_top(counts, _BPE_KEPT_WORDS), corpus_name=corpus.name,
-                            seconds=seconds)
-    from tokenizer_core.bpe.trainer import train_bpe
-    from tokenizer_core.pipeline import Tokenizer
-    from tokenizer_core.text.counting import count_words
 
-    parts, result = train_bpe(within_word_limit(corpus.lines(), "bpe"), options=options, progress=progress)
-    tok = Tokenizer.from_parts(parts)
-    seconds = time.perf_counter() - start
-    top = result.trace.top_words(_BPE_KEPT_WORDS)
-    words = None
-    if len(top) <= TEACHING_MAX_WORDS:
-        # A small corpus: count again, to have the words in the trainer's order (for ties "first seen").
-        counts = count_words(corpus.lines(), normalizer=tok.normalizer, pre_tokenizer=tok.pre_tokenizer)
-        words = list(counts.items())
-    return BpeRun(result=result, settings=s, tokenizer=tok, words=words, top_words=top,
-                  corpus_name=corpus.name, seconds=seconds)
+def _sorted_top(counts: Mapping[str, int], n: int) -> list[tuple[str, int]]:
+    return sorted(counts.items(), key=lambda wc: (-wc[1], wc[0]))[:n]

@@ -9,13 +9,15 @@ reruns only it.
 from __future__ import annotations
 
 import html
+from typing import Optional
 
 import streamlit as st
 
+from tokenizer_core.corpus.loading import Corpus
 from ui import session as state
 from ui import url_state
 from ui.merges import state as ms
-from ui.merges.cache import get_run
+from ui.merges.cache import DROPPED, cached_run, get_run
 from ui.merges.encode import MAX_CHARS, encode, tokens_of
 from ui.merges.html import (
     merge_banner_html,
@@ -86,16 +88,10 @@ def render_page() -> None:
     linked_step = st.session_state.pop(ms.LINKED_STEP, None)  # ?step=N: train (cached) and open step N
     clicked = _settings_panel(corpus.name, collapsed=shown_here or linked_step is not None)
     settings = _settings_from_widgets()
-    run = None
     if clicked or linked_step is not None:
-        run = get_run(corpus, corpus_key, settings)
-        if run is not None:
-            st.session_state[ms.TRAINED] = (corpus_key, run.settings)
-            # Every page can use what was trained here: it goes on the session's shelf.
-            shelf.add(run.tokenizer, name=f"{run.settings.describe()}", kind="trained",
-                      detail=f"{run.settings.describe()}, on “{display_name(corpus)}” (BPE page)")
-    elif shown_here:
-        run = get_run(corpus, corpus_key, shown[1])  # from the cache; retrains only if evicted
+        run = _train(corpus, corpus_key, settings)
+    else:
+        run = _shown_run(corpus, corpus_key, shown[1]) if shown_here else None
     if run is None:
         ms.publish_url(run_shown=False)
         if not clicked and linked_step is None:
@@ -109,6 +105,27 @@ def render_page() -> None:
         st.session_state[ms.PLAYING] = False
     render_stepper(run, run_id)
     ms.publish_url(run_shown=True)
+
+
+def _train(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optional[MergeRun]:
+    """The run of ``settings`` (stored, or trained now), made the one on show and put on the shelf."""
+    run = get_run(corpus, corpus_key, settings)
+    if run is not None:
+        st.session_state[ms.TRAINED] = (corpus_key, run.settings)
+        # Every page can use what was trained here: it goes on the session's shelf.
+        shelf.add(run.tokenizer, name=f"{run.settings.describe()}", kind="trained",
+                  detail=f"{run.settings.describe()}, on “{display_name(corpus)}” (BPE page)")
+    return run
+
+
+def _shown_run(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optional[MergeRun]:
+    """The run on show, read back from the server's table; one it has dropped is trained again with
+    progress and Cancel, and the page says why (a long recomputation is never silent)."""
+    dropped = cached_run(corpus_key, settings) is None
+    run = get_run(corpus, corpus_key, settings, dropped=dropped)
+    if run is not None and dropped:
+        st.info(DROPPED + " It has been trained again.", icon=":material/restart_alt:")
+    return run
 
 
 # ---------------------------------------------------------------------------------- settings
