@@ -3,7 +3,7 @@
 :class:`CorpusOverview` holds the statistics and every table the page draws from them (top words,
 Zipf points, character inventory, scripts, the number of words seen once). It is built once per
 corpus digest and kept in :data:`ui.cache.CORPUS_STATS`: a rerun of the page (any click) reads the
-same object back, with no counting, no copy of the word-frequency list (``st.cache_data`` unpickled
+same object back, with no counting, no copy of the word-frequency list (Streamlit's data cache unpickled
 it on every rerun) and no table rebuilt. Nothing here is changed after it is built, since every
 session showing that corpus reads the same object.
 
