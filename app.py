@@ -54,7 +54,7 @@ def route() -> None:
     corpus_link.publish()
     shelf_link.publish()
     refresh_shelf()  # the page may have put a tokenizer on the shelf; the share link is now complete
-    workspace.keep_in_use(shelf_link.in_use())  # what an open session shows is never expired
+    workspace.keep_in_use(corpus_link.in_use() + shelf_link.in_use())  # what an open session uses never expires
     url_state.publish(display.URL_PARAMS)
 
 

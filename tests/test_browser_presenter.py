@@ -65,7 +65,7 @@ def test_a_malformed_link_gets_a_message_not_a_traceback(streamlit_server, brows
     alerts = page.get_by_test_id("stAlert")
     expect(alerts.filter(has_text="?n= in the address was ignored")).to_be_visible(timeout=60_000)
     expect(alerts.filter(has_text="?algo= in the address was ignored")).to_be_visible()
-    expect(alerts.filter(has_text="no longer holds")).to_be_visible()
+    expect(alerts.filter(has_text="older version of the app")).to_be_visible()
     assert page.locator("[data-testid=stException]").count() == 0
     assert page.locator("script:text('<script>')").count() == 0
 

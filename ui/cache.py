@@ -156,10 +156,8 @@ BASELINES = Table("baselines", max_entries=12, holds="word/char/byte baseline to
 COMPARE_ROWS = Table("compare-rows", max_entries=16, holds="compare metrics, by corpus and tokenizer digests and settings")
 #: Vocabulary-size sweeps: key (corpus digest, sweep settings).
 SWEEPS = Table("sweeps", max_entries=8, holds="vocabulary-size sweeps, by corpus digest and settings")
-#: Corpora behind ``?corpus=own-...`` links: key (link value,). Replaced by the store of issue #25.
-LINKED_CORPORA = Table("linked-corpora", max_entries=6, holds="linked corpora, by their link value")
 #: Encodings of fixed probe texts (robustness, languages): key (tokenizer digest, probe set).
 PROBES = Table("probes", max_entries=64, holds="encodings of the built-in probe texts, by tokenizer digest")
 
 TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, WORD_COUNTS, CORPUS_STATS, DOWNLOADS, VOCABULARY, TOKEN_COUNTS,
-                             VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, LINKED_CORPORA, PROBES)
+                             VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, PROBES)

@@ -95,18 +95,20 @@ def workspace() -> str:
     return st.session_state.setdefault(_WORKSPACE, secrets.token_hex(12))
 
 
-def say_once(message: str) -> None:
-    """Tell this session about a store problem, once per distinct message."""
+def say_once(message: str, *, topic: Optional[str] = None) -> None:
+    """Tell this session about a store problem, once per ``topic`` (by default, per message)."""
     said = st.session_state.setdefault(_SAID, set())
-    if message in said:
+    topic = topic or message
+    if topic in said:
         return
-    said.add(message)
+    said.add(topic)
     st.warning(escape_markdown(message), icon=":material/cloud_off:")
 
 
-def _unavailable(what: str) -> None:
-    say_once(f"Your work is not saved on this server: {problem() or 'the store cannot be used'}. "
-             f"Everything works in this session, but {what} will not survive a reload.")
+def _unavailable(_what: str) -> None:
+    say_once(f"Your work is not saved on this server: {problem() or 'the store cannot be used'}. Everything "
+             "works in this session, but links to your own corpora and tokenizers will not survive a reload.",
+             topic="unavailable")
 
 
 def save(kind: str, digest: str, payload: Callable[[], bytes], *, meta: dict[str, Any], what: str) -> Optional[str]:
@@ -121,7 +123,8 @@ def save(kind: str, digest: str, payload: Callable[[], bytes], *, meta: dict[str
     except QuotaExceeded as err:
         say_once(f"Not saved: {err}")
     except StoreUnavailable as err:
-        say_once(f"Not saved: {err}. Everything works in this session, but {what} will not survive a reload.")
+        say_once(f"Not saved: {err}. Everything works in this session, but {what} will not survive a reload.",
+                 topic="unavailable")
     return None
 
 
