@@ -112,12 +112,15 @@ def tokenizer(key: str) -> Tokenizer:
     return _own()[key][1]
 
 
-def add(tok: Tokenizer, *, name: str, kind: Kind, detail: str, link: Optional[str] = None) -> ShelfItem:
+def add(tok: Tokenizer, *, name: str, kind: Kind, detail: str, link: Optional[str] = None,
+        digest: Optional[str] = None) -> ShelfItem:
     """Put a tokenizer on this session's shelf and save it in the workspace store (so a link or a
     reload finds it again). The same content again (whatever its name) is one item: it moves to the
-    top under the newest name. ``link``: the store already holds it under that id."""
-    saved = cache.canonical_json(tok)
-    digest = "tok-" + cache.digest_text(saved)
+    top under the newest name. ``link`` and ``digest``: the store already holds it under that id,
+    with that content digest (a restore need not serialize a 200k-token vocabulary again)."""
+    if digest is None or link is None:
+        saved = cache.canonical_json(tok)
+        digest = "tok-" + cache.digest_text(saved)
     if link is None:
         link = workspace.save("tokenizer", digest, lambda: saved.encode("utf-8", "surrogatepass"),
                               meta={"name": name, "kind": Kind(kind).value, "detail": detail},
@@ -146,7 +149,7 @@ def restore(link: str) -> Optional[ShelfItem]:
         tok = Tokenizer.from_dict(json.loads(stored.payload.decode("utf-8", "surrogatepass")))
         meta = stored.meta
         return add(tok, name=str(meta.get("name", "saved tokenizer"))[:80], kind=Kind(meta.get("kind", "imported")),
-                   detail=str(meta.get("detail", "")), link=link)
+                   detail=str(meta.get("detail", "")), link=link, digest=stored.digest)
     except (TokenizerError, ValueError, KeyError, TypeError) as err:
         workspace.say_once(f"A saved tokenizer could not be loaded: {err}")
         return None
