@@ -1,0 +1,112 @@
+"""A link made in one browser opens the same corpus and shelf tokenizer in another browser after the
+server has been restarted (SQLite store), and on a second app server sharing a PostgreSQL store
+(a throwaway cluster), as a teacher's link would on every student's laptop."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from bench.app_server import running_app
+from tests._pages import wait_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TEXT = "zorbluxian plimwhistle quendrify " * 30
+NAME = "teacher notes"
+TRAINED = "BPE on characters 300 · trained here"
+
+
+def _expect_picked(page) -> None:  # noqa: ANN001
+    """The Tokenizers page's picker shows the trained tokenizer (a select box's value is not text)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(".st-key-tokenizers_selected")).to_match_aria_snapshot(
+        f'- combobox "Tokenizer": {TRAINED}', timeout=60_000)
+
+
+def _make_link(browser, url: str) -> str:  # noqa: ANN001 (Playwright objects)
+    """In a browser of its own: paste a corpus, train a tokenizer on it, open it on the Tokenizers
+    page; the page's address (the link a teacher would share)."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(url + "/")
+        wait_idle(page)
+        page.get_by_text("Paste text", exact=True).click()
+        area = page.get_by_label("Text", exact=True)
+        area.fill(TEXT)
+        area.press("Control+Enter")
+        wait_idle(page)
+        name = page.get_by_label("Name for this corpus")
+        name.fill(NAME)
+        name.press("Enter")
+        wait_idle(page)
+        page.get_by_role("button", name="Use this text").click()
+        expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Now using", timeout=90_000)
+        page.get_by_role("link", name="Tokenizers").first.click()
+        expect(page.get_by_role("heading", name="Tokenizers")).to_be_visible(timeout=90_000)
+        wait_idle(page)
+        page.get_by_text("Add a tokenizer to the shelf").click()
+        page.locator(".st-key-tokenizers_algorithm").click()
+        page.get_by_role("option", name="BPE on characters").click()
+        wait_idle(page)
+        vocab = page.locator(".st-key-tokenizers_vocab_size input")
+        vocab.fill("300")
+        vocab.press("Enter")
+        wait_idle(page)
+        page.locator(".st-key-tokenizers_train button").click()
+        expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("put on the shelf", timeout=120_000)
+        wait_idle(page)
+        _expect_picked(page)
+        page.wait_for_function("() => /[?&]shelf=/.test(location.search) && /[?&]corpus=/.test(location.search)",
+                               timeout=60_000)
+        return page.url
+    finally:
+        context.close()
+
+
+def _open_link(browser, link: str, url: str) -> None:  # noqa: ANN001
+    """A new browser opens the link on the server at ``url``: the corpus and the tokenizer are there."""
+    from playwright.sync_api import expect
+
+    parts = urlsplit(link)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(f"{url}{parts.path}?{parts.query}")
+        expect(page.get_by_role("heading", name="Tokenizers")).to_be_visible(timeout=90_000)
+        wait_idle(page)
+        expect(page.get_by_test_id("stSidebar")).to_contain_text(NAME, timeout=60_000)
+        _expect_picked(page)
+        assert page.get_by_test_id("stAlert").filter(has_text=re.compile("no longer|not saved")).count() == 0
+        assert page.locator("[data-testid=stException]").count() == 0
+    finally:
+        context.close()
+
+
+def test_a_link_survives_a_server_restart(browser, tmp_path: Path, monkeypatch):
+    monkeypatch.delenv("TOKENIZER_PLAYGROUND_DB", raising=False)  # the default: SQLite in the cache folder
+    cache = tmp_path / "cache"
+    with running_app(cache) as app:
+        link = _make_link(browser, app.url)
+    assert (cache / "workspaces.sqlite3").exists()
+    with running_app(cache) as app:  # the same store file, a new process: every in-memory cache empty
+        _open_link(browser, link, app.url)
+
+
+def test_a_link_made_on_one_server_opens_on_another_sharing_postgresql(browser, tmp_path: Path, monkeypatch):
+    from tests._postgres import binaries, throwaway_postgres
+
+    if binaries() is None:
+        pytest.fail("PostgreSQL is not installed: the test command installs Debian's postgresql")
+    with throwaway_postgres() as db:
+        monkeypatch.setenv("TOKENIZER_PLAYGROUND_DB", db)
+        with running_app(tmp_path / "a") as first, running_app(tmp_path / "b") as second:
+            link = _make_link(browser, first.url)
+            _open_link(browser, link, second.url)
