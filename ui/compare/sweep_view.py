@@ -35,17 +35,17 @@ from tokenizer_core.analysis.sweep import SweepCancelled, SweepRow, knee, log_si
 from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.errors import TokenizerError
 from ui import cache, url_state
-from ui.compare import PREFIX as COMPARE_PREFIX
+from ui.compare import PREFIX
 from ui.tokenizers.add import ALGORITHMS, Algorithm, TrainRequest
 from ui.widgets.cancel import cancel_button
 from ui.widgets.text import escape_markdown
 
-PREFIX = COMPARE_PREFIX + "sweep_"
-BOX = PREFIX + "box"  # a SweepBox: written to in place, never re-assigned (see _box)
+SWEEP = PREFIX + "sweep_"  # the sweep panel's keys, inside the page's prefix
+BOX = SWEEP + "box"  # a SweepBox: written to in place, never re-assigned (see _box)
 #: How long a new run waits for a stopped sweep to hand over its finished sizes.
 STOP_WAIT_S = 60
 SIZE_CHOICES = [256, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000]
-ALGORITHM, RANGE, POINTS, HELDOUT = PREFIX + "algorithm", PREFIX + "range", PREFIX + "points", PREFIX + "heldout"
+ALGORITHM, RANGE, POINTS, HELDOUT = SWEEP + "algorithm", SWEEP + "range", SWEEP + "points", SWEEP + "heldout"
 DEFAULT_RANGE = (500, 16000)
 
 
@@ -242,11 +242,11 @@ def _show(result: SweepResult) -> None:
 def render_sweep(corpus: Corpus) -> None:
     request = _settings(corpus)
     c1, c2 = st.columns([1, 5])
-    run = c1.button("Run the sweep", key=PREFIX + "run", type="primary", icon=":material/play_arrow:")
+    run = c1.button("Run the sweep", key=SWEEP + "run", type="primary", icon=":material/play_arrow:")
     if run:
         stop = c2.empty()
         with stop.container():  # the sizes already finished are kept (see the module's notes)
-            cancel_button(key=PREFIX + "stop", what="The vocabulary-size sweep")
+            cancel_button(key=SWEEP + "stop", what="The vocabulary-size sweep")
         _execute(request, corpus)
         stop.empty()
     else:
