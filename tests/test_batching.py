@@ -12,8 +12,6 @@ from tokenizer_core.batch.batching import (
     batch_to_json,
     finish_encoding,
     make_batch,
-    padding_from_options,
-    truncation_from_options,
 )
 from tokenizer_core.batch.processors import TemplateProcessing
 from tokenizer_core.errors import TokenizerError
@@ -82,8 +80,6 @@ def test_impossible_settings_are_clear_errors() -> None:
         finish_encoding(A, post_processor=BERT, truncation=TruncationParams(strategy="only_second", max_length=5))
     with pytest.raises(TokenizerError, match="raise max_length or use 'longest_first'"):
         finish_encoding(B, A, post_processor=BERT, truncation=TruncationParams(strategy="only_first", max_length=9))
-    with pytest.raises(TokenizerError, match="needs max_length"):
-        truncation_from_options("only_first")
 
 
 def test_inputs_are_not_modified() -> None:
@@ -124,7 +120,6 @@ def test_fixed_length_padding_and_no_padding() -> None:
     assert _batch(PaddingParams(strategy="max_length", max_length=7)).padded_length == 7
     unpadded = _batch(None)
     assert unpadded.input_ids[1] == [CLS, 30, SEP] and not unpadded.is_rectangular
-    assert _batch(padding_from_options("do_not_pad")).input_ids == unpadded.input_ids
 
 
 def test_overflow_rows_and_sample_mapping() -> None:

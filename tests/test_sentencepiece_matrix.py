@@ -12,9 +12,7 @@ hostile strings. Mistral's models (from the ``mistral-common`` wheel or package)
 from __future__ import annotations
 
 import itertools
-import os
 import random
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -23,14 +21,9 @@ spm = pytest.importorskip("sentencepiece")
 pb = pytest.importorskip("sentencepiece.sentencepiece_model_pb2")
 
 from tokenizer_core.corpus.loading import load_sample  # noqa: E402
-from tokenizer_core.errors import FormatError, TokenizerError  # noqa: E402
+from tokenizer_core.errors import FormatError  # noqa: E402
 from tokenizer_core.io import sentencepiece_proto as proto  # noqa: E402
-from tokenizer_core.io.mistral import (  # noqa: E402
-    MISTRAL_SENTENCEPIECE_FILES,
-    load_mistral_model,
-    mistral_model_files,
-    mistral_package_dir,
-)
+from tokenizer_core.io.references import load_reference, reference_available, reference_files  # noqa: E402
 from tokenizer_core.io.sentencepiece import import_sentencepiece_model  # noqa: E402
 from tokenizer_core.pipeline import Tokenizer  # noqa: E402
 
@@ -292,53 +285,17 @@ def test_broken_bytes_are_refused_clearly(data, message, tmp_path):
 
 
 # ---------------------------------------------------------------------------------------- Mistral
-def _mistral_folders(tmp_path_factory) -> list[Path]:
-    """mistral_common folders to test: the wheel (``MISTRAL_COMMON_WHEEL`` or /tmp/mc/*.whl) unpacked,
-    and the installed package."""
-    folders = []
-    wheels = [Path(os.environ["MISTRAL_COMMON_WHEEL"])] if os.environ.get("MISTRAL_COMMON_WHEEL") else \
-        sorted(Path("/tmp/mc").glob("mistral_common-*.whl"))
-    if wheels and wheels[-1].is_file():
-        target = tmp_path_factory.mktemp("mistral-wheel")
-        with zipfile.ZipFile(wheels[-1]) as wheel:
-            for rel in MISTRAL_SENTENCEPIECE_FILES.values():
-                wheel.extract(f"mistral_common/{rel}", target)
-        folders.append(target / "mistral_common")
-    try:
-        mistral_model_files()
-        folders.append(None)
-    except TokenizerError:
-        pass
-    return folders
+MISTRAL = ("mistral_v1", "mistral_v3")
 
 
-@pytest.fixture(scope="module")
-def mistral_folder(tmp_path_factory) -> Path | None:
-    folders = _mistral_folders(tmp_path_factory)
-    if not folders:
-        pytest.skip("neither the mistral-common wheel nor the package is here")
-    return folders[0]
-
-
-@pytest.mark.parametrize("name", list(MISTRAL_SENTENCEPIECE_FILES))
-def test_mistral_models_line_by_line(name, mistral_folder, texts):
-    path = mistral_model_files(package_dir=mistral_folder)[name]
-    tok = load_mistral_model(name, package_dir=mistral_folder)
+@pytest.mark.parametrize("name", MISTRAL)
+def test_mistral_models_line_by_line(name, texts):
+    """Mistral's SentencePiece BPE models (shipped in mistral-common, offered as references) encode
+    every test line as sentencepiece does."""
+    if not reference_available(name):
+        pytest.skip("mistral-common is not installed")
+    path = reference_files(name)[0]
+    tok = load_reference(name)
     assert tok.model.byte_fallback and tok.vocab_size == (32000 if name == "mistral_v1" else 32768)
     same, diffs = _differences(path, texts["test"] + MISTRAL_LINES, tok)
     assert not diffs, f"{len(diffs)} of {same + len(diffs)} lines differ, e.g. " + "\n".join(diffs[:5])
-
-
-def test_installed_mistral_package_is_found():
-    if mistral_package_dir() is None:
-        pytest.skip("mistral-common is not installed")
-    files = mistral_model_files()
-    assert sorted(files) == sorted(MISTRAL_SENTENCEPIECE_FILES)
-    assert all(path.is_file() and path.parent.name == "data" for path in files.values())
-
-
-def test_mistral_files_are_found_or_explained(tmp_path):
-    with pytest.raises(TokenizerError, match="none of Mistral's"):
-        mistral_model_files(package_dir=tmp_path)
-    with pytest.raises(TokenizerError, match="unknown Mistral model"):
-        load_mistral_model("mistral_v9")
