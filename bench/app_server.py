@@ -18,6 +18,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"  # Debian's: Playwright cannot download its own browser here
@@ -42,19 +43,24 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(cache: Path, *, timeout: float = 90.0) -> Iterator[RunningApp]:
+def running_app(cache: Path, *, timeout: float = 90.0, profile_dir: Optional[Path] = None) -> Iterator[RunningApp]:
     """Start the app with ``TOKENIZER_PLAYGROUND_CACHE=cache``; yield once it answers its health
-    check (polled every 50 ms, so cold-start timings stay exact), then stop it."""
+    check (polled every 50 ms, so cold-start timings stay exact), then stop it.
+
+    ``profile_dir``: profile every slow script run into that folder (see :mod:`bench.profile_server`).
+    """
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     started = time.perf_counter()
+    launcher = ["streamlit"] if profile_dir is None else ["bench.profile_server"]
+    profiling = {} if profile_dir is None else {"BENCH_PROFILE_DIR": str(profile_dir)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+        [sys.executable, "-m", *launcher, "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
          # A source file saved during a run (an editor, a helper) must not reload modules under a
          # live session: classes held in caches would stop matching their reloaded selves.
          "--server.fileWatcherType", "none"],
-        cwd=ROOT, env={**os.environ, "TOKENIZER_PLAYGROUND_CACHE": str(cache)},
+        cwd=ROOT, env={**os.environ, "TOKENIZER_PLAYGROUND_CACHE": str(cache), **profiling},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:

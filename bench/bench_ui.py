@@ -4,6 +4,8 @@ Run from the repository root (needs Playwright and Debian's Chromium, as the bro
 
     python -m bench.bench_ui               # 15 repetitions of each interaction
     python -m bench.bench_ui --reps 5      # a quicker look
+    python -m bench.bench_ui --pages       # every page with a 50 MB corpus in use (bench/bench_pages.py)
+    python -m bench.bench_ui --pages --mb 5 --reps 3   # the same, quick
 
 What is measured, on the default corpus with the BPE page's default settings (2,000 merges):
 
@@ -16,6 +18,11 @@ What is measured, on the default corpus with the BPE page's default settings (2,
 
 Each figure is printed as median and 95th percentile. The target is a median under 300 ms and a
 cold start under 3 s.
+
+With ``--pages`` the bench is :mod:`bench.bench_pages` instead (every other argument goes to it): a
+``--mb`` MB corpus (default 50) is uploaded on the Corpus page as a user would, then every page's first
+computation on it is timed (with the progress indicators seen) and ``--reps`` ordinary clicks per page,
+click to updated and idle page, are reported per page with their median against the 300 ms target.
 """
 
 from __future__ import annotations
@@ -157,7 +164,14 @@ def interactions(cache: Path, reps: int) -> dict[str, list[float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--pages" in argv:  # the per-page bench with a big corpus has its own options
+        from bench import bench_pages
+
+        return bench_pages.main([a for a in argv if a != "--pages"])
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--pages", action="store_true",
+                    help="measure every page with a big corpus instead (see bench/bench_pages.py)")
     ap.add_argument("--reps", type=int, default=15)
     args = ap.parse_args(argv)
     print(f"{os.cpu_count()} cores; default corpus; BPE page at 2,000 merges; viewport 1280x720")
