@@ -18,8 +18,9 @@ bar (``stProgress``), a spinner (``stSpinner``), a Cancel button, and Streamlit'
 toggle a checkbox, step a number input, type a search, Next / N on the BPE page, switch a tab, open the
 page again from the sidebar). A click counts as done when the page shows the expected change *and* its
 script run has finished (``data-test-script-state=notRunning`` after at least one run started since the
-click, for changes the browser shows before the server answers); both are checked at every animation
-frame, and script-state transitions are counted by a MutationObserver so a fast rerun is never missed.
+click, for changes the browser shows before the server answers: seen as a ``script_finished`` message on
+the app's WebSocket, since a fast run can leave the script-state attribute unchanged); both are checked
+at every animation frame.
 The table gives the median and 95th percentile per interaction and whether the median is under the
 target of 300 ms (issue 24). Figures depend on the machine and its load: on a shared 2-core box they
 are rough, so compare runs made on the same machine at the same time.
@@ -89,15 +90,44 @@ LABELS: dict[str, str] = {
 }
 STEP_NEXT = ".tp-step-next"  # the stepper component's Next button (ui/widgets/stepper.py)
 
-# Installed in every document before the app's own scripts. It counts script runs started (every
-# change of the stApp script state away from notRunning, read from the mutation records' old values,
-# so a run shorter than a frame still counts) and remembers which indicators were seen since the last
-# reset. The indicator scan is debounced (10 ms): a spinner shorter than that is not worth reporting.
+# Installed in every document before the app's own scripts. It counts script runs started and
+# messages the page sent to the server (WebSocket.send: a rerun request, a component's new state), and
+# remembers which indicators were seen since the last reset. A run start is a change of the stApp
+# script state away from notRunning: the mutation records' old values replay every change, so a run
+# shorter than a frame still counts, and the state read after each batch catches an stApp element
+# inserted while already running. The indicator scan is debounced (10 ms): a spinner shorter than that
+# is not worth reporting.
 OBSERVER_JS = r"""
 (() => {
   if (window.__bench) return;
   const A = 'data-test-script-state';
-  const b = window.__bench = {starts: 0, seen: {}};
+  const b = window.__bench = {starts: 0, sent: 0, finished: 0, lastMessage: 0, state: null, seen: {}};
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (...args) { b.sent++; return send.apply(this, args); };
+  // Top-level fields of a ForwardMsg (protobuf): field 6 is script_finished, the last of every run.
+  const scan = (u) => {
+    let i = 0;
+    const varint = () => { let v = 0, m = 1, x; do { x = u[i++]; v += (x & 127) * m; m *= 128; } while (x & 128 && i < u.length); return v; };
+    while (i < u.length) {
+      const tag = varint(), field = Math.floor(tag / 8), wire = tag & 7;
+      if (field === 6) { b.finished++; return; }
+      if (wire === 0) varint(); else if (wire === 2) i += varint(); else if (wire === 1) i += 8;
+      else if (wire === 5) i += 4; else return;
+    }
+  };
+  const WS = window.WebSocket;
+  const Patched = function (...args) {
+    const ws = new WS(...args);
+    ws.addEventListener('message', (e) => {
+      b.lastMessage = performance.now();
+      if (e.data instanceof ArrayBuffer) scan(new Uint8Array(e.data));
+      else if (e.data instanceof Blob) e.data.arrayBuffer().then((x) => scan(new Uint8Array(x)));
+    });
+    return ws;
+  };
+  Patched.prototype = WS.prototype;
+  Object.assign(Patched, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Patched;
   const PROBES = {progress: '[data-testid=stProgress]', spinner: '[data-testid=stSpinner]',
                   running: '[data-testid=stStatusWidget]', exception: '[data-testid=stException]'};
   let pending = false;
@@ -108,13 +138,11 @@ OBSERVER_JS = r"""
       if (btn.textContent.trim().endsWith('Cancel')) { b.seen.cancel = true; break; }
     }
   };
+  const step = (v) => { if (b.state === 'notRunning' && v !== 'notRunning') b.starts++; b.state = v; };
   const start = () => new MutationObserver((muts) => {
-    const recs = muts.filter(m => m.type === 'attributes' && m.attributeName === A);
-    if (recs.length) {
-      const vals = recs.map(m => m.oldValue);
-      vals.push(recs[recs.length - 1].target.getAttribute(A));
-      for (let i = 1; i < vals.length; i++) if (vals[i - 1] === 'notRunning' && vals[i] !== 'notRunning') b.starts++;
-    }
+    for (const m of muts) if (m.type === 'attributes' && m.attributeName === A) step(m.oldValue);
+    const app = document.querySelector('[data-testid=stApp]');
+    if (app) step(app.getAttribute(A));
     if (!pending) { pending = true; setTimeout(look, 10); }
   }).observe(document.documentElement, {subtree: true, childList: true, attributes: true,
                                         attributeOldValue: true, attributeFilter: [A]});
@@ -186,7 +214,8 @@ def describe(page: Any) -> str:
 
 
 def _starts(page: Any) -> int:
-    return int(page.evaluate("() => window.__bench ? window.__bench.starts : 0"))
+    """Script runs finished so far (script_finished messages received)."""
+    return int(page.evaluate("() => window.__bench ? window.__bench.finished : 0"))
 
 
 def timed(page: Any, what: str, action: Callable[[], None], done_js: str = TRUE, arg: object = None, *,
@@ -199,20 +228,30 @@ def timed(page: Any, what: str, action: Callable[[], None], done_js: str = TRUE,
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    before = _starts(page)
-    predicate = (f"(a) => ({done_js})(a.arg) && document.querySelector({IDLE!r}) !== null"
-                 + (" && window.__bench.starts > a.before" if rerun else ""))
+    # Settle first: a run the last click set off later (a rerun the page asks itself) must not be
+    # taken for this click's. Quiet = idle and no message from the server for 150 ms (not timed).
+    page.wait_for_function(f"() => document.querySelector({IDLE!r}) !== null && "
+                           "performance.now() - window.__bench.lastMessage > 150", polling="raf",
+                           timeout=timeout_s * 1000)
+    before, sent = page.evaluate("() => [window.__bench.finished, window.__bench.sent]")
+    # A run is seen by its script_finished message: the script-state attribute is not enough, as a fast
+    # run's running/notRunning updates can reach the DOM as one (no change at all). A click that sent
+    # the server anything (a tab that reruns, a component's state) is done only once a run finished,
+    # whatever the caller expected.
+    ran = "window.__bench.finished > a.before"
+    predicate = (f"(a) => ({done_js})(a.arg) && document.querySelector({IDLE!r}) !== null && "
+                 + (ran if rerun else f"(window.__bench.sent === a.sent || {ran})"))
     start = time.perf_counter()
     action()
     try:
-        page.wait_for_function(predicate, arg={"arg": arg, "before": before}, polling="raf",
+        page.wait_for_function(predicate, arg={"arg": arg, "before": before, "sent": sent}, polling="raf",
                                timeout=timeout_s * 1000)
     except PlaywrightTimeout:
         runs = _starts(page) - before
         shown = page.evaluate(f"(arg) => Boolean(({done_js})(arg))", arg)
         raise BenchError(f"{what}: no update within {timeout_s:.0f} s (waited for {done_js[:70]!r} "
                          f"with {arg!r}{', after a rerun' if rerun else ''}); expected change shown: {shown}; "
-                         f"{runs} script run(s) started since the click; the page shows {describe(page)}"
+                         f"{runs} script run(s) finished since the click; the page shows {describe(page)}"
                          ) from None
     return (time.perf_counter() - start) * 1000
 
@@ -252,7 +291,7 @@ def radio_arg(name: str, label: str) -> dict[str, str]:
 def open_page(page: Any, title: str, heading: str, timeout_s: float) -> float:
     """Open a page from the sidebar (the session, and so the corpus, stays); milliseconds to idle."""
     link = page.locator("[data-testid=stSidebarNav]").get_by_role("link", name=title, exact=True).first
-    return timed(page, f"open {title} from the sidebar", link.click, HEADING_IS, heading, rerun=True,
+    return timed(page, f"open {title} from the sidebar", link.click, HEADING_IS, heading, rerun=False,
                  timeout_s=timeout_s)
 
 
@@ -295,10 +334,13 @@ def _step_number(name: str) -> Callable[[Any, int], tuple]:
     return make
 
 
-def _click_tab(label: str) -> Callable[[Any], None]:
+def _click_tab(label: str, widget: str) -> Callable[[Any], None]:
+    """Open a tab and wait for ``widget`` in it, fresh (a tab may rerun the page to draw itself)."""
     def setup(page: Any) -> None:
-        page.locator("[data-testid=stMain]").get_by_role("tab", name=LABELS[label], exact=True).first.click()
-        page.wait_for_function(TAB_IS, arg=LABELS[label], polling="raf", timeout=30_000)
+        tab = page.locator("[data-testid=stMain]").get_by_role("tab", name=LABELS[label], exact=True).first
+        ready = (f"(t) => ({TAB_IS})(t) && "
+                 f"document.querySelector('.st-key-{KEYS[widget]}:not([data-stale=true]) input') !== null")
+        timed(page, f"open the {LABELS[label]} tab", tab.click, ready, LABELS[label], rerun=False)
     return setup
 
 
@@ -306,7 +348,7 @@ def _switch_tab(a: str, b: str) -> Callable[[Any, int], tuple]:
     def make(page: Any, i: int) -> tuple:
         label = b if i % 2 == 0 else a
         tab = page.locator("[data-testid=stMain]").get_by_role("tab", name=LABELS[label], exact=True).first
-        return tab.click, TAB_IS, LABELS[label], False  # tabs switch in the browser: no rerun
+        return tab.click, TAB_IS, LABELS[label], False  # a rerun is waited for only if the tab asks one
     return make
 
 
@@ -401,11 +443,11 @@ PLANS: tuple[PagePlan, ...] = (
         Interaction("Jump to step (+5)", _jump),
     ), first=_train_bpe),
     PagePlan("Compare", "Compare", (
-        Interaction("Metrics: d_model +/-", _step_number("compare_d_model"), setup=_click_tab("metrics_tab")),
+        Interaction("Metrics: d_model +/-", _step_number("compare_d_model"), setup=_click_tab("metrics_tab", "compare_d_model")),
         Interaction("Text source radio", _alternate_radio("compare_source", "compare_type", "compare_example")),
     )),
     PagePlan("Unigram lattice", "Unigram lattice", (
-        Interaction("n-best n +/-", _step_number("lattice_nbest"), setup=_click_tab("nbest_tab")),
+        Interaction("n-best n +/-", _step_number("lattice_nbest"), setup=_click_tab("nbest_tab", "lattice_nbest")),
     )),
     PagePlan("Batch", "Batch", (
         Interaction("Field radio", _alternate_radio("batch_field", "field_a", "field_b")),
