@@ -15,6 +15,7 @@ from tokenizer_core import gc_pause
 
 @pytest.fixture(autouse=True)
 def restore_allowed():
+    gc_pause.allow_pauses(True)  # an AppTest run earlier in this process (the app's router) said False
     yield
     gc_pause.allow_pauses(True)
     gc.enable()

@@ -10,6 +10,7 @@ a benchmark). Measured on the default corpus: training 0.28-0.35 s paused agains
 ``encode_batch`` the same either way (the kernel builds its lists outside the collector).
 
 >>> import gc
+>>> allow_pauses(True)  # the default; an app server in this process would have said False
 >>> with paused_gc():
 ...     gc.isenabled()
 False
