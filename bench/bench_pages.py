@@ -5,6 +5,8 @@ Run from the repository root (needs Playwright and Debian's Chromium, as the bro
     python -m bench.bench_pages                  # a 50 MB corpus, 7 repetitions of each interaction
     python -m bench.bench_pages --mb 5 --reps 3  # the quick look (a couple of minutes)
     python -m bench.bench_ui --pages ...         # the same, from the older bench's entry point
+    python -m bench.bench_pages --mb 5 --reps 3 --profile /tmp/prof   # and why: one pyinstrument text
+                                                 # tree per server run over 100 ms (bench/profile_server.py)
 
 What is measured. A fresh ``streamlit run`` (own cache folder) is driven by Chromium the way a user
 drives it. On the Corpus page a generated text file of ``--mb`` MB (:mod:`bench.corpus`) is uploaded
@@ -16,12 +18,12 @@ bar (``stProgress``), a spinner (``stSpinner``), a Cancel button, and Streamlit'
 (``stStatusWidget``, shown for every run, so not a progress indicator of the page). Then it times
 ``--reps`` repetitions of a few ordinary clicks that rerun the page but train nothing (switch a radio,
 toggle a checkbox, step a number input, type a search, Next / N on the BPE page, switch a tab, open the
-page again from the sidebar). A click counts as done when the page shows the expected change *and* its
-script run has finished (``data-test-script-state=notRunning`` after at least one run started since the
-click, for changes the browser shows before the server answers: seen as a ``script_finished`` message on
-the app's WebSocket, since a fast run can leave the script-state attribute unchanged); both are checked
-at every animation frame.
-The table gives the median and 95th percentile per interaction and whether the median is under the
+page again from the sidebar). A click counts as done when the page shows the expected change *and* the
+app is idle (``data-test-script-state=notRunning``), checked at every animation frame; for a change the
+browser shows before the server answers (a ticked box, a typed value), and for any click that sent the
+server something, a run must also have finished since the click, seen as a ``script_finished`` message
+on the app's WebSocket (a fast run can leave the script-state attribute unchanged). Before each click
+the page settles (idle, no server message for 150 ms, not timed). The table gives the median and 95th percentile per interaction and whether the median is under the
 target of 300 ms (issue 24). Figures depend on the machine and its load: on a shared 2-core box they
 are rough, so compare runs made on the same machine at the same time.
 
