@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -49,17 +49,15 @@ def _make_link(browser, url: str) -> str:  # noqa: ANN001 (Playwright objects)
         wait_idle(page)
         page.get_by_role("button", name="Use this text").click()
         expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Now using", timeout=90_000)
-        page.get_by_role("link", name="Tokenizers").first.click()
+        page.wait_for_function("() => /[?&]corpus=/.test(location.search)", timeout=60_000)
+        corpus = parse_qs(urlsplit(page.url).query)["corpus"][0]
+        # The Train panel's settings through the address (the page's inputs are all there), on the
+        # pasted corpus, which the link restores from the store in this new page load.
+        page.goto(f"{url}/tokenizers?corpus={corpus}&tokenizers_algorithm=bpe-chars&tokenizers_vocab_size=300")
         expect(page.get_by_role("heading", name="Tokenizers")).to_be_visible(timeout=90_000)
         wait_idle(page)
+        expect(page.get_by_test_id("stSidebar")).to_contain_text(NAME, timeout=60_000)
         page.get_by_text("Add a tokenizer to the shelf").click()
-        page.locator(".st-key-tokenizers_algorithm").click()
-        page.get_by_role("option", name="BPE on characters").click()
-        wait_idle(page)
-        vocab = page.locator(".st-key-tokenizers_vocab_size input")
-        vocab.fill("300")
-        vocab.press("Enter")
-        wait_idle(page)
         page.locator(".st-key-tokenizers_train button").click()
         expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("put on the shelf", timeout=120_000)
         wait_idle(page)

@@ -153,7 +153,7 @@ VOCAB_FRAMES = Table("vocabulary-frames", max_entries=16, holds="vocabulary disp
 #: Word/char/byte baselines of the Compare page: key (corpus digest, kind).
 BASELINES = Table("baselines", max_entries=12, holds="word/char/byte baseline tokenizers, by corpus digest and kind")
 #: Compare metrics over the corpus: key (corpus digest, tokenizer digests, settings).
-COMPARE_ROWS = Table("compare-rows", max_entries=16, holds="compare metrics, by corpus and tokenizer digests and settings")
+COMPARE_ROWS = Table("compare-rows", max_entries=256, holds="compare metrics, by corpus and tokenizer digests and settings")
 #: Vocabulary-size sweeps: key (corpus digest, sweep settings).
 SWEEPS = Table("sweeps", max_entries=8, holds="vocabulary-size sweeps, by corpus digest and settings")
 #: Encodings of fixed probe texts (robustness, languages): key (tokenizer digest, probe set).
