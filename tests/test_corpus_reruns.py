@@ -17,7 +17,7 @@ from ui.corpus import upload_memo
 def test_statistics_are_built_once_per_content_and_shared_as_one_object(monkeypatch):
     built = []
     real = overview.build_overview
-    monkeypatch.setattr(overview, "build_overview", lambda corpus: built.append(corpus.name) or real(corpus))
+    monkeypatch.setattr(overview, "build_overview", lambda corpus, **kw: built.append(corpus.name) or real(corpus, **kw))
     at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
     at.radio(key="corpus_source").set_value("paste").run()
     at.text_area(key="corpus_paste").input("quokka numbat quokka bilby\nquokka").run()

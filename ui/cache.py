@@ -122,6 +122,19 @@ class Table:
         self.put(key, value)
         return value
 
+    def get_or_run(self, key: Key, make: Callable[[Any], T], *, job: str, what: str) -> Optional[T]:
+        """The stored value, or ``make(progress)`` run as a long job with a progress bar and Cancel
+        (:func:`ui.widgets.cancel.run_job`) and stored; None when this session cancelled it."""
+        found = self.get(key)
+        if found is not None:
+            return found
+        from ui.widgets.cancel import run_job  # the widget draws; this module only stores
+
+        value = run_job(job=job, what=what, make=make)
+        if value is not None:
+            self.put(key, value)
+        return value
+
     def __contains__(self, key: Key) -> bool:
         lock, table = self._parts()
         with lock:

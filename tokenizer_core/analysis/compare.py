@@ -29,7 +29,7 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.options import TrainOptions
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import train
-from tokenizer_core.types import Encoding
+from tokenizer_core.types import Encoding, ProgressCallback, no_progress
 
 __all__ = [
     "GRANULARITIES",
@@ -49,7 +49,8 @@ GRANULARITIES: tuple[str, ...] = ("word", "char", "byte")
 _BYTE_TOKEN = re.compile(r"<0x[0-9A-Fa-f]{2}>")
 
 
-def granularity_tokenizer(kind: Granularity, lines: Iterable[str], *, vocab_size: Optional[int] = None) -> Tokenizer:
+def granularity_tokenizer(kind: Granularity, lines: Iterable[str], *, vocab_size: Optional[int] = None,
+                          progress: ProgressCallback = no_progress) -> Tokenizer:
     """The word-, character- or byte-level tokenizer of ``lines``.
 
     Word and char are trained on ``lines`` with the ``word``/``char`` trainers (the most frequent
@@ -63,7 +64,7 @@ def granularity_tokenizer(kind: Granularity, lines: Iterable[str], *, vocab_size
     """
     if kind not in GRANULARITIES:
         raise TokenizerError(f"unknown granularity {kind!r}; choose one of: {', '.join(GRANULARITIES)}")
-    return train(kind, [] if kind == "byte" else lines, options=TrainOptions(vocab_size=vocab_size))
+    return train(kind, [] if kind == "byte" else lines, options=TrainOptions(vocab_size=vocab_size), progress=progress)
 
 
 @dataclass(frozen=True)

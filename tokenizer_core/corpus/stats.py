@@ -27,6 +27,7 @@ from functools import lru_cache
 import regex
 
 from tokenizer_core.corpus.loading import Corpus
+from tokenizer_core.types import ProgressCallback, no_progress
 
 __all__ = [
     "WORD_PATTERN",
@@ -124,16 +125,22 @@ class CorpusStats:
         return self.word_freq[: max(n, 0)]
 
 
-def count_words(texts: Iterable[str]) -> Counter:
-    """Count the words of ``texts`` (see the module docstring for what a word is).
+def count_words(texts: Iterable[str], *, progress: ProgressCallback = no_progress) -> Counter:
+    """Count the words of ``texts`` (see the module docstring for what a word is); ``progress(done,
+    total, message)`` after each piece of about a million characters (``total``: all characters).
 
     >>> sorted(count_words(["Don't stop", "don't stop"]).items())
     [("Don't", 1), ("don't", 1), ('stop', 2)]
     """
+    texts = texts if isinstance(texts, (list, tuple)) else list(texts)
+    total = sum(len(t) for t in texts)
+    done = 0
     counts: Counter = Counter()
     for text in texts:
         for chunk in _chunks(text):
             counts.update(_WORD_RE.findall(chunk))
+            done += len(chunk)
+            progress(done, total, f"Counting words: {done / 1e6:,.0f} of {total / 1e6:,.0f} million characters")
     return counts
 
 
@@ -225,9 +232,10 @@ def _line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
-def corpus_stats(corpus: Corpus) -> CorpusStats:
-    """Compute the statistics of ``corpus`` (about half a second for 2 MB)."""
-    words = count_words(corpus.texts)
+def corpus_stats(corpus: Corpus, *, progress: ProgressCallback = no_progress) -> CorpusStats:
+    """Compute the statistics of ``corpus`` (about half a second for 2 MB); ``progress`` is called as
+    the words are counted (the longest part), so a caller can show it and stop there."""
+    words = count_words(corpus.texts, progress=progress)
     chars: Counter = Counter()
     for text in corpus.texts:
         chars.update(text)

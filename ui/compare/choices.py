@@ -10,6 +10,7 @@ Every :class:`Compared` carries a content digest, the key of every cache of resu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 import streamlit as st
 
@@ -55,13 +56,15 @@ def baseline_digest(kind: str, corpus_digest: str) -> str:
     return f"baseline-{kind}-{corpus_digest}"
 
 
-def baseline(kind: str, corpus: Corpus) -> Compared:
-    """The ``kind`` baseline of ``corpus``, built once per server and corpus content."""
+def baseline(kind: str, corpus: Corpus) -> Optional[Compared]:
+    """The ``kind`` baseline of ``corpus``, built once per server and corpus content, under a progress
+    bar with Cancel; None when this session cancelled it (the page offers to start it again)."""
     digest = cache.corpus_digest(corpus)
-    tok = cache.BASELINES.get_or_make(
-        (digest, kind), lambda: granularity_tokenizer(kind, corpus.lines()),
-        spinner=f"Building the {GRANULARITY_LABELS[kind]} baseline on “{display_name(corpus)}” (once per corpus)…")
-    return Compared(kind, baseline_digest(kind, digest), tok)
+    tok = cache.BASELINES.get_or_run(
+        (digest, kind), lambda progress: granularity_tokenizer(kind, corpus.lines(), progress=progress),
+        job=f"baseline:{kind}:{digest}",
+        what=f"Building the {GRANULARITY_LABELS[kind]} baseline on “{display_name(corpus)}” (once per corpus)")
+    return None if tok is None else Compared(kind, baseline_digest(kind, digest), tok)
 
 
 def _train_panel() -> None:
@@ -91,7 +94,7 @@ def choose_tokenizers(corpus: Corpus) -> list[Compared]:
     _train_panel()
     picked = shelf_picker.pick_many(key=SHELF, label="From the shelf", prefer=DEFAULT_SHELF, short=_short,
                                     help="Everything on the shelf: references, and what you trained or imported.")
-    out = [baseline(kind, corpus) for kind in kinds]
+    out = [b for b in (baseline(kind, corpus) for kind in kinds) if b is not None]
     for p in picked:
         # A reference's name is unique; the user's own tokenizers keep the label that tells them apart.
         out.append(Compared(p.name if p.item.kind == Kind.REFERENCE else p.label, p.digest, p.tokenizer))

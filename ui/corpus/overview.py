@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Optional
 
 import pandas as pd
 
@@ -24,6 +25,7 @@ from tokenizer_core.corpus.default import cache_dir
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.corpus.stats import CATEGORY_NAMES, CharInfo, CorpusStats, corpus_stats
 from tokenizer_core.corpus.stats_cache import sample_stats
+from tokenizer_core.types import ProgressCallback, no_progress
 from ui import cache
 from ui.widgets.text import sample_name
 
@@ -44,17 +46,21 @@ class CorpusOverview:
     scripts: pd.DataFrame
 
 
-def overview_of(corpus: Corpus, key: str) -> CorpusOverview:
+def overview_of(corpus: Corpus, key: str) -> Optional[CorpusOverview]:
     """The overview of ``corpus``, whose content digest is ``key`` (:func:`ui.session.active_corpus_key`):
-    from :data:`ui.cache.CORPUS_STATS`, or built now under a spinner and stored."""
-    return cache.CORPUS_STATS.get_or_make((key,), lambda: build_overview(corpus),
-                                          spinner="Counting words and characters…")
+    from :data:`ui.cache.CORPUS_STATS`, or counted now under a progress bar with Cancel and stored;
+    None when this session cancelled the count (the page then offers to start it again)."""
+    return cache.CORPUS_STATS.get_or_run((key,), lambda progress: build_overview(corpus, progress=progress),
+                                         job=f"stats:{key}", what="Counting words and characters")
 
 
-def build_overview(corpus: Corpus) -> CorpusOverview:
+def build_overview(corpus: Corpus, *, progress: ProgressCallback = no_progress) -> CorpusOverview:
     """Count ``corpus`` and build every table of the page (a bundled sample's statistics come from the
     disk cache after the first count, so a fresh server's first page does not count)."""
-    stats = sample_stats(corpus, folder=cache_dir()) if sample_name(corpus) is not None else corpus_stats(corpus)
+    if sample_name(corpus) is not None:
+        stats = sample_stats(corpus, folder=cache_dir())
+    else:
+        stats = corpus_stats(corpus, progress=progress)
     return CorpusOverview(
         stats=stats,
         hapax=sum(1 for _, count in stats.word_freq if count == 1),

@@ -127,6 +127,8 @@ def _active_corpus() -> None:
     """What every page uses: its numbers, words, characters and start (from one overview per corpus)."""
     corpus = state.active_corpus()
     overview = overview_of(corpus, state.active_corpus_key())
+    if overview is None:
+        return  # the count was cancelled; run_job offers to start it again
     st.divider()
     st.header("Active corpus: " + escape_markdown(display_name(corpus)))
     render_summary(corpus, overview)

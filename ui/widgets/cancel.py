@@ -16,12 +16,17 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from typing import Optional
+from typing import Optional, TypeVar
 
 import streamlit as st
 
+from tokenizer_core.types import ProgressCallback
+
 NOTE = "tp_cancelled_note"
+CANCELLED = "tp_cancelled_jobs"  # ids of the jobs this session cancelled (not started again by itself)
+T = TypeVar("T")
 
 
 def cancel_button(*, key: str, what: str, then: Optional[Callable[[], None]] = None) -> None:
@@ -47,3 +52,36 @@ def show_note() -> None:
     note = pop_note()
     if note:
         st.toast(note, icon=":material/cancel:")
+
+
+def run_job(*, job: str, what: str, make: Callable[[ProgressCallback], T]) -> Optional[T]:
+    """Run a long computation the page needs (statistics, a baseline) under a progress bar with Cancel.
+
+    ``job`` identifies it with its content (say, ``"stats:" + corpus digest``). A cancelled job is not
+    started again on the next rerun by itself: until the user asks for it with the button shown in
+    its place, this returns None and the page draws without it.
+    """
+    cancelled: set[str] = st.session_state.setdefault(CANCELLED, set())
+    if job in cancelled:
+        st.info(f"{what} was cancelled.", icon=":material/cancel:")
+        if not st.button(f"{what}: start again", key=f"tp_restart_{job}", icon=":material/refresh:"):
+            return None
+        cancelled.discard(job)
+    slot = st.empty()
+    with slot.container():
+        bar = st.progress(0.0, text=f"{what}…")
+        cancel_button(key=f"tp_cancel_{job}", what=what, then=lambda: cancelled.add(job))
+    last = [0.0]
+
+    def progress(done: int, total: int, message: str = "") -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.1 and done < total:
+            return  # a browser round trip per call would slow the job down
+        last[0] = now
+        # Every update is also where a Cancel click stops the job (see the module docstring).
+        bar.progress(min(1.0, done / total) if total else 0.0, text=message or f"{what}…")
+
+    try:
+        return make(progress)
+    finally:
+        slot.empty()
