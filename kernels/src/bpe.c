@@ -156,6 +156,10 @@ static Py_ssize_t merge_heap(Encoder *e, int32_t *ids, int64_t *ends, Py_ssize_t
 
 /* Tokens of one piece into e->piece: ids and byte ends relative to the piece. */
 int encode_piece(Encoder *e, const unsigned char *p, Py_ssize_t n) {
+    if (n >= INT32_MAX) { /* merge_heap's positions and links are int32 */
+        PyErr_SetString(PyExc_ValueError, "a piece of 2**31-1 bytes or more is too long for the kernel");
+        return -1;
+    }
     TokBuf *b = &e->piece;
     b->n = 0;
     int64_t hit;

@@ -135,8 +135,10 @@ PyObject *result_lists(Encoder *e, const Result *r) {
     PyObject *ids = NULL, *toks = NULL, *offs = NULL, *words = NULL;
     if (!(ids = ids_list(e, r))) return NULL;
     if (!(toks = PyList_New(n)) || !(offs = PyList_New(n)) || !(words = PyList_New(n))) goto fail;
+    /* The previous token's end and word id, shared when they repeat; their values count only once
+     * the objects exist (no sentinel value, which a caller's base or first_word could equal). */
     PyObject *last_end = NULL, *word_obj = NULL;
-    int64_t last_end_value = -1, word_value = -1;
+    int64_t last_end_value = 0, word_value = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
         int32_t id = r->out.id[k];
         PyObject *s = (id >= 0 && id < nv) ? PyList_GET_ITEM(e->token_strs, id) : Py_None;
@@ -144,7 +146,7 @@ PyObject *result_lists(Encoder *e, const Result *r) {
         PyList_SET_ITEM(toks, k, s);
         /* A token usually starts where the previous one ended: share that int object. */
         PyObject *a;
-        if (r->out.start[k] == last_end_value) {
+        if (last_end && r->out.start[k] == last_end_value) {
             a = last_end;
             Py_INCREF(a);
         } else if (!(a = PyLong_FromLongLong(r->out.start[k]))) goto fail;
@@ -159,7 +161,7 @@ PyObject *result_lists(Encoder *e, const Result *r) {
         PyList_SET_ITEM(offs, k, pair);
         last_end = b;
         last_end_value = r->out.end[k];
-        if (r->word[k] != word_value) {
+        if (!word_obj || r->word[k] != word_value) {
             if (!(word_obj = PyLong_FromLongLong(r->word[k]))) goto fail;
             word_value = r->word[k];
         } else {

@@ -6,6 +6,14 @@
  * in characters, word ids) are built without a Python loop. tokenizer_core/bpe/kernel.py builds it. */
 #include "encoder.h"
 
+/* Objects come from tp_new zeroed and usable before __init__ (Encoder.__new__(Encoder)): every
+ * method starts here so that such an object raises instead of following NULL tables. */
+static int check_ready(const Encoder *e) {
+    if (e->ready) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "Encoder is not initialised: build it with Encoder(...)");
+    return -1;
+}
+
 static int check_text(PyObject *text) {
     if (!PyUnicode_Check(text)) {
         PyErr_Format(PyExc_TypeError, "text must be str, not %.100s", Py_TYPE(text)->tp_name);
@@ -17,7 +25,7 @@ static int check_text(PyObject *text) {
 PyDoc_STRVAR(encode_ids_doc, "encode_ids(text) -> list[int]: the token ids of the whole text.");
 
 static PyObject *Encoder_encode_ids(Encoder *e, PyObject *text) {
-    if (check_text(text) < 0) return NULL;
+    if (check_ready(e) < 0 || check_text(text) < 0) return NULL;
     Result r = {0};
     if (encode_text(e, text, 0, 0, &r) < 0) { result_free(&r); return NULL; }
     PyObject *ids = ids_list(e, &r);
@@ -34,7 +42,18 @@ static PyObject *Encoder_encode(Encoder *e, PyObject *args) {
     PyObject *text;
     Py_ssize_t base;
     long long first_word;
-    if (!PyArg_ParseTuple(args, "UnL", &text, &base, &first_word)) return NULL;
+    if (check_ready(e) < 0 || !PyArg_ParseTuple(args, "UnL", &text, &base, &first_word)) return NULL;
+    /* Offsets (base + position) and word ids (first_word + piece number) are int64 sums that must
+     * not overflow, and negative values would mean nothing to the caller. */
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    if (base < 0 || base > PY_SSIZE_T_MAX - len) {
+        PyErr_Format(PyExc_ValueError, "base must be between 0 and 2**63-1 - len(text), not %zd", base);
+        return NULL;
+    }
+    if (first_word < 0 || first_word > INT64_MAX - len) {
+        PyErr_Format(PyExc_ValueError, "first_word must be between 0 and 2**63-1 - len(text), not %lld", first_word);
+        return NULL;
+    }
     Result r = {0};
     PyObject *out = NULL;
     if (encode_text(e, text, base, first_word, &r) == 0) {
@@ -68,13 +87,22 @@ PyDoc_STRVAR(encode_batch_doc,
 
 static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args) {
     PyObject *texts, *seq_obj;
-    if (!PyArg_ParseTuple(args, "OO!", &texts, &PyLong_Type, &seq_obj)) return NULL;
+    if (check_ready(e) < 0 || !PyArg_ParseTuple(args, "OO!", &texts, &PyLong_Type, &seq_obj)) return NULL;
     PyObject *seq = PySequence_Fast(texts, "encode_batch takes a sequence of str");
     if (!seq) return NULL;
+    /* No Python code runs in the loop below (the GC is off, nothing calls back), so the size
+     * measured here stays the sequence's size even when it is the caller's own list. */
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject *out = PyList_New(n);
     if (!out) { Py_DECREF(seq); return NULL; }
     PyObject *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1);
+    if (!zero || !one) {
+        Py_XDECREF(zero);
+        Py_XDECREF(one);
+        Py_DECREF(seq);
+        Py_DECREF(out);
+        return NULL;
+    }
     int gc_was_on = PyGC_Disable();
     Result r = {0};
     for (Py_ssize_t k = 0; k < n; k++) {
@@ -126,7 +154,7 @@ fail:
 PyDoc_STRVAR(split_doc, "split(text) -> list[str]: the pieces of the split pattern, in order.");
 
 static PyObject *Encoder_split(Encoder *e, PyObject *text) {
-    if (check_text(text) < 0) return NULL;
+    if (check_ready(e) < 0 || check_text(text) < 0) return NULL;
     Text t = text_of(text);
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
@@ -143,6 +171,7 @@ static PyObject *Encoder_split(Encoder *e, PyObject *text) {
 PyDoc_STRVAR(encode_piece_doc, "encode_piece(data: bytes) -> list[int]: BPE token ids of one piece's bytes (no cache).");
 
 static PyObject *Encoder_encode_piece(Encoder *e, PyObject *data) {
+    if (check_ready(e) < 0) return NULL;
     if (!PyBytes_Check(data)) {
         PyErr_SetString(PyExc_TypeError, "encode_piece takes bytes");
         return NULL;
@@ -168,12 +197,14 @@ static PyObject *Encoder_encode_piece(Encoder *e, PyObject *data) {
 PyDoc_STRVAR(cache_size_doc, "cache_size() -> int: the number of pieces remembered.");
 
 static PyObject *Encoder_cache_size(Encoder *e, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(e) < 0) return NULL;
     return PyLong_FromSize_t(e->cache.count);
 }
 
 PyDoc_STRVAR(clear_cache_doc, "clear_cache(): forget every remembered piece.");
 
 static PyObject *Encoder_clear_cache(Encoder *e, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(e) < 0) return NULL;
     btab_clear(&e->cache);
     e->pool_len = 0;
     Py_RETURN_NONE;
@@ -190,10 +221,12 @@ static PyMethodDef Encoder_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static void Encoder_dealloc(Encoder *e) {
-    Py_XDECREF(e->classes_obj);
-    Py_XDECREF(e->token_strs);
-    Py_XDECREF(e->id_objs);
+/* Everything __init__ built, released; the object is left as tp_new made it (not ready), so a
+ * failed __init__ leaves nothing half-built behind and may be retried. */
+static void encoder_clear(Encoder *e) {
+    Py_CLEAR(e->classes_obj);
+    Py_CLEAR(e->token_strs);
+    Py_CLEAR(e->id_objs);
     u64map_free(&e->pairs);
     btab_free(&e->vocab);
     btab_free(&e->cache);
@@ -205,14 +238,26 @@ static void Encoder_dealloc(Encoder *e) {
     PyMem_Free(e->prv);
     PyMem_Free(e->pend);
     PyMem_Free(e->u8);
+    memset((char *)e + sizeof(PyObject), 0, sizeof(Encoder) - sizeof(PyObject));
+}
+
+static void Encoder_dealloc(Encoder *e) {
+    encoder_clear(e);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
+/* Ints only: an object's __index__ could run Python code that changes the lists being read
+ * (their sizes were measured before the loops that call this). */
 static int read_id(PyObject *o, int32_t *out, const char *what) {
-    long v = PyLong_AsLong(o);
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (v == -1 && PyErr_Occurred()) return -1;
-    if (v < 0 || v > INT32_MAX) {
-        PyErr_Format(PyExc_ValueError, "%s %ld is outside 0..2**31-1", what, v);
+    if (overflow || v < 0 || v > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s %R is outside 0..2**31-1", what, o);
         return -1;
     }
     *out = (int32_t)v;
@@ -234,7 +279,7 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
                                      &PyList_Type, &merges, &PyList_Type, &token_bytes, &PyList_Type,
                                      &token_strs, &tokens_rank, &ignore_merges, &cache_limit))
         return -1;
-    if (e->classes_obj) {
+    if (e->ready) {
         PyErr_SetString(PyExc_RuntimeError, "Encoder is already initialised");
         return -1;
     }
@@ -246,6 +291,14 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "pattern must be 0 (GPT-2) or 1 (cl100k_base)");
         return -1;
     }
+    /* Ids are int32 in the tables and merge ranks uint32. */
+    Py_ssize_t nv = PyList_GET_SIZE(token_bytes), nm = PyList_GET_SIZE(merges);
+    if (nv > INT32_MAX || (uint64_t)nm > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "at most 2**31-1 tokens and 2**32-1 merges");
+        return -1;
+    }
+    /* From here on members are set one by one: any failure clears them all again (fail:), so
+     * the object is either fully built (ready) or as tp_new made it. */
     PyObject *seq = PySequence_Fast(byte_ids, "byte_ids must be a sequence of 256 ids");
     if (!seq) return -1;
     if (PySequence_Fast_GET_SIZE(seq) != 256) {
@@ -254,7 +307,7 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
         return -1;
     }
     for (int b = 0; b < 256; b++)
-        if (read_id(PySequence_Fast_GET_ITEM(seq, b), &e->byte_id[b], "byte id") < 0) { Py_DECREF(seq); return -1; }
+        if (read_id(PySequence_Fast_GET_ITEM(seq, b), &e->byte_id[b], "byte id") < 0) { Py_DECREF(seq); goto fail; }
     Py_DECREF(seq);
     Py_INCREF(classes);
     e->classes_obj = classes;
@@ -264,27 +317,25 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     e->cache_limit = cache_limit < 0 ? 0 : (size_t)cache_limit;
     Py_INCREF(token_strs);
     e->token_strs = token_strs;
-    Py_ssize_t nv = PyList_GET_SIZE(token_bytes);
-    if (!(e->id_objs = PyList_New(nv))) return -1;
+    if (!(e->id_objs = PyList_New(nv))) goto fail;
     for (Py_ssize_t k = 0; k < nv; k++) {
         PyObject *o = PyLong_FromSsize_t(k);
-        if (!o) return -1;
+        if (!o) goto fail;
         PyList_SET_ITEM(e->id_objs, k, o);
     }
-    if (btab_init(&e->vocab, (size_t)nv) < 0 || btab_init(&e->cache, 1024) < 0) return -1;
+    if (btab_init(&e->vocab, (size_t)nv) < 0 || btab_init(&e->cache, 1024) < 0) goto fail;
     for (Py_ssize_t k = 0; k < nv; k++) {
         PyObject *b = PyList_GET_ITEM(token_bytes, k);
         if (b == Py_None) continue;
         if (!PyBytes_Check(b)) {
             PyErr_SetString(PyExc_TypeError, "token_bytes must hold bytes or None");
-            return -1;
+            goto fail;
         }
         int64_t old;
         if (btab_find(&e->vocab, (const unsigned char *)PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b), &old)) continue;
-        if (btab_put(&e->vocab, (const unsigned char *)PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b), k) < 0) return -1;
+        if (btab_put(&e->vocab, (const unsigned char *)PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b), k) < 0) goto fail;
     }
-    Py_ssize_t nm = PyList_GET_SIZE(merges);
-    if (u64map_init(&e->pairs, tokens_rank ? (size_t)nv * 4 : (size_t)nm) < 0) return -1;
+    if (u64map_init(&e->pairs, tokens_rank ? (size_t)nv * 4 : (size_t)nm) < 0) goto fail;
     if (tokens_rank) {
         /* Every split of a token into two tokens is a pair; its rank is the token's id. Ids are
          * visited in increasing order so a pair keeps its lowest rank. */
@@ -299,24 +350,29 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
                 int64_t l, r;
                 if (btab_find(&e->vocab, p, cut, &l) && btab_find(&e->vocab, p + cut, n - cut, &r) &&
                     pairs_put(&e->pairs, (int32_t)l, (int32_t)r, (uint32_t)k, (int32_t)k) < 0)
-                    return -1;
+                    goto fail;
             }
         }
     } else {
+        /* read_id runs no Python code (ints only), so merges keeps the size nm measured above. */
         for (Py_ssize_t k = 0; k < nm; k++) {
             PyObject *m = PyList_GET_ITEM(merges, k);
             int32_t l, r, v;
             if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 3) {
                 PyErr_SetString(PyExc_TypeError, "merges must hold (left id, right id, merged id) tuples");
-                return -1;
+                goto fail;
             }
             if (read_id(PyTuple_GET_ITEM(m, 0), &l, "merge id") < 0 || read_id(PyTuple_GET_ITEM(m, 1), &r, "merge id") < 0 ||
                 read_id(PyTuple_GET_ITEM(m, 2), &v, "merge id") < 0)
-                return -1;
-            if (pairs_put(&e->pairs, l, r, (uint32_t)k, v) < 0) return -1;
+                goto fail;
+            if (pairs_put(&e->pairs, l, r, (uint32_t)k, v) < 0) goto fail;
         }
     }
+    e->ready = 1;
     return 0;
+fail:
+    encoder_clear(e);
+    return -1;
 }
 
 PyTypeObject EncoderType = {

@@ -8,6 +8,9 @@
 
 typedef struct {
     PyObject_HEAD
+    /* Set last by a successful __init__: tp_new hands out zeroed objects that Python code can
+     * call before (or without) __init__, and every method refuses those. */
+    int ready;
     PyObject *classes_obj;      /* bytes, N_CODEPOINTS long */
     const unsigned char *cls;
     int pattern;
