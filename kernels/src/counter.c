@@ -86,6 +86,14 @@ static int counter_add_span(PieceCounter *c, PyObject *text, const Text *t, Py_s
     return 0;
 }
 
+/* Objects come from tp_new zeroed and usable before __init__ (PieceCounter.__new__(PieceCounter));
+ * __init__ sets classes_obj last, after the slot table exists. */
+static int check_ready(const PieceCounter *c) {
+    if (c->classes_obj) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "PieceCounter is not initialised: build it with PieceCounter(classes, how)");
+    return -1;
+}
+
 PyDoc_STRVAR(counter_add_doc,
 "add(text, per_line) -> None: count the pieces of text. With per_line, each \"\\n\"-ended line is\n"
 "split on its own (as tokenizers reads files); otherwise the text is split as one.");
@@ -93,7 +101,7 @@ PyDoc_STRVAR(counter_add_doc,
 static PyObject *PieceCounter_add(PieceCounter *c, PyObject *args) {
     PyObject *text;
     int per_line;
-    if (!PyArg_ParseTuple(args, "Up", &text, &per_line)) return NULL;
+    if (check_ready(c) < 0 || !PyArg_ParseTuple(args, "Up", &text, &per_line)) return NULL;
     Text whole = text_of(text);
     for (Py_ssize_t line = 0; line < whole.len;) {
         Text t = whole;
@@ -123,6 +131,7 @@ static PyObject *PieceCounter_add(PieceCounter *c, PyObject *args) {
 PyDoc_STRVAR(counter_counts_doc, "counts() -> dict[str, int]: every piece seen, in order of first appearance.");
 
 static PyObject *PieceCounter_counts(PieceCounter *c, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(c) < 0) return NULL;
     PyObject *d = PyDict_New();
     if (!d) return NULL;
     for (size_t k = 0; k < c->n; k++) {
@@ -134,6 +143,7 @@ static PyObject *PieceCounter_counts(PieceCounter *c, PyObject *Py_UNUSED(ignore
 }
 
 static PyObject *PieceCounter_len(PieceCounter *c, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(c) < 0) return NULL;
     return PyLong_FromSize_t(c->n);
 }
 
@@ -173,11 +183,12 @@ static int PieceCounter_init(PieceCounter *c, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "how must be 0, 2, 3 or 4");
         return -1;
     }
+    if (counter_grow(c) < 0) return -1; /* nothing else set yet: the object stays not initialised */
     Py_INCREF(classes);
-    c->classes_obj = classes;
     c->cls = (const unsigned char *)PyBytes_AS_STRING(classes);
     c->how = how;
-    return counter_grow(c);
+    c->classes_obj = classes;
+    return 0;
 }
 
 PyTypeObject PieceCounterType = {

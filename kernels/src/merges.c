@@ -13,6 +13,7 @@ typedef struct { int32_t *w; int32_t n, cap; } WordList;
 
 typedef struct {
     PyObject_HEAD
+    int ready;             /* set last by a successful __init__; methods refuse objects without it */
     int shift;
     uint64_t mask;
     /* Words: symbols of word k are sym[start[k] .. start[k] + len[k]). */
@@ -168,11 +169,19 @@ static inline int neighbour(MergeState *m, uint64_t lose, uint64_t gain, int64_t
     return list_add(m, li, wi);
 }
 
+/* Objects come from tp_new zeroed and usable before __init__ (MergeState.__new__(MergeState)). */
+static int check_ready(const MergeState *m) {
+    if (m->ready) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "MergeState is not initialised: build it with MergeState(words, counts, shift)");
+    return -1;
+}
+
 PyDoc_STRVAR(ms_best_doc,
 "best() -> (key, count) of the next pair to merge, or None when the queue is empty.\n"
 "Stale entries met on the way go back with their current count, as the Python loop does.");
 
 static PyObject *MergeState_best(MergeState *m, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(m) < 0) return NULL;
     while (m->hn) {
         QEntry e = qpop(m);
         int64_t cur = pair_count(m, e.key);
@@ -193,9 +202,15 @@ PyDoc_STRVAR(ms_merge_doc,
 
 static PyObject *MergeState_merge(MergeState *m, PyObject *args) {
     long long a_, b_, n_;
-    if (!PyArg_ParseTuple(args, "LLL", &a_, &b_, &n_)) return NULL;
+    if (check_ready(m) < 0 || !PyArg_ParseTuple(args, "LLL", &a_, &b_, &n_)) return NULL;
     if (m->chosen < 0) {
         PyErr_SetString(PyExc_RuntimeError, "merge() needs a pair from best() first");
+        return NULL;
+    }
+    /* Ids are int32 in the words and `shift` bits wide in the pair keys: a wider id would be
+     * truncated or spill into its neighbour's bits, and merge the wrong pairs silently. */
+    if (a_ < 0 || b_ < 0 || n_ < 0 || (uint64_t)a_ > m->mask || (uint64_t)b_ > m->mask || (uint64_t)n_ > m->mask) {
+        PyErr_Format(PyExc_ValueError, "ids must be between 0 and 2**%d-1 (the shift)", m->shift);
         return NULL;
     }
     int32_t a = (int32_t)a_, b = (int32_t)b_, nid = (int32_t)n_;
@@ -268,6 +283,7 @@ static PyObject *MergeState_merge(MergeState *m, PyObject *args) {
 PyDoc_STRVAR(ms_words_doc, "words() -> list[list[int]]: the words' symbols now.");
 
 static PyObject *MergeState_words(MergeState *m, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(m) < 0) return NULL;
     PyObject *out = PyList_New(m->nwords);
     if (!out) return NULL;
     for (Py_ssize_t k = 0; k < m->nwords; k++) {
@@ -290,7 +306,9 @@ static PyMethodDef MergeState_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static void MergeState_dealloc(MergeState *m) {
+/* Everything __init__ built, released; the object is left as tp_new made it (not ready), so a
+ * failed __init__ leaves nothing half-built behind. */
+static void merge_state_clear(MergeState *m) {
     PyMem_Free(m->sym);
     PyMem_Free(m->start);
     PyMem_Free(m->len);
@@ -303,6 +321,11 @@ static void MergeState_dealloc(MergeState *m) {
     PyMem_Free(m->glist);
     u64map_free(&m->gmap);
     PyMem_Free(m->out);
+    memset((char *)m + sizeof(PyObject), 0, sizeof(MergeState) - sizeof(PyObject));
+}
+
+static void MergeState_dealloc(MergeState *m) {
+    merge_state_clear(m);
     Py_TYPE(m)->tp_free((PyObject *)m);
 }
 
@@ -313,7 +336,7 @@ static int MergeState_init(MergeState *m, PyObject *args, PyObject *kw) {
     int shift;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!i", names, &PyList_Type, &words, &PyList_Type, &counts, &shift))
         return -1;
-    if (m->sym) {
+    if (m->ready) {
         PyErr_SetString(PyExc_RuntimeError, "MergeState is already initialised");
         return -1;
     }
@@ -322,50 +345,57 @@ static int MergeState_init(MergeState *m, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "one count per word, and 1 <= shift <= 31");
         return -1;
     }
-    m->shift = shift;
-    m->mask = ((uint64_t)1 << shift) - 1;
-    m->nwords = nw;
-    m->chosen = -1;
+    /* The sizes measured here stay true below: nothing there runs Python code (counts and ids
+     * must be ints, read without __index__), so the lists cannot change while they are copied. */
     int64_t total = 0;
     for (Py_ssize_t k = 0; k < nw; k++) {
         PyObject *w = PyList_GET_ITEM(words, k);
         if (!PyList_Check(w)) { PyErr_SetString(PyExc_TypeError, "words must be lists of ids"); return -1; }
         total += PyList_GET_SIZE(w);
     }
+    /* From here on any failure clears every member again (fail:). */
+    m->shift = shift;
+    m->mask = ((uint64_t)1 << shift) - 1;
+    m->nwords = nw;
+    m->chosen = -1;
+    uint64_t *order = NULL;
+    int32_t *order_list = NULL;
+    size_t on = 0, ocap = 0;
     m->sym = PyMem_Malloc((size_t)(total ? total : 1) * sizeof(int32_t));
     m->start = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int64_t));
     m->len = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int32_t));
     m->cnt = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int64_t));
     if (!m->sym || !m->start || !m->len || !m->cnt) {
         PyErr_NoMemory();
-        return -1;
+        goto fail;
     }
     /* Both maps grow with the distinct pairs. */
-    if (u64map_init(&m->pairs, 1 << 15) < 0 || u64map_init(&m->gmap, 1 << 15) < 0) return -1;
+    if (u64map_init(&m->pairs, 1 << 15) < 0 || u64map_init(&m->gmap, 1 << 15) < 0) goto fail;
     int64_t at = 0;
     for (Py_ssize_t k = 0; k < nw; k++) {
         PyObject *w = PyList_GET_ITEM(words, k);
         Py_ssize_t n = PyList_GET_SIZE(w);
-        if (n >= INT32_MAX) { PyErr_SetString(PyExc_ValueError, "word too long"); return -1; }
-        long long c = PyLong_AsLongLong(PyList_GET_ITEM(counts, k));
-        if (c == -1 && PyErr_Occurred()) return -1;
-        if (c < 0) { PyErr_SetString(PyExc_ValueError, "counts must be >= 0"); return -1; }
+        if (n >= INT32_MAX) { PyErr_SetString(PyExc_ValueError, "word too long"); goto fail; }
+        PyObject *co = PyList_GET_ITEM(counts, k);
+        if (!PyLong_Check(co)) { PyErr_SetString(PyExc_TypeError, "counts must be ints"); goto fail; }
+        long long c = PyLong_AsLongLong(co);
+        if (c == -1 && PyErr_Occurred()) goto fail;
+        if (c < 0) { PyErr_SetString(PyExc_ValueError, "counts must be >= 0"); goto fail; }
         m->start[k] = at;
         m->len[k] = (int32_t)n;
         m->cnt[k] = c;
         for (Py_ssize_t i = 0; i < n; i++) {
-            long v = PyLong_AsLong(PyList_GET_ITEM(w, i));
-            if (v == -1 && PyErr_Occurred()) return -1;
-            if (v < 0 || (uint64_t)v > m->mask) { PyErr_SetString(PyExc_ValueError, "symbol id out of range for shift"); return -1; }
+            PyObject *vo = PyList_GET_ITEM(w, i);
+            if (!PyLong_Check(vo)) { PyErr_SetString(PyExc_TypeError, "words must be lists of ids (ints)"); goto fail; }
+            long v = PyLong_AsLong(vo);
+            if (v == -1 && PyErr_Occurred()) goto fail;
+            if (v < 0 || (uint64_t)v > m->mask) { PyErr_SetString(PyExc_ValueError, "symbol id out of range for shift"); goto fail; }
             m->sym[at + i] = (int32_t)v;
         }
         at += n;
     }
     /* count_pairs(): counts and, per pair, the words holding it (each word once, in order);
      * pairs are numbered in order of first appearance, as the Python dict keeps them. */
-    uint64_t *order = NULL;
-    int32_t *order_list = NULL;
-    size_t on = 0, ocap = 0;
     /* The first-appearance lists, found through the gained-list table (reused as a scratch map). */
     m->gn = 0;
     for (Py_ssize_t k = 0; k < nw; k++) {
@@ -405,10 +435,12 @@ static int MergeState_init(MergeState *m, PyObject *args, PyObject *kw) {
     if (gained_clear(m) < 0) goto fail;
     PyMem_Free(order);
     PyMem_Free(order_list);
+    m->ready = 1;
     return 0;
 fail:
     PyMem_Free(order);
     PyMem_Free(order_list);
+    merge_state_clear(m);
     return -1;
 }
 
