@@ -1,0 +1,185 @@
+"""Misuse of the compiled kernel from Python raises exceptions; it never kills the process.
+
+``kernels/`` parses every user's text inside the server process, so a segmentation fault there
+ends every session at once. Each case runs in a child process: a crash shows up as the child's
+signal (return code -11) and fails the test, instead of taking pytest down with it. The child
+prints the name of the exception each call raised ("raised ValueError") or "returned".
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("tokenizer_kernel")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PRELUDE = '''
+import tokenizer_kernel as k
+from tokenizer_core.bpe.kernel import class_table
+
+def expect(fn, *args, **kw):
+    try:
+        fn(*args, **kw)
+    except Exception as e:
+        print("raised", type(e).__name__, flush=True)
+    else:
+        print("returned", flush=True)
+
+def small_encoder_args(merges=None, byte_ids=None, token_bytes=None):
+    """A byte-level vocabulary (byte b is id b) plus "ab" (256) and its merge."""
+    token_bytes = token_bytes if token_bytes is not None else [bytes([b]) for b in range(256)] + [b"ab"]
+    strs = [chr(b) for b in range(256)] + ["ab"]
+    return (class_table(), k.PAT_GPT2, byte_ids if byte_ids is not None else list(range(256)),
+            merges if merges is not None else [(97, 98, 256)], token_bytes, strs)
+'''
+
+
+def _run(code: str) -> list[str]:
+    """The lines the child printed; fails unless it exited normally."""
+    proc = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, f"child exited with {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    return proc.stdout.splitlines()
+
+
+# Every method of every kernel type, with arguments that would be valid on a built object.
+METHOD_CALLS = {
+    "Encoder": {
+        "encode": ("'a b'", "0", "0"),
+        "encode_batch": ("['a b']", "0"),
+        "encode_ids": ("'a b'",),
+        "split": ("'a'",),
+        "encode_piece": ("b'ab'",),
+        "cache_size": (),
+        "clear_cache": (),
+    },
+    "MergeState": {"best": (), "merge": ("1", "2", "3"), "words": ()},
+    "PieceCounter": {"add": ("'a b'", "False"), "counts": (), "distinct": ()},
+}
+
+
+def test_every_method_is_covered():
+    """A method added to a kernel type must be added to METHOD_CALLS (and so be checked below)."""
+    import tokenizer_kernel
+
+    for type_name, calls in METHOD_CALLS.items():
+        methods = {n for n in dir(getattr(tokenizer_kernel, type_name)) if not n.startswith("_")}
+        assert methods == set(calls), type_name
+
+
+@pytest.mark.parametrize("type_name,method", [(t, m) for t, calls in METHOD_CALLS.items() for m in calls])
+def test_methods_before_init_raise(type_name, method):
+    args = ", ".join(METHOD_CALLS[type_name][method])
+    out = _run(f"""
+        obj = k.{type_name}.__new__(k.{type_name})
+        expect(lambda: obj.{method}({args}))
+    """)
+    assert out == ["raised RuntimeError"]
+
+
+def test_gpt2_encode_refuses_negative_and_huge_base_and_first_word():
+    out = _run("""
+        from tokenizer_core.bpe.kernel import kernel_encoder
+        from tokenizer_core.io.references import load_reference
+        tok = load_reference("gpt2")
+        enc = kernel_encoder(tok.pre_tokenizer, tok.model)
+        expect(enc.encode, "hello world", -1, 0)
+        expect(enc.encode, "hello world", 0, -1)
+        expect(enc.encode, "hello world", 2**63 - 5, 0)
+        expect(enc.encode, "hello world", 0, 2**63 - 5)
+        expect(enc.encode, "hello world", 2**64, 0)
+        print(enc.encode("hello world", 3, 5))
+    """)
+    assert out[:4] == ["raised ValueError"] * 4
+    assert out[4] == "raised OverflowError"
+    assert out[5] == "([31373, 995], ['hello', 'Ġworld'], [(3, 8), (8, 14)], [5, 6], 2)"
+
+
+def test_failed_encoder_init_leaves_nothing_half_built():
+    out = _run("""
+        e = k.Encoder.__new__(k.Encoder)
+        bad = [bytes([b]) for b in range(256)] + [5]      # fails after most members were set
+        expect(e.__init__, *small_encoder_args(token_bytes=bad))
+        expect(e.encode_ids, "ab ab")
+        expect(e.split, "ab")
+        e.__init__(*small_encoder_args())                  # a failed init may be retried
+        print(e.encode_ids("ab ab"))
+        expect(e.__init__, *small_encoder_args())          # a second init is refused, nothing leaks
+        print(e.encode_ids("ab ab"))
+    """)
+    assert out == ["raised TypeError", "raised RuntimeError", "raised RuntimeError",
+                   "[256, 32, 256]", "raised RuntimeError", "[256, 32, 256]"]
+
+
+def test_failed_merge_state_init_leaves_nothing_half_built():
+    out = _run("""
+        m = k.MergeState.__new__(k.MergeState)
+        expect(m.__init__, [[1, 2], [1, 2]], [1, -1], 16)
+        expect(m.words)
+        expect(m.best)
+        m.__init__([[1, 2], [1, 2]], [1, 2], 16)
+        print(m.best(), m.merge(1, 2, 3), m.words())
+        expect(m.__init__, [[1, 2]], [1], 16)
+        print(m.words())
+    """)
+    assert out == ["raised ValueError", "raised RuntimeError", "raised RuntimeError",
+                   f"({1 << 16 | 2}, 3) 3 [[3], [3]]", "raised RuntimeError", "[[3], [3]]"]
+
+
+def test_piece_counter_init_twice():
+    out = _run("""
+        c = k.PieceCounter(class_table(), k.SPLIT_GPT2)
+        c.add("a b a", False)
+        expect(c.__init__, class_table(), k.SPLIT_GPT2)
+        print(c.counts())
+    """)
+    assert out == ["raised RuntimeError", "{'a': 1, ' b': 1, ' a': 1}"]
+
+
+def test_index_that_mutates_the_inputs_is_refused():
+    """Objects whose ``__index__`` changes the list being read, after its size was measured: the
+    kernel takes ints only, so no Python code runs while it copies the lists."""
+    out = _run("""
+        class Clears:
+            def __init__(self, target):
+                self.target = target
+            def __index__(self):
+                self.target.clear()
+                return 1
+
+        merges = [None, (97, 98, 256)]
+        merges[0] = (Clears(merges), 98, 256)
+        expect(k.Encoder, *small_encoder_args(merges=merges))
+
+        byte_ids = list(range(256))
+        byte_ids[0] = Clears(byte_ids)
+        expect(k.Encoder, *small_encoder_args(byte_ids=byte_ids))
+
+        counts = [None, 1, 1]
+        counts[0] = Clears(counts)
+        expect(k.MergeState, [[1, 2], [1, 2], [1, 2]], counts, 16)
+
+        words = [None, [1, 2], [1, 2]]
+        words[0] = [Clears(words), 2]
+        expect(k.MergeState, words, [1, 1, 1], 16)
+    """)
+    assert out == ["raised TypeError"] * 4
+
+
+def test_merge_refuses_ids_that_do_not_fit():
+    """Ids wider than the shift (or than int32) were truncated and merged the wrong pair."""
+    out = _run("""
+        m = k.MergeState([[1, 2, 1, 2]], [1], 16)
+        m.best()
+        expect(m.merge, 1, 2, 2**32 + 3)
+        expect(m.merge, 1, 2, 1 << 16)
+        expect(m.merge, -1, 2, 3)
+        print(m.merge(1, 2, 3), m.words())
+    """)
+    assert out == ["raised ValueError"] * 3 + ["2 [[3, 3]]"]
