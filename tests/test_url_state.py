@@ -92,3 +92,17 @@ def test_a_link_with_a_text_over_the_limit_is_refused_with_a_message():
     ok(at.run())
     assert at.text_area(key="tokenizers_pipeline_text").value != "c" * (MAX_URL_TEXT + 5)
     assert any("more than the 1,000 a link carries" in w.value for w in at.warning)
+
+
+def test_a_field_shown_only_for_one_choice_keeps_its_value_when_hidden_and_shown_again():
+    """Streamlit forgets the value of a widget a run does not draw; url_state.seed keeps the page's
+    values, so the Batch page's custom template comes back as the user left it."""
+    from tests._pages import ok, open_page
+
+    at = open_page("pages/batch.py")
+    ok(at.selectbox(key="batch_template").set_value("custom").run())
+    ok(at.text_input(key="batch_single").input("<s> $A </s>").run())
+    ok(at.selectbox(key="batch_template").set_value("none").run())  # the custom fields are not drawn
+    ok(at.run())
+    ok(at.selectbox(key="batch_template").set_value("custom").run())
+    assert at.text_input(key="batch_single").value == "<s> $A </s>"

@@ -183,9 +183,20 @@ def restore(params: Sequence[UrlParam]) -> list[str]:
     return refused
 
 
+def keep(params: Sequence[UrlParam]) -> None:
+    """Make the page's current values the session's own: Streamlit forgets the value of a widget a
+    run does not draw (a closed tab that runs lazily, a field shown only for one choice), and
+    assigning each value to itself before the widgets are drawn makes it outlive that run."""
+    for p in params:
+        if p.key in st.session_state:
+            st.session_state[p.key] = st.session_state[p.key]
+
+
 def seed(params: Sequence[UrlParam]) -> None:
-    """:func:`restore` the page's parameters, say which were refused, and give every widget that has
-    no value yet its default (call before the widgets are drawn; they then take no default of their own)."""
+    """Keep the page's values (:func:`keep`), :func:`restore` its parameters from the address, say
+    which were refused, and give every widget that has no value yet its default (call before the
+    widgets are drawn; they then take no default of their own)."""
+    keep(params)
     show_refusals(restore(params))
     for p in params:
         if p.key not in st.session_state and p.default is not None:

@@ -10,8 +10,6 @@ open tab is part of the address like every other input.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import streamlit as st
 
 from ui import session as state
@@ -26,19 +24,10 @@ URL_PARAMS = (url_state.choice(TAB, TAB, TABS, default=TABS[0]), *text_source.UR
               *views.URL_PARAMS, *probes.URL_PARAMS, *sweep_view.URL_PARAMS)
 
 
-def keep_hidden_values(params: Sequence[url_state.UrlParam]) -> None:
-    """Streamlit forgets the value of a widget a run does not draw, and a closed tab draws none:
-    assigning each value to itself makes it the session's own, so it outlives the closed tab."""
-    for p in params:
-        if p.key in st.session_state:
-            st.session_state[p.key] = st.session_state[p.key]
-
-
 def render_page() -> None:
     """The whole page (called by ``pages/compare.py``)."""
     corpus = state.active_corpus()
     text_source.before_seed()
-    keep_hidden_values(URL_PARAMS)
     url_state.seed(URL_PARAMS)
     sweep_view.after_seed()
     st.markdown(escape_markdown(
