@@ -57,6 +57,7 @@ METHOD_CALLS = {
         "split": ("'a'",),
         "encode_piece": ("b'ab'",),
         "cache_size": (),
+        "cache_bytes": (),
         "clear_cache": (),
     },
     "MergeState": {"best": (), "merge": ("1", "2", "3"), "words": ()},

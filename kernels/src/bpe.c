@@ -154,6 +154,61 @@ static Py_ssize_t merge_heap(Encoder *e, int32_t *ids, int64_t *ends, Py_ssize_t
     return m;
 }
 
+/* Per slot of the cache's table: hash, offset, length and value. */
+#define CACHE_SLOT_BYTES (sizeof(uint64_t) + sizeof(int64_t) + sizeof(int32_t) + sizeof(int64_t))
+#define POOL_ITEM_BYTES (2 * sizeof(int32_t))
+
+size_t cache_bytes(const Encoder *e) {
+    const BytesTable *c = &e->cache;
+    return (c->hash ? (c->mask + 1) * CACHE_SLOT_BYTES : 0) + c->arena_cap + e->pool_cap * POOL_ITEM_BYTES;
+}
+
+/* The capacity a buffer of `cap` (doubling from `first`) grows to so as to hold `need`. */
+static size_t grown(size_t cap, size_t first, size_t need) {
+    if (need <= cap) return cap;
+    cap = cap ? cap : first;
+    while (cap < need) cap *= 2;
+    return cap;
+}
+
+/* The bytes the cache would hold after storing a piece of n bytes and m tokens. */
+static size_t cache_bytes_after(const Encoder *e, Py_ssize_t n, Py_ssize_t m) {
+    const BytesTable *c = &e->cache;
+    size_t slots = c->mask + 1;
+    if ((c->count + 1) * 2 > slots) slots *= 2;
+    return slots * CACHE_SLOT_BYTES + grown(c->arena_cap, 4096, c->arena_len + (size_t)n) +
+           grown(e->pool_cap, 4096, e->pool_len + (size_t)m) * POOL_ITEM_BYTES;
+}
+
+/* Remember a piece's tokens (n <= CACHE_MAX_PIECE bytes, fewer than 256 tokens, so the count
+ * fits the value's low byte). The cache never holds more than cache_budget bytes: when this
+ * piece would take it past the budget, every remembered piece is forgotten first (the memory
+ * is kept and reused), and a piece that does not fit even an empty cache is not remembered. */
+static int cache_store(Encoder *e, const unsigned char *p, Py_ssize_t n, const TokBuf *b) {
+    if (cache_bytes_after(e, n, b->n) > e->cache_budget) {
+        btab_clear(&e->cache);
+        e->pool_len = 0;
+        if (cache_bytes_after(e, n, b->n) > e->cache_budget) return 0;
+    }
+    if (e->pool_len + (size_t)b->n > e->pool_cap) {
+        size_t cap = grown(e->pool_cap, 4096, e->pool_len + (size_t)b->n);
+        int32_t *a = PyMem_Realloc(e->pool_id, cap * sizeof(int32_t));
+        if (!a) { PyErr_NoMemory(); return -1; }
+        e->pool_id = a;
+        a = PyMem_Realloc(e->pool_end, cap * sizeof(int32_t));
+        if (!a) { PyErr_NoMemory(); return -1; }
+        e->pool_end = a;
+        e->pool_cap = cap;
+    }
+    for (Py_ssize_t k = 0; k < b->n; k++) {
+        e->pool_id[e->pool_len + k] = b->id[k];
+        e->pool_end[e->pool_len + k] = (int32_t)b->end[k];
+    }
+    if (btab_put(&e->cache, p, n, ((int64_t)e->pool_len << 8) | b->n) < 0) return -1;
+    e->pool_len += (size_t)b->n;
+    return 0;
+}
+
 /* Tokens of one piece into e->piece: ids and byte ends relative to the piece. */
 int encode_piece(Encoder *e, const unsigned char *p, Py_ssize_t n) {
     if (n >= INT32_MAX) { /* merge_heap's positions and links are int32 */
@@ -188,28 +243,6 @@ int encode_piece(Encoder *e, const unsigned char *p, Py_ssize_t n) {
         if (m < 0) return -1;
         b->n = m;
     }
-    if (n <= CACHE_MAX_PIECE && e->cache.count < e->cache_limit) {
-        if (e->pool_len + (size_t)b->n > e->pool_cap) {
-            size_t cap = e->pool_cap ? e->pool_cap * 2 : 4096;
-            while (cap < e->pool_len + (size_t)b->n) cap *= 2;
-            int32_t *a = PyMem_Realloc(e->pool_id, cap * sizeof(int32_t));
-            if (!a) { PyErr_NoMemory(); return -1; }
-            e->pool_id = a;
-            a = PyMem_Realloc(e->pool_end, cap * sizeof(int32_t));
-            if (!a) { PyErr_NoMemory(); return -1; }
-            e->pool_end = a;
-            e->pool_cap = cap;
-        }
-        for (Py_ssize_t k = 0; k < b->n; k++) {
-            e->pool_id[e->pool_len + k] = b->id[k];
-            e->pool_end[e->pool_len + k] = (int32_t)b->end[k];
-        }
-        /* n <= 256 bytes gives at most 256 tokens: the count fits the low byte when below 256;
-         * a piece of exactly 256 one-byte tokens is simply not cached. */
-        if (b->n < 256) {
-            if (btab_put(&e->cache, p, n, ((int64_t)e->pool_len << 8) | b->n) < 0) return -1;
-            e->pool_len += (size_t)b->n;
-        }
-    }
+    if (n <= CACHE_MAX_PIECE && b->n < 256 && e->cache_budget) return cache_store(e, p, n, b);
     return 0;
 }

@@ -17,9 +17,9 @@ typedef struct {
 } PieceCounter;
 
 static uint64_t hash_span(const Text *t, Py_ssize_t i, Py_ssize_t j) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(j - i);
+    uint64_t h = kernel_seed ^ (uint64_t)(j - i);
     for (Py_ssize_t k = i; k < j; k++) h = (h ^ AT(t, k)) * 0x100000001b3ULL;
-    return nonzero(mix64(h));
+    return nonzero(mix64(h ^ kernel_seed));
 }
 
 static int span_equals(PyObject *key, const Text *t, Py_ssize_t i, Py_ssize_t j) {

@@ -176,12 +176,12 @@ static PyObject *Encoder_encode_piece(Encoder *e, PyObject *data) {
         PyErr_SetString(PyExc_TypeError, "encode_piece takes bytes");
         return NULL;
     }
-    size_t saved = e->cache_limit;
+    size_t saved = e->cache_budget;
     BytesTable empty = e->cache;
-    e->cache_limit = 0; /* neither read nor fill the cache */
+    e->cache_budget = 0; /* neither read nor fill the cache */
     e->cache.count = 0;
     int rc = encode_piece(e, (const unsigned char *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data));
-    e->cache_limit = saved;
+    e->cache_budget = saved;
     e->cache.count = empty.count;
     if (rc < 0) return NULL;
     PyObject *out = PyList_New(e->piece.n);
@@ -201,6 +201,16 @@ static PyObject *Encoder_cache_size(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromSize_t(e->cache.count);
 }
 
+PyDoc_STRVAR(cache_bytes_doc,
+"cache_bytes() -> int: the bytes the piece cache holds (its table, keys and tokens); never more\n"
+"than the Encoder's cache_bytes budget (64 MB unless given): a piece that would pass it first\n"
+"clears the cache.");
+
+static PyObject *Encoder_cache_bytes(Encoder *e, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(e) < 0) return NULL;
+    return PyLong_FromSize_t(cache_bytes(e));
+}
+
 PyDoc_STRVAR(clear_cache_doc, "clear_cache(): forget every remembered piece.");
 
 static PyObject *Encoder_clear_cache(Encoder *e, PyObject *Py_UNUSED(ignored)) {
@@ -217,6 +227,7 @@ static PyMethodDef Encoder_methods[] = {
     {"split", (PyCFunction)Encoder_split, METH_O, split_doc},
     {"encode_piece", (PyCFunction)Encoder_encode_piece, METH_O, encode_piece_doc},
     {"cache_size", (PyCFunction)Encoder_cache_size, METH_NOARGS, cache_size_doc},
+    {"cache_bytes", (PyCFunction)Encoder_cache_bytes, METH_NOARGS, cache_bytes_doc},
     {"clear_cache", (PyCFunction)Encoder_clear_cache, METH_NOARGS, clear_cache_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -264,20 +275,21 @@ static int read_id(PyObject *o, int32_t *out, const char *what) {
     return 0;
 }
 
-/* Encoder(classes, pattern, byte_ids, merges, token_bytes, token_strs, *, tokens_rank, ignore_merges, cache_limit)
+/* Encoder(classes, pattern, byte_ids, merges, token_bytes, token_strs, *, tokens_rank, ignore_merges, cache_bytes)
  *   classes: bytes of N_CODEPOINTS class codes; pattern: 0 GPT-2, 1 cl100k;
  *   byte_ids: 256 ids of the byte symbols; merges: list of (left id, right id, merged id) in rank order;
  *   token_bytes: list (by id) of each token's bytes or None; token_strs: list (by id) of token strings;
- *   tokens_rank: derive the pairs from the vocabulary, rank = merged id (tiktoken's rule). */
+ *   tokens_rank: derive the pairs from the vocabulary, rank = merged id (tiktoken's rule);
+ *   cache_bytes: the piece cache's budget in bytes (64 MB by default; 0 = no cache). */
 static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     static char *names[] = {"classes", "pattern", "byte_ids", "merges", "token_bytes", "token_strs",
-                            "tokens_rank", "ignore_merges", "cache_limit", NULL};
+                            "tokens_rank", "ignore_merges", "cache_bytes", NULL};
     PyObject *classes, *byte_ids, *merges, *token_bytes, *token_strs;
     int pattern, tokens_rank = 0, ignore_merges = 0;
-    Py_ssize_t cache_limit = 200000;
+    Py_ssize_t cache_budget = CACHE_DEFAULT_BYTES;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "SiOO!O!O!|$ppn", names, &classes, &pattern, &byte_ids,
                                      &PyList_Type, &merges, &PyList_Type, &token_bytes, &PyList_Type,
-                                     &token_strs, &tokens_rank, &ignore_merges, &cache_limit))
+                                     &token_strs, &tokens_rank, &ignore_merges, &cache_budget))
         return -1;
     if (e->ready) {
         PyErr_SetString(PyExc_RuntimeError, "Encoder is already initialised");
@@ -314,7 +326,7 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     e->cls = (const unsigned char *)PyBytes_AS_STRING(classes);
     e->pattern = pattern;
     e->ignore_merges = ignore_merges;
-    e->cache_limit = cache_limit < 0 ? 0 : (size_t)cache_limit;
+    e->cache_budget = cache_budget < 0 ? 0 : (size_t)cache_budget;
     Py_INCREF(token_strs);
     e->token_strs = token_strs;
     if (!(e->id_objs = PyList_New(nv))) goto fail;
@@ -323,7 +335,7 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
         if (!o) goto fail;
         PyList_SET_ITEM(e->id_objs, k, o);
     }
-    if (btab_init(&e->vocab, (size_t)nv) < 0 || btab_init(&e->cache, 1024) < 0) goto fail;
+    if (btab_init(&e->vocab, (size_t)nv) < 0 || btab_init(&e->cache, 0) < 0) goto fail;
     for (Py_ssize_t k = 0; k < nv; k++) {
         PyObject *b = PyList_GET_ITEM(token_bytes, k);
         if (b == Py_None) continue;

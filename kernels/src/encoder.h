@@ -5,6 +5,7 @@
 #include "kernel.h"
 
 #define CACHE_MAX_PIECE 256 /* longer pieces are encoded every time (they rarely repeat) */
+#define CACHE_DEFAULT_BYTES ((Py_ssize_t)64 << 20) /* the piece cache's default budget per Encoder */
 
 typedef struct {
     PyObject_HEAD
@@ -25,7 +26,7 @@ typedef struct {
     int32_t *pool_id;
     int32_t *pool_end;
     size_t pool_len, pool_cap;
-    size_t cache_limit;
+    size_t cache_budget;        /* bytes the cache may hold (cache_bytes()); 0 = no caching */
     /* Scratch for one piece. */
     TokBuf piece;
     /* Scratch for long pieces. */
@@ -54,6 +55,8 @@ static inline Py_ssize_t next_piece(const Encoder *e, const Text *t, Py_ssize_t 
 }
 
 /* bpe.c */
+/* The bytes the piece cache holds now: its slot table, its key arena and its token pool. */
+size_t cache_bytes(const Encoder *e);
 int pairs_put(U64Map *t, int32_t l, int32_t r, uint32_t rank, int32_t merged);
 /* The tokens of one piece's bytes into e->piece: ids and byte ends relative to the piece. */
 int encode_piece(Encoder *e, const unsigned char *p, Py_ssize_t n);

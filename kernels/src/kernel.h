@@ -65,6 +65,16 @@ static inline uint64_t mix64(uint64_t x) {
 
 static inline uint64_t nonzero(uint64_t h) { return h ? h : 1; }
 
+/* A random 64-bit value read once per process at module import (tables.c), mixed into every hash
+ * of the tables (byte strings, 64-bit keys, the piece counter's spans): keys crafted to collide
+ * under one process's hash do not collide under another's, so linear probing stays short. No
+ * result depends on it: every table's contents come out in insertion order, never slot order. */
+extern uint64_t kernel_seed;
+void kernel_seed_init(void);
+
+/* The home slot of a 64-bit key. */
+static inline uint64_t hash_u64(uint64_t key) { return mix64(key ^ kernel_seed); }
+
 uint64_t hash_bytes(const unsigned char *p, Py_ssize_t n);
 
 /* 64-bit keys (below 2**64 - 1) to 64-bit values, open addressing; grows as it fills. */

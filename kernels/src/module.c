@@ -19,6 +19,7 @@ PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
     static const struct { const char *name; PyTypeObject *type; } types[] = {
         {"Encoder", &EncoderType}, {"PieceCounter", &PieceCounterType}, {"MergeState", &MergeStateType},
     };
+    kernel_seed_init(); /* before any table is built; never exported */
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
     for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {

@@ -1,8 +1,37 @@
 /* Hash tables and growable token buffers shared by the kernel's types. */
 #include "kernel.h"
 
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+uint64_t kernel_seed = 0x9e3779b97f4a7c15ULL;
+
+/* From /dev/urandom; where it cannot be read, from the clock, the process id and an address
+ * (unpredictable enough to spoil precomputed collisions, and never part of any result). */
+void kernel_seed_init(void) {
+    static int done = 0; /* tables built under one seed must keep it: set once per process */
+    if (done) return;
+    done = 1;
+    uint64_t s = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t got = read(fd, &s, sizeof(s));
+        close(fd);
+        if (got == (ssize_t)sizeof(s) && s) {
+            kernel_seed = s;
+            return;
+        }
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    s = mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30)) ^ mix64((uint64_t)getpid()) ^
+        mix64((uint64_t)(uintptr_t)&s);
+    kernel_seed = s ? s : 0x9e3779b97f4a7c15ULL;
+}
+
 uint64_t hash_bytes(const unsigned char *p, Py_ssize_t n) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+    uint64_t h = kernel_seed ^ (uint64_t)n;
     while (n >= 8) {
         uint64_t w;
         memcpy(&w, p, 8);
@@ -44,7 +73,7 @@ void u64map_free(U64Map *m) {
 }
 
 int64_t *u64map_find(const U64Map *m, uint64_t key) {
-    size_t i = mix64(key) & m->mask;
+    size_t i = hash_u64(key) & m->mask;
     while (m->keys[i]) {
         if (m->keys[i] == key + 1) return &m->vals[i];
         i = (i + 1) & m->mask;
@@ -64,7 +93,7 @@ static int u64map_grow(U64Map *m) {
     }
     for (size_t k = 0; k <= m->mask; k++) {
         if (!m->keys[k]) continue;
-        size_t j = mix64(m->keys[k] - 1) & (cap - 1);
+        size_t j = hash_u64(m->keys[k] - 1) & (cap - 1);
         while (keys[j]) j = (j + 1) & (cap - 1);
         keys[j] = m->keys[k];
         vals[j] = m->vals[k];
@@ -82,7 +111,7 @@ int64_t *u64map_slot(U64Map *m, uint64_t key, int *created) {
     if (created) *created = v == NULL;
     if (v) return v;
     if ((m->count + 1) * 2 > m->mask + 1 && u64map_grow(m) < 0) return NULL;
-    size_t i = mix64(key) & m->mask;
+    size_t i = hash_u64(key) & m->mask;
     while (m->keys[i]) i = (i + 1) & m->mask;
     m->keys[i] = key + 1;
     m->vals[i] = 0;

@@ -53,6 +53,12 @@ from tokenizer_core.types import Sampling, Token
 if TYPE_CHECKING:
     from tokenizer_core.bpe.trace import BpeTrace
 
+#: The longest token (in symbols: bytes, for byte-level vocabularies) of a vocabulary merged by
+#: token rank (``MergeRanks.TOKENS``, tiktoken's rule). Its merge table is every split of every
+#: token into two tokens, so building it takes time that grows with the square of a token's length
+#: (the compiled kernel builds it holding the GIL); real ranks files stay at 128 or fewer.
+MAX_RANKED_TOKEN_LENGTH = 1024
+
 # Re-exported: tests, ui/ and bench/ import these from here.
 __all__ = ["BPE", "BpeModelOptions", "ByteLevelBPEEncoder", "MergeRanks", "MergeStep", "MergeTree", "WordTrace"]
 
@@ -91,6 +97,13 @@ class BPE(VocabLookup):
                                  "add it or pass unk_token=None")
         if options.merge_ranks is MergeRanks.TOKENS and merges:
             raise TokenizerError("merge_ranks='tokens' derives merges from the vocabulary; give no merges")
+        if options.merge_ranks is MergeRanks.TOKENS:
+            longest = max(self._vocab, key=len, default="")
+            if len(longest) > MAX_RANKED_TOKEN_LENGTH:
+                raise TokenizerError(
+                    f"a token of {len(longest):,} symbols (id {self._vocab[longest]}) is longer than the "
+                    f"{MAX_RANKED_TOKEN_LENGTH:,} allowed when merges are ranked by token (tiktoken's rule; "
+                    "real vocabularies stay at 128): its merge table would take too long to build")
         self.options = options
         table = MergeTable(merges, vocab=self._vocab, prefix=self.continuing_subword_prefix)
         self.merges: list[tuple[str, str]] = table.merges
