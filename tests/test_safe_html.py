@@ -93,3 +93,40 @@ def test_no_module_but_the_guard_calls_st_html():
                if "st.html(" in p.read_text(encoding="utf-8") and p.name != "safe_html.py"]
     callers += [str(p.relative_to(ROOT)) for p in (ROOT / "pages").rglob("*.py") if "st.html(" in p.read_text(encoding="utf-8")]
     assert callers == [], "call ui.widgets.safe_html.render_html instead of st.html"
+
+
+def test_every_compare_tab_escapes_hostile_tokens():
+    """Compare draws only its open tab (lazily run tabs): each one, opened in turn, shows whole tokens
+    made of HTML (a tokenizer of the user's whose special tokens are tags, and one trained on a corpus
+    of HTML) as text, never as markup."""
+    from tests._pages import APP, TIMEOUT, html_bodies, ok
+    from tokenizer_core.options import TrainOptions
+    from tokenizer_core.training import train
+    from ui.compare.choices import SHELF
+    from ui.compare.page import TAB, TABS
+    from ui.shelf.state import Kind, ShelfItem
+
+    tags = tuple(HOSTILE[:2])  # whole tags, so a token holds "<script>" or "<img ...>" in one piece
+    tok = train("bpe", ["plain words here\n"] * 5, options=TrainOptions(vocab_size=60, special_tokens=tags))
+    item = ShelfItem(key="own:hostile", name="tags as tokens", kind=Kind.IMPORTED, detail="x", digest="tok-hostile")
+    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
+    at.radio(key="corpus_source").set_value("paste").run()
+    at.text_area(key="corpus_paste").input(("\n".join(HOSTILE) + "\n") * 30).run()
+    ok(at.button(key="corpus_use_paste").click().run())
+    at.session_state["shelf_items"] = {item.key: (item, tok)}
+    at.session_state[SHELF] = [item.label]
+    at.query_params["text"] = " ".join(HOSTILE)
+    ok(at.switch_page("pages/compare.py").run())
+    at.multiselect(key="compare_algorithms").set_value(["bpe-chars"]).run()
+    at.number_input(key="compare_vocab_size").set_value(300).run()
+    ok(at.button(key="compare_train").click().run())
+    shown: dict[str, str] = {}
+    for tab in TABS[:-1]:  # the sweep draws charts and tables, no HTML blocks
+        at.session_state[TAB] = tab
+        ok(at.run())
+        bodies = shown[tab] = html_bodies(at)
+        assert "<script" not in bodies and "<img" not in bodies and "<a href" not in bodies, tab
+        for body in (h.proto.body for h in at.get("html")):
+            assert markup_problems(body) == [], (tab, body[:200])
+        assert not any("not shown as formatting" in w.value for w in at.warning), tab  # the guard refused none
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown["Side by side"]  # one token, shown as text
