@@ -52,12 +52,12 @@ def main() -> int:
         corpus = Corpus("bench corpus", (text,))
         tok = load_reference("o200k_base")
         store = Store.open(db, quota=Quota())
-        saved_json = cache.canonical_json(tok)
+        saved_json, tok_digest = cache.saved_form(tok)
         t0 = time.perf_counter()
         corpus_link = store.put("corpus", cache.corpus_digest(corpus), corpus_payload(corpus),
                                 meta={"name": corpus.name}, workspace="bench")
         t1 = time.perf_counter()
-        tok_link = store.put("tokenizer", "tok-" + cache.digest_text(saved_json), saved_json.encode(),
+        tok_link = store.put("tokenizer", tok_digest, saved_json.encode(),
                              meta={"name": "o200k copy", "kind": "imported", "detail": "bench"}, workspace="bench")
         t2 = time.perf_counter()
         print(f"save: 20 MB corpus {t1 - t0:.2f} s, {tok.vocab_size:,}-token tokenizer {t2 - t1:.2f} s")

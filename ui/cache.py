@@ -3,7 +3,7 @@
 A Streamlit server runs one Python process for all its users, so anything cached there
 (``st.cache_resource``, ``st.cache_data``, a module-level table) is shared by every session. One
 user must never get another's result, so every key here is built from **content**: the digest of a
-tokenizer's canonical JSON (:func:`tokenizer_digest`), the digest of a corpus' documents
+tokenizer's canonical JSON (:func:`saved_form`), the digest of a corpus' documents
 (:func:`corpus_digest`), and the settings that went into the result. Never a display name, a shelf
 label or ``id()``, which two users' different tokenizers can share.
 
@@ -54,9 +54,11 @@ def digest_text(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def tokenizer_digest(tok: Any) -> str:
-    """The content identity of a tokenizer: the digest of its canonical JSON (every stage included)."""
-    return "tok-" + digest_text(canonical_json(tok))
+def saved_form(tok: Any) -> tuple[str, str]:
+    """A tokenizer's canonical JSON and its content identity, the digest of that JSON (every stage
+    included): the shelf keeps the one in the store and keys every cache of results by the other."""
+    saved = canonical_json(tok)
+    return saved, "tok-" + digest_text(saved)
 
 
 def corpus_digest(corpus: Corpus) -> str:

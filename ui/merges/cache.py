@@ -22,7 +22,7 @@ from ui.merges import state as ms
 from ui.merges.run import MergeRun
 from ui.merges.settings import MergeSettings
 from ui.merges.training import counting_for, train_run
-from ui.widgets.cancel import cancel_button
+from ui.widgets.cancel import cancel_button, throttled
 from ui.widgets.text import display_name, escape_markdown
 
 #: Why a run on show had to be trained again (said while it trains, and after).
@@ -36,19 +36,13 @@ def cached_run(corpus_key: str, settings: MergeSettings) -> Optional[MergeRun]:
 
 
 def _progress_bar(bar: "st.delta_generator.DeltaGenerator"):
-    last = [0.0]
-
-    def progress(done: int, total: int, message: str) -> None:
-        now = time.monotonic()
-        if now - last[0] < 0.1 and done < total:
-            return  # a browser round trip per call would slow training down
-        last[0] = now
+    def show(done: int, total: int, message: str) -> None:
         if total:
             bar.progress(min(1.0, 0.1 + 0.9 * done / total), text=f"Merging pairs: {done:,} of {total:,}")
         else:
             bar.progress(0.05, text="Counting the words of the corpus…")
 
-    return progress
+    return throttled(show)
 
 
 def get_run(corpus: Corpus, corpus_key: str, settings: MergeSettings, *, dropped: bool = False) -> Optional[MergeRun]:

@@ -18,7 +18,10 @@ from ui.shelf import state as shelf
 
 PARAM = "shelf"
 _USED = "shelf_used_now"  # keys of the items the pickers gave out in this run
-_SEP = "\x1f"
+# Read from the address into one session key, written to it from another: the ids asked for are
+# consumed once restored, while the ids shown follow what the page used in each run.
+_ASKED = url_state.many(PARAM, "shelf_links_asked", what="your tokenizers", limit=40)
+_SHOWN = url_state.many(PARAM, "shelf_links_shown", what="your tokenizers", limit=40)
 
 
 def begin_run() -> None:
@@ -35,14 +38,9 @@ def note_used(item: shelf.ShelfItem) -> None:
 
 def restore() -> None:
     """Put the tokenizers the address names on the shelf, once per distinct address value."""
-    links = st.query_params.get_all(PARAM)
-    raw = _SEP.join(links) if links else None
-    if not url_state.is_news(PARAM, raw):
-        return
-    url_state.note_seen(PARAM, raw)
-    for link in links[:shelf.MAX_ITEMS]:
-        if 8 <= len(link) <= 40:
-            shelf.restore(link)
+    url_state.show_refusals(url_state.restore((_ASKED,)))
+    for link in (st.session_state.pop(_ASKED.key, None) or [])[:shelf.MAX_ITEMS]:
+        shelf.restore(link)
 
 
 def in_use() -> list[str]:
@@ -54,10 +52,5 @@ def publish() -> None:
     """Write the ids of the shelf items this run's page used into the address."""
     used = set(st.session_state.get(_USED, []))
     own = [item for item in shelf.items() if item.kind != shelf.Kind.REFERENCE]
-    links = [item.link for item in own if item.key in used and item.link]
-    if links:
-        if st.query_params.get_all(PARAM) != links:
-            st.query_params[PARAM] = links
-        url_state.note_seen(PARAM, _SEP.join(links))
-    elif PARAM in st.query_params:
-        del st.query_params[PARAM]
+    st.session_state[_SHOWN.key] = [item.link for item in own if item.key in used and item.link]
+    url_state.publish((_SHOWN,))

@@ -119,8 +119,7 @@ def add(tok: Tokenizer, *, name: str, kind: Kind, detail: str, link: Optional[st
     top under the newest name. ``link`` and ``digest``: the store already holds it under that id,
     with that content digest (a restore need not serialize a 200k-token vocabulary again)."""
     if digest is None or link is None:
-        saved = cache.canonical_json(tok)
-        digest = "tok-" + cache.digest_text(saved)
+        saved, digest = cache.saved_form(tok)
     if link is None:
         link = workspace.save("tokenizer", digest, lambda: saved.encode("utf-8", "surrogatepass"),
                               meta={"name": name, "kind": Kind(kind).value, "detail": detail},

@@ -105,7 +105,7 @@ def say_once(message: str, *, topic: Optional[str] = None) -> None:
     st.warning(escape_markdown(message), icon=":material/cloud_off:")
 
 
-def _unavailable(_what: str) -> None:
+def _unavailable() -> None:
     say_once(f"Your work is not saved on this server: {problem() or 'the store cannot be used'}. Everything "
              "works in this session, but links to your own corpora and tokenizers will not survive a reload.",
              topic="unavailable")
@@ -116,7 +116,7 @@ def save(kind: str, digest: str, payload: Callable[[], bytes], *, meta: dict[str
     for people, e.g. "a link to this corpus")."""
     store = server_store()
     if store is None:
-        _unavailable(what)
+        _unavailable()
         return None
     try:
         return store.put(kind, digest, payload(), meta=meta, workspace=workspace())
@@ -132,7 +132,7 @@ def load(link: str) -> Optional[Stored]:
     """What ``link`` names, or None after saying why not (unknown or expired, or no store)."""
     store = server_store()
     if store is None:
-        _unavailable("links to your own work")
+        _unavailable()
         return None
     try:
         return store.get(link)

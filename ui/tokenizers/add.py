@@ -22,7 +22,7 @@ from ui import session as state
 from ui.shelf import state as shelf
 from ui.tokenizers import PREFIX
 from ui.widgets import shelf_picker
-from ui.widgets.cancel import cancel_button
+from ui.widgets.cancel import cancel_button, throttled
 from ui.widgets.text import display_name, escape_markdown
 
 SELECTED = PREFIX + "selected"  # label of the shelf item the page shows
@@ -111,12 +111,11 @@ def trained_tokenizer(request: TrainRequest, corpus: Corpus, bar: object = None)
     key = (cache.corpus_digest(corpus), request)
     tok = cache.TRAINED.get(key)
     if tok is None:
-        def progress(done: int, total: int, message: str) -> None:
-            # Every update is also where a Cancel click stops the job (see ui.widgets.cancel).
+        def show(done: int, total: int, message: str) -> None:
             if bar is not None:
                 bar.progress(min(1.0, done / total) if total else 0.0, text=message or "training")
 
-        tok = train(request.trainer, corpus.lines(), options=request.options(), progress=progress)
+        tok = train(request.trainer, corpus.lines(), options=request.options(), progress=throttled(show))
         cache.TRAINED.put(key, tok)
     return tok
 

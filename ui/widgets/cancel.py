@@ -54,6 +54,29 @@ def show_note() -> None:
         st.toast(note, icon=":material/cancel:")
 
 
+def throttled(update: Callable[[int, int, str], None], *, every: float = 0.1) -> ProgressCallback:
+    """An engine's progress callback that passes at most one update per ``every`` seconds to
+    ``update`` (and always the last one): a browser round trip per call would slow the job down.
+    Every update that gets through is also where a Cancel click stops the job (module docstring).
+
+    >>> seen = []
+    >>> p = throttled(lambda d, t, m: seen.append(d), every=60)
+    >>> for i in range(1, 6): p(i, 5, "")
+    >>> seen
+    [1, 5]
+    """
+    last = [float("-inf")]
+
+    def progress(done: int, total: int, message: str = "") -> None:
+        now = time.monotonic()
+        if now - last[0] < every and done < total:
+            return
+        last[0] = now
+        update(done, total, message)
+
+    return progress
+
+
 def run_job(*, job: str, what: str, make: Callable[[ProgressCallback], T]) -> Optional[T]:
     """Run a long computation the page needs (statistics, a baseline) under a progress bar with Cancel.
 
@@ -71,17 +94,10 @@ def run_job(*, job: str, what: str, make: Callable[[ProgressCallback], T]) -> Op
     with slot.container():
         bar = st.progress(0.0, text=f"{what}…")
         cancel_button(key=f"tp_cancel_{job}", what=what, then=lambda: cancelled.add(job))
-    last = [0.0]
-
-    def progress(done: int, total: int, message: str = "") -> None:
-        now = time.monotonic()
-        if now - last[0] < 0.1 and done < total:
-            return  # a browser round trip per call would slow the job down
-        last[0] = now
-        # Every update is also where a Cancel click stops the job (see the module docstring).
+    def show(done: int, total: int, message: str) -> None:
         bar.progress(min(1.0, done / total) if total else 0.0, text=message or f"{what}…")
 
     try:
-        return make(progress)
+        return make(throttled(show))
     finally:
         slot.empty()
