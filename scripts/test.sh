@@ -15,6 +15,9 @@ if [ -n "$NEED" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $NEED >/dev/null
 fi
 python -m ruff check .
+# The compiled kernel built again under AddressSanitizer and UndefinedBehaviorSanitizer, with its
+# tests and differential fuzzer run against that build (about a minute).
+bash scripts/sanitized_kernel.sh
 # One worker per core; a file's tests stay together (they share module fixtures and run in order).
 python -m pytest -n auto --dist loadfile -m "not solo" "$@"
 # Then the tests that load the whole machine by design (twenty concurrent browser sessions), alone.

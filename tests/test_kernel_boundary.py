@@ -184,3 +184,100 @@ def test_merge_refuses_ids_that_do_not_fit():
         print(m.merge(1, 2, 3), m.words())
     """)
     assert out == ["raised ValueError"] * 3 + ["2 [[3, 3]]"]
+
+
+BAD_VALUES = ["-1", "-2**63", "2**31", "2**64", "10**100", "1.5", "'x'", "None", "b''", "[]", "object()",
+              "float('nan')"]
+
+
+@pytest.mark.parametrize("type_name", list(METHOD_CALLS))
+def test_every_method_with_every_bad_argument(type_name):
+    """Each argument of each method of a built object replaced in turn by a negative, huge or
+    non-int value (and each method called with too few and too many arguments): an exception or a
+    result, never a signal. All in one child per type; the child prints one line per call."""
+    build = {
+        "Encoder": "k.Encoder(*small_encoder_args())",
+        "MergeState": "k.MergeState([[1, 2, 1, 2], [2, 1]], [3, 1], 16)",
+        "PieceCounter": "k.PieceCounter(class_table(), k.SPLIT_GPT2)",
+    }[type_name]
+    calls = []
+    for method, args in METHOD_CALLS[type_name].items():
+        for at in range(len(args)):
+            for bad in BAD_VALUES:
+                calls.append(f"obj.{method}({', '.join(bad if i == at else a for i, a in enumerate(args))})")
+        calls.append(f"obj.{method}({', '.join([*args, '0'])})")
+        if args:
+            calls.append(f"obj.{method}()")
+    body = "\n".join(f"expect(lambda: {c})" for c in calls)
+    out = _run(f"""
+obj = {build}
+if hasattr(obj, "best"):
+    obj.best()  # merge() needs a chosen pair
+{body}
+print("alive")
+""")
+    assert len(out) == len(calls) + 1 and out[-1] == "alive"
+    assert all(line.startswith(("raised", "returned")) for line in out[:-1])
+
+
+def test_constructors_with_bad_arguments():
+    out = _run("""
+        args = list(small_encoder_args())
+        for at, bad in [(0, b"short"), (1, -1), (1, 2**40), (2, list(range(255))), (2, [-1] * 256),
+                        (2, [2**31] * 256), (3, [(1, 2)]), (3, [(1, 2, -3)]), (3, [(2**40, 1, 2)]), (3, "x"),
+                        (4, [b"a", 5]), (5, None)]:
+            expect(k.Encoder, *[bad if i == at else a for i, a in enumerate(args)])
+        expect(k.Encoder, *args, cache_bytes=-5)            # no cache, still encodes
+        expect(k.Encoder, *args, cache_bytes=2**62)
+        expect(k.Encoder, *args, cache_bytes=2**64)
+        expect(k.Encoder, *args, tokens_rank=True)          # a merges list given too: ignored
+        expect(k.MergeState, [[1, 2]], [1], 0)
+        expect(k.MergeState, [[1, 2]], [1], 32)
+        expect(k.MergeState, [[1, 2]], [1, 2], 16)
+        expect(k.MergeState, [[1, 2 ** 20]], [1], 16)
+        expect(k.MergeState, [[1, 2], [1, 2]], [2**62, 2**62], 16)  # pair counts would pass int64
+        expect(k.MergeState, [[1, 2, 1, 2, 1]], [2**62], 16)
+        expect(k.PieceCounter, b"short", 0)
+        expect(k.PieceCounter, class_table(), 1)
+        expect(k.PieceCounter, class_table(), -1)
+        e = k.Encoder(*args, cache_bytes=-5)
+        print(e.encode_ids("ab ab"), e.cache_size())
+    """)
+    assert out[:12] == ["raised ValueError", "raised ValueError", "raised OverflowError", "raised ValueError",
+                        "raised ValueError", "raised ValueError", "raised TypeError", "raised ValueError",
+                        "raised ValueError", "raised TypeError", "raised TypeError", "raised TypeError"]
+    assert out[12:16] == ["returned", "returned", "raised OverflowError", "returned"]
+    assert out[16:20] == ["raised ValueError"] * 4
+    assert out[20:22] == ["raised OverflowError"] * 2
+    assert out[22:25] == ["raised ValueError"] * 3
+    assert out[25] == "[256, 32, 256] 0"
+
+
+def test_one_encoder_shared_by_threads():
+    """Calls share nothing but the piece cache, behind a lock (kernel.h, "Threads"): threads encoding
+    with one Encoder while another clears its cache get what one thread alone gets."""
+    out = _run("""
+        import threading
+        from tokenizer_core.bpe.kernel import kernel_encoder
+        from tokenizer_core.io.references import load_reference
+        from tests._texts import real_lines
+        tok = load_reference("gpt2")
+        enc = kernel_encoder(tok.pre_tokenizer, tok.model)
+        texts = ["\\n".join(real_lines(400)[i::4]) + " naïve 中文 😀" * i for i in range(4)]
+        alone = [enc.encode(t, 0, 0) for t in texts]
+        got, stop = {}, threading.Event()
+        def work(i):
+            for _ in range(5):
+                got.setdefault(i, []).append(enc.encode(texts[i], 0, 0) == alone[i])
+        def clear():
+            while not stop.is_set():
+                enc.clear_cache()
+        cleaner = threading.Thread(target=clear)
+        cleaner.start()
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        stop.set(); cleaner.join()
+        print(sorted(got), all(all(v) for v in got.values()))
+    """)
+    assert out == ["[0, 1, 2, 3] True"]

@@ -12,27 +12,37 @@ int pairs_put(U64Map *t, int32_t l, int32_t r, uint32_t rank, int32_t merged) {
     return 0;
 }
 
-static int scratch_reserve(Encoder *e, size_t n) {
-    if (n <= e->scratch_cap) return 0;
-    size_t cap = e->scratch_cap ? e->scratch_cap : 64;
+static int scratch_reserve(Scratch *s, size_t n) {
+    if (n <= s->cap) return 0;
+    size_t cap = s->cap ? s->cap : 64;
     while (cap < n) cap *= 2;
-    int32_t *a = PyMem_Realloc(e->sym, cap * sizeof(int32_t));
+    int32_t *a = PyMem_Realloc(s->sym, cap * sizeof(int32_t));
     if (!a) goto fail;
-    e->sym = a;
-    a = PyMem_Realloc(e->nxt, cap * sizeof(int32_t));
+    s->sym = a;
+    a = PyMem_Realloc(s->nxt, cap * sizeof(int32_t));
     if (!a) goto fail;
-    e->nxt = a;
-    a = PyMem_Realloc(e->prv, cap * sizeof(int32_t));
+    s->nxt = a;
+    a = PyMem_Realloc(s->prv, cap * sizeof(int32_t));
     if (!a) goto fail;
-    e->prv = a;
-    int64_t *b = PyMem_Realloc(e->pend, cap * sizeof(int64_t));
+    s->prv = a;
+    int64_t *b = PyMem_Realloc(s->pend, cap * sizeof(int64_t));
     if (!b) goto fail;
-    e->pend = b;
-    e->scratch_cap = cap;
+    s->pend = b;
+    s->cap = cap;
     return 0;
 fail:
     PyErr_NoMemory();
     return -1;
+}
+
+void scratch_free(Scratch *s) {
+    tokbuf_free(&s->piece);
+    PyMem_Free(s->sym);
+    PyMem_Free(s->nxt);
+    PyMem_Free(s->prv);
+    PyMem_Free(s->pend);
+    PyMem_Free(s->u8);
+    memset(s, 0, sizeof(*s));
 }
 
 #define SCAN_LIMIT 48 /* pieces up to this many bytes merge by repeated minimum search */
@@ -100,10 +110,10 @@ static HeapItem heap_pop(HeapItem *h, size_t *n) {
 }
 
 /* Merge a long piece with a heap over a linked list; returns the new length. */
-static Py_ssize_t merge_heap(Encoder *e, int32_t *ids, int64_t *ends, Py_ssize_t n) {
-    if (scratch_reserve(e, (size_t)n) < 0) return -1;
-    int32_t *sym = e->sym, *nxt = e->nxt, *prv = e->prv;
-    int64_t *pend = e->pend;
+static Py_ssize_t merge_heap(const Encoder *e, Scratch *s, int32_t *ids, int64_t *ends, Py_ssize_t n) {
+    if (scratch_reserve(s, (size_t)n) < 0) return -1;
+    int32_t *sym = s->sym, *nxt = s->nxt, *prv = s->prv;
+    int64_t *pend = s->pend;
     /* At most n-1 initial entries and two per merge (n-1 merges). */
     size_t hcap = 3 * (size_t)n + 4, hn = 0;
     HeapItem *heap = PyMem_Malloc(hcap * sizeof(HeapItem));
@@ -181,7 +191,7 @@ static size_t cache_bytes_after(const Encoder *e, Py_ssize_t n, Py_ssize_t m) {
 }
 
 /* Remember a piece's tokens (n <= CACHE_MAX_PIECE bytes, fewer than 256 tokens, so the count
- * fits the value's low byte). The cache never holds more than cache_budget bytes: when this
+ * fits the value's low byte); the caller holds cache_lock. The cache never holds more than cache_budget bytes: when this
  * piece would take it past the budget, every remembered piece is forgotten first (the memory
  * is kept and reused), and a piece that does not fit even an empty cache is not remembered. */
 static int cache_store(Encoder *e, const unsigned char *p, Py_ssize_t n, const TokBuf *b) {
@@ -209,24 +219,39 @@ static int cache_store(Encoder *e, const unsigned char *p, Py_ssize_t n, const T
     return 0;
 }
 
-/* Tokens of one piece into e->piece: ids and byte ends relative to the piece. */
-int encode_piece(Encoder *e, const unsigned char *p, Py_ssize_t n) {
+/* The cached tokens of a piece into b: 1 when found, 0 when not cached or the cache is busy, -1 on error. */
+static int cache_lookup(Encoder *e, const unsigned char *p, Py_ssize_t n, TokBuf *b) {
+    if (!PyThread_acquire_lock(e->cache_lock, NOWAIT_LOCK)) return 0;
+    int64_t hit;
+    int found = btab_find(&e->cache, p, n, &hit);
+    if (found) {
+        Py_ssize_t off = (Py_ssize_t)(hit >> 8), cnt = (Py_ssize_t)(hit & 0xff);
+        if (tokbuf_reserve(b, cnt) < 0) {
+            found = -1;
+        } else {
+            for (Py_ssize_t k = 0; k < cnt; k++) {
+                b->id[k] = e->pool_id[off + k];
+                b->end[k] = e->pool_end[off + k];
+            }
+            b->n = cnt;
+        }
+    }
+    PyThread_release_lock(e->cache_lock);
+    return found;
+}
+
+/* Tokens of one piece into s->piece: ids and byte ends relative to the piece. */
+int encode_piece(Encoder *e, Scratch *s, const unsigned char *p, Py_ssize_t n, int use_cache) {
     if (n >= INT32_MAX) { /* merge_heap's positions and links are int32 */
         PyErr_SetString(PyExc_ValueError, "a piece of 2**31-1 bytes or more is too long for the kernel");
         return -1;
     }
-    TokBuf *b = &e->piece;
+    TokBuf *b = &s->piece;
     b->n = 0;
-    int64_t hit;
-    if (n <= CACHE_MAX_PIECE && btab_find(&e->cache, p, n, &hit)) {
-        Py_ssize_t off = (Py_ssize_t)(hit >> 8), cnt = (Py_ssize_t)(hit & 0xff);
-        if (tokbuf_reserve(b, cnt) < 0) return -1;
-        for (Py_ssize_t k = 0; k < cnt; k++) {
-            b->id[k] = e->pool_id[off + k];
-            b->end[k] = e->pool_end[off + k];
-        }
-        b->n = cnt;
-        return 0;
+    use_cache = use_cache && e->cache_budget && n <= CACHE_MAX_PIECE;
+    if (use_cache) {
+        int found = cache_lookup(e, p, n, b);
+        if (found) return found < 0 ? -1 : 0;
     }
     if (tokbuf_reserve(b, n) < 0) return -1;
     int64_t whole;
@@ -239,10 +264,15 @@ int encode_piece(Encoder *e, const unsigned char *p, Py_ssize_t n) {
             b->id[k] = e->byte_id[p[k]];
             b->end[k] = k + 1;
         }
-        Py_ssize_t m = n <= SCAN_LIMIT ? merge_scan(e, b->id, b->end, n) : merge_heap(e, b->id, b->end, n);
+        Py_ssize_t m = n <= SCAN_LIMIT ? merge_scan(e, b->id, b->end, n) : merge_heap(e, s, b->id, b->end, n);
         if (m < 0) return -1;
         b->n = m;
     }
-    if (n <= CACHE_MAX_PIECE && b->n < 256 && e->cache_budget) return cache_store(e, p, n, b);
+    /* Stored only when the lock is free at once: a busy cache costs this piece its place, never a wait. */
+    if (use_cache && b->n < 256 && PyThread_acquire_lock(e->cache_lock, NOWAIT_LOCK)) {
+        int rc = cache_store(e, p, n, b);
+        PyThread_release_lock(e->cache_lock);
+        return rc;
+    }
     return 0;
 }

@@ -7,6 +7,7 @@ typedef struct {
     PyObject *classes_obj;
     const unsigned char *cls;
     int how;
+    int busy;              /* a call is running (enter_call) */
     /* Entries in order of first appearance; the slot table maps hashes to entry numbers + 1. */
     PyObject **key;
     uint64_t *key_hash;
@@ -98,10 +99,10 @@ PyDoc_STRVAR(counter_add_doc,
 "add(text, per_line) -> None: count the pieces of text. With per_line, each \"\\n\"-ended line is\n"
 "split on its own (as tokenizers reads files); otherwise the text is split as one.");
 
-static PyObject *PieceCounter_add(PieceCounter *c, PyObject *args) {
+static PyObject *run_add(PieceCounter *c, PyObject *args) {
     PyObject *text;
     int per_line;
-    if (check_ready(c) < 0 || !PyArg_ParseTuple(args, "Up", &text, &per_line)) return NULL;
+    if (!PyArg_ParseTuple(args, "Up", &text, &per_line)) return NULL;
     Text whole = text_of(text);
     for (Py_ssize_t line = 0; line < whole.len;) {
         Text t = whole;
@@ -130,8 +131,7 @@ static PyObject *PieceCounter_add(PieceCounter *c, PyObject *args) {
 
 PyDoc_STRVAR(counter_counts_doc, "counts() -> dict[str, int]: every piece seen, in order of first appearance.");
 
-static PyObject *PieceCounter_counts(PieceCounter *c, PyObject *Py_UNUSED(ignored)) {
-    if (check_ready(c) < 0) return NULL;
+static PyObject *run_counts(PieceCounter *c, PyObject *Py_UNUSED(ignored)) {
     PyObject *d = PyDict_New();
     if (!d) return NULL;
     for (size_t k = 0; k < c->n; k++) {
@@ -142,9 +142,29 @@ static PyObject *PieceCounter_counts(PieceCounter *c, PyObject *Py_UNUSED(ignore
     return d;
 }
 
-static PyObject *PieceCounter_len(PieceCounter *c, PyObject *Py_UNUSED(ignored)) {
-    if (check_ready(c) < 0) return NULL;
+static PyObject *run_len(PieceCounter *c, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromSize_t(c->n);
+}
+
+static PyObject *PieceCounter_add(PieceCounter *c, PyObject *args) {
+    if (check_ready(c) < 0 || enter_call(&c->busy, "PieceCounter") < 0) return NULL;
+    PyObject *out = run_add(c, args);
+    leave_call(&c->busy);
+    return out;
+}
+
+static PyObject *PieceCounter_counts(PieceCounter *c, PyObject *ignored) {
+    if (check_ready(c) < 0 || enter_call(&c->busy, "PieceCounter") < 0) return NULL;
+    PyObject *out = run_counts(c, ignored);
+    leave_call(&c->busy);
+    return out;
+}
+
+static PyObject *PieceCounter_len(PieceCounter *c, PyObject *ignored) {
+    if (check_ready(c) < 0 || enter_call(&c->busy, "PieceCounter") < 0) return NULL;
+    PyObject *out = run_len(c, ignored);
+    leave_call(&c->busy);
+    return out;
 }
 
 static PyMethodDef PieceCounter_methods[] = {

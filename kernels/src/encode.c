@@ -19,19 +19,19 @@ void result_free(Result *r) {
     memset(r, 0, sizeof(*r));
 }
 
-/* The UTF-8 bytes of text[i:j] in e->u8 (the Python path encodes each piece the same way). */
-static const unsigned char *piece_utf8(Encoder *e, PyObject *text, const Text *t, Py_ssize_t i, Py_ssize_t j,
+/* The UTF-8 bytes of text[i:j] in the call's s->u8 (the Python path encodes each piece the same way). */
+static const unsigned char *piece_utf8(Scratch *s, PyObject *text, const Text *t, Py_ssize_t i, Py_ssize_t j,
                                        Py_ssize_t *nbytes) {
     size_t need = (size_t)(j - i) * 4;
-    if (need > e->u8_cap) {
-        size_t cap = e->u8_cap ? e->u8_cap : 1024;
+    if (need > s->u8_cap) {
+        size_t cap = s->u8_cap ? s->u8_cap : 1024;
         while (cap < need) cap *= 2;
-        unsigned char *b = PyMem_Realloc(e->u8, cap);
+        unsigned char *b = PyMem_Realloc(s->u8, cap);
         if (!b) { PyErr_NoMemory(); return NULL; }
-        e->u8 = b;
-        e->u8_cap = cap;
+        s->u8 = b;
+        s->u8_cap = cap;
     }
-    unsigned char *o = e->u8;
+    unsigned char *o = s->u8;
     for (Py_ssize_t k = i; k < j; k++) {
         Py_UCS4 c = AT(t, k);
         if (c < 0x80) *o++ = (unsigned char)c;
@@ -51,21 +51,21 @@ static const unsigned char *piece_utf8(Encoder *e, PyObject *text, const Text *t
             *o++ = 0x80 | ((c >> 6) & 0x3F); *o++ = 0x80 | (c & 0x3F);
         }
     }
-    *nbytes = o - e->u8;
-    return e->u8;
+    *nbytes = o - s->u8;
+    return s->u8;
 }
 
 /* Encode all of `text`: tokens with character offsets from `base`, pieces numbered from `first_word`. */
-int encode_text(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r) {
+int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r) {
     Text t = text_of(text);
     int ascii = PyUnicode_IS_ASCII(text);
     int64_t word = first_word;
     int64_t charpos[CACHE_MAX_PIECE + 1];
     for (Py_ssize_t i = 0; i < t.len;) {
         Py_ssize_t j = next_piece(e, &t, i), nb = j - i;
-        const unsigned char *bytes = ascii ? (const unsigned char *)t.data + i : piece_utf8(e, text, &t, i, j, &nb);
-        if (!bytes || encode_piece(e, bytes, nb) < 0) return -1;
-        TokBuf *pb = &e->piece;
+        const unsigned char *bytes = ascii ? (const unsigned char *)t.data + i : piece_utf8(s, text, &t, i, j, &nb);
+        if (!bytes || encode_piece(e, s, bytes, nb, 1) < 0) return -1;
+        TokBuf *pb = &s->piece;
         if (result_reserve(r, pb->n) < 0) return -1;
         Py_ssize_t o = r->out.n;
         int64_t cs = base + i;

@@ -27,8 +27,10 @@ PyDoc_STRVAR(encode_ids_doc, "encode_ids(text) -> list[int]: the token ids of th
 static PyObject *Encoder_encode_ids(Encoder *e, PyObject *text) {
     if (check_ready(e) < 0 || check_text(text) < 0) return NULL;
     Result r = {0};
-    if (encode_text(e, text, 0, 0, &r) < 0) { result_free(&r); return NULL; }
-    PyObject *ids = ids_list(e, &r);
+    Scratch sc = {0};
+    int rc = encode_text(e, &sc, text, 0, 0, &r);
+    scratch_free(&sc);
+    PyObject *ids = rc < 0 ? NULL : ids_list(e, &r);
     result_free(&r);
     return ids;
 }
@@ -55,8 +57,11 @@ static PyObject *Encoder_encode(Encoder *e, PyObject *args) {
         return NULL;
     }
     Result r = {0};
+    Scratch sc = {0};
     PyObject *out = NULL;
-    if (encode_text(e, text, base, first_word, &r) == 0) {
+    int rc = encode_text(e, &sc, text, base, first_word, &r);
+    scratch_free(&sc);
+    if (rc == 0) {
         /* Millions of new objects, none of which can form a cycle: no collections while they are made. */
         int gc_was_on = PyGC_Disable();
         out = result_lists(e, &r);
@@ -105,11 +110,12 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args) {
     }
     int gc_was_on = PyGC_Disable();
     Result r = {0};
+    Scratch sc = {0};
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *text = PySequence_Fast_GET_ITEM(seq, k);
         if (check_text(text) < 0) goto fail;
         r.out.n = 0;
-        if (encode_text(e, text, 0, 0, &r) < 0) goto fail;
+        if (encode_text(e, &sc, text, 0, 0, &r) < 0) goto fail;
         PyObject *lists = result_lists(e, &r);
         if (!lists) goto fail;
         Py_ssize_t m = r.out.n;
@@ -136,6 +142,7 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args) {
         PyList_SET_ITEM(out, k, row);
     }
     result_free(&r);
+    scratch_free(&sc);
     if (gc_was_on) PyGC_Enable();
     Py_DECREF(zero);
     Py_DECREF(one);
@@ -143,6 +150,7 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args) {
     return out;
 fail:
     result_free(&r);
+    scratch_free(&sc);
     if (gc_was_on) PyGC_Enable();
     Py_XDECREF(zero);
     Py_XDECREF(one);
@@ -176,29 +184,36 @@ static PyObject *Encoder_encode_piece(Encoder *e, PyObject *data) {
         PyErr_SetString(PyExc_TypeError, "encode_piece takes bytes");
         return NULL;
     }
-    size_t saved = e->cache_budget;
-    BytesTable empty = e->cache;
-    e->cache_budget = 0; /* neither read nor fill the cache */
-    e->cache.count = 0;
-    int rc = encode_piece(e, (const unsigned char *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data));
-    e->cache_budget = saved;
-    e->cache.count = empty.count;
-    if (rc < 0) return NULL;
-    PyObject *out = PyList_New(e->piece.n);
-    if (!out) return NULL;
-    for (Py_ssize_t k = 0; k < e->piece.n; k++) {
-        PyObject *o = PyLong_FromLong(e->piece.id[k]);
-        if (!o) { Py_DECREF(out); return NULL; }
-        PyList_SET_ITEM(out, k, o);
+    Scratch sc = {0};
+    PyObject *out = NULL;
+    if (encode_piece(e, &sc, (const unsigned char *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), 0) == 0 &&
+        (out = PyList_New(sc.piece.n))) {
+        for (Py_ssize_t k = 0; k < sc.piece.n; k++) {
+            PyObject *o = PyLong_FromLong(sc.piece.id[k]);
+            if (!o) { Py_CLEAR(out); break; }
+            PyList_SET_ITEM(out, k, o);
+        }
     }
+    scratch_free(&sc);
     return out;
 }
 
 PyDoc_STRVAR(cache_size_doc, "cache_size() -> int: the number of pieces remembered.");
 
+/* Holds the cache lock, waiting for it without the GIL (its holder may need the GIL to finish). */
+static void lock_cache(Encoder *e) {
+    if (PyThread_acquire_lock(e->cache_lock, NOWAIT_LOCK)) return;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(e->cache_lock, WAIT_LOCK);
+    Py_END_ALLOW_THREADS
+}
+
 static PyObject *Encoder_cache_size(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     if (check_ready(e) < 0) return NULL;
-    return PyLong_FromSize_t(e->cache.count);
+    lock_cache(e);
+    size_t n = e->cache.count;
+    PyThread_release_lock(e->cache_lock);
+    return PyLong_FromSize_t(n);
 }
 
 PyDoc_STRVAR(cache_bytes_doc,
@@ -208,15 +223,20 @@ PyDoc_STRVAR(cache_bytes_doc,
 
 static PyObject *Encoder_cache_bytes(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     if (check_ready(e) < 0) return NULL;
-    return PyLong_FromSize_t(cache_bytes(e));
+    lock_cache(e);
+    size_t n = cache_bytes(e);
+    PyThread_release_lock(e->cache_lock);
+    return PyLong_FromSize_t(n);
 }
 
 PyDoc_STRVAR(clear_cache_doc, "clear_cache(): forget every remembered piece.");
 
 static PyObject *Encoder_clear_cache(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     if (check_ready(e) < 0) return NULL;
+    lock_cache(e);
     btab_clear(&e->cache);
     e->pool_len = 0;
+    PyThread_release_lock(e->cache_lock);
     Py_RETURN_NONE;
 }
 
@@ -243,12 +263,7 @@ static void encoder_clear(Encoder *e) {
     btab_free(&e->cache);
     PyMem_Free(e->pool_id);
     PyMem_Free(e->pool_end);
-    tokbuf_free(&e->piece);
-    PyMem_Free(e->sym);
-    PyMem_Free(e->nxt);
-    PyMem_Free(e->prv);
-    PyMem_Free(e->pend);
-    PyMem_Free(e->u8);
+    if (e->cache_lock) PyThread_free_lock(e->cache_lock);
     memset((char *)e + sizeof(PyObject), 0, sizeof(Encoder) - sizeof(PyObject));
 }
 
@@ -327,6 +342,10 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     e->pattern = pattern;
     e->ignore_merges = ignore_merges;
     e->cache_budget = cache_budget < 0 ? 0 : (size_t)cache_budget;
+    if (!(e->cache_lock = PyThread_allocate_lock())) {
+        PyErr_SetString(PyExc_MemoryError, "cannot allocate the piece cache's lock");
+        goto fail;
+    }
     Py_INCREF(token_strs);
     e->token_strs = token_strs;
     if (!(e->id_objs = PyList_New(nv))) goto fail;
@@ -343,28 +362,17 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
             PyErr_SetString(PyExc_TypeError, "token_bytes must hold bytes or None");
             goto fail;
         }
+        if (PyBytes_GET_SIZE(b) >= INT32_MAX) { /* the tables keep lengths as int32 */
+            PyErr_SetString(PyExc_ValueError, "a token of 2**31-1 bytes or more");
+            goto fail;
+        }
         int64_t old;
         if (btab_find(&e->vocab, (const unsigned char *)PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b), &old)) continue;
         if (btab_put(&e->vocab, (const unsigned char *)PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b), k) < 0) goto fail;
     }
     if (u64map_init(&e->pairs, tokens_rank ? (size_t)nv * 4 : (size_t)nm) < 0) goto fail;
     if (tokens_rank) {
-        /* Every split of a token into two tokens is a pair; its rank is the token's id. Ids are
-         * visited in increasing order so a pair keeps its lowest rank. */
-        for (Py_ssize_t k = 0; k < nv; k++) {
-            PyObject *b = PyList_GET_ITEM(token_bytes, k);
-            if (b == Py_None || PyBytes_GET_SIZE(b) < 2) continue;
-            const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(b);
-            Py_ssize_t n = PyBytes_GET_SIZE(b);
-            int64_t self;
-            if (!btab_find(&e->vocab, p, n, &self) || self != k) continue; /* a duplicate spelling */
-            for (Py_ssize_t cut = 1; cut < n; cut++) {
-                int64_t l, r;
-                if (btab_find(&e->vocab, p, cut, &l) && btab_find(&e->vocab, p + cut, n - cut, &r) &&
-                    pairs_put(&e->pairs, (int32_t)l, (int32_t)r, (uint32_t)k, (int32_t)k) < 0)
-                    goto fail;
-            }
-        }
+        if (ranked_pairs(e, token_bytes, nv) < 0) goto fail;
     } else {
         /* read_id runs no Python code (ints only), so merges keeps the size nm measured above. */
         for (Py_ssize_t k = 0; k < nm; k++) {

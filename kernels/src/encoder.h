@@ -27,16 +27,24 @@ typedef struct {
     int32_t *pool_end;
     size_t pool_len, pool_cap;
     size_t cache_budget;        /* bytes the cache may hold (cache_bytes()); 0 = no caching */
-    /* Scratch for one piece. */
-    TokBuf piece;
-    /* Scratch for long pieces. */
-    int32_t *sym, *nxt, *prv;
-    int64_t *pend;
-    size_t scratch_cap;
-    /* UTF-8 of the current piece (non-ASCII texts). */
-    unsigned char *u8;
-    size_t u8_cap;
+    /* Guards the cache (table and pool), the only state of a built Encoder that calls change:
+     * lookups and stores only try it and go without the cache when another call holds it, so a
+     * call never waits on another; clear_cache() waits for it. */
+    PyThread_type_lock cache_lock;
 } Encoder;
+
+/* One call's working memory (encode, encode_batch, encode_ids, encode_piece): never part of the
+ * Encoder, so concurrent calls on one Encoder share nothing they write but the locked cache. */
+typedef struct {
+    TokBuf piece;               /* the tokens of the current piece */
+    int32_t *sym, *nxt, *prv;   /* long pieces' linked list */
+    int64_t *pend;
+    size_t cap;
+    unsigned char *u8;          /* UTF-8 of the current piece (non-ASCII texts) */
+    size_t u8_cap;
+} Scratch;
+
+void scratch_free(Scratch *s);
 
 static inline uint64_t pair_key(int32_t l, int32_t r) { return ((uint64_t)(uint32_t)l << 32) | (uint32_t)r; }
 
@@ -58,8 +66,13 @@ static inline Py_ssize_t next_piece(const Encoder *e, const Text *t, Py_ssize_t 
 /* The bytes the piece cache holds now: its slot table, its key arena and its token pool. */
 size_t cache_bytes(const Encoder *e);
 int pairs_put(U64Map *t, int32_t l, int32_t r, uint32_t rank, int32_t merged);
-/* The tokens of one piece's bytes into e->piece: ids and byte ends relative to the piece. */
-int encode_piece(Encoder *e, const unsigned char *p, Py_ssize_t n);
+/* The tokens of one piece's bytes into s->piece: ids and byte ends relative to the piece; the
+ * cache is read and filled when use_cache is set. */
+int encode_piece(Encoder *e, Scratch *s, const unsigned char *p, Py_ssize_t n, int use_cache);
+
+/* ranked.c: every split of a token into two tokens as a pair ranked by the token's id (tiktoken's
+ * rule), for the tokens_rank Encoder; token_bytes holds bytes or None (checked by the caller). */
+int ranked_pairs(Encoder *e, PyObject *token_bytes, Py_ssize_t nv);
 
 /* encode.c: a whole text's tokens, with character offsets and piece numbers. */
 typedef struct {
@@ -70,7 +83,7 @@ typedef struct {
 } Result;
 
 void result_free(Result *r);
-int encode_text(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r);
+int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r);
 PyObject *ids_list(Encoder *e, const Result *r);
 PyObject *result_lists(Encoder *e, const Result *r);
 

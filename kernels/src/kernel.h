@@ -11,13 +11,22 @@
  *   bpe.c      BPE over one piece's bytes (scan or heap), and the piece cache
  *   encode.c   a whole text: pieces, tokens, character offsets, and the encoding's lists
  *   encoder.c  the Encoder type (encoder.h holds its state)
+ *   ranked.c   the pair table of merges ranked by token (tiktoken's rule), linear in token length
  *   counter.c  PieceCounter: pieces of a corpus counted in one pass, for training
  *   merges.c   MergeState: the BPE training loop's pair counts, queue and words
  *   module.c   the module, and the integer codes of codes.h as its constants
  *
  * Character classes (\p{L}, \p{N}, \s, \w, case-insensitive letters) come from a table the Python
  * side builds with the `regex` module itself (tokenizer_core/text/native.py), so the kernel and
- * the Python path use the same Unicode data. Every call holds the GIL.
+ * the Python path use the same Unicode data.
+ *
+ * Threads. Every call holds the GIL today; the kernel is built so that its loops may release it:
+ * an Encoder's working memory belongs to the call (Scratch, encoder.h), and the one thing calls
+ * share and change, the piece cache, sits behind a lock that lookups and stores only try (a call
+ * that finds it taken goes without the cache, never waits), so any number of threads may encode
+ * with one Encoder at once. A PieceCounter or MergeState is one training run's state: one call at
+ * a time (a second concurrent call raises RuntimeError, see enter_call). The tables' hash seed is
+ * set once at import, before any thread can use them.
  */
 #ifndef TOKENIZER_KERNEL_H
 #define TOKENIZER_KERNEL_H
@@ -117,6 +126,22 @@ typedef struct {
 
 int tokbuf_reserve(TokBuf *b, Py_ssize_t more);
 void tokbuf_free(TokBuf *b);
+
+/* ------------------------------------------------------------------ one call at a time */
+
+/* PieceCounter and MergeState are one training run's state: a call changes them throughout, so
+ * two calls on one object at once (possible once the kernel releases the GIL in its loops) would
+ * corrupt it. `busy` is tested and set while the GIL is held, so a second call raises instead. */
+static inline int enter_call(int *busy, const char *type_name) {
+    if (*busy) {
+        PyErr_Format(PyExc_RuntimeError, "this %s is in use by another call (one thread at a time)", type_name);
+        return -1;
+    }
+    *busy = 1;
+    return 0;
+}
+
+static inline void leave_call(int *busy) { *busy = 0; }
 
 /* ------------------------------------------------------------------ the types */
 

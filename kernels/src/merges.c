@@ -14,6 +14,7 @@ typedef struct { int32_t *w; int32_t n, cap; } WordList;
 typedef struct {
     PyObject_HEAD
     int ready;             /* set last by a successful __init__; methods refuse objects without it */
+    int busy;              /* a call is running (enter_call) */
     int shift;
     uint64_t mask;
     /* Words: symbols of word k are sym[start[k] .. start[k] + len[k]). */
@@ -180,8 +181,7 @@ PyDoc_STRVAR(ms_best_doc,
 "best() -> (key, count) of the next pair to merge, or None when the queue is empty.\n"
 "Stale entries met on the way go back with their current count, as the Python loop does.");
 
-static PyObject *MergeState_best(MergeState *m, PyObject *Py_UNUSED(ignored)) {
-    if (check_ready(m) < 0) return NULL;
+static PyObject *run_best(MergeState *m, PyObject *Py_UNUSED(ignored)) {
     while (m->hn) {
         QEntry e = qpop(m);
         int64_t cur = pair_count(m, e.key);
@@ -200,9 +200,9 @@ static PyObject *MergeState_best(MergeState *m, PyObject *Py_UNUSED(ignored)) {
 PyDoc_STRVAR(ms_merge_doc,
 "merge(a, b, new_id) -> tokens saved: merge (a, b) in the words of the entry best() chose.");
 
-static PyObject *MergeState_merge(MergeState *m, PyObject *args) {
+static PyObject *run_merge(MergeState *m, PyObject *args) {
     long long a_, b_, n_;
-    if (check_ready(m) < 0 || !PyArg_ParseTuple(args, "LLL", &a_, &b_, &n_)) return NULL;
+    if (!PyArg_ParseTuple(args, "LLL", &a_, &b_, &n_)) return NULL;
     if (m->chosen < 0) {
         PyErr_SetString(PyExc_RuntimeError, "merge() needs a pair from best() first");
         return NULL;
@@ -282,8 +282,7 @@ static PyObject *MergeState_merge(MergeState *m, PyObject *args) {
 
 PyDoc_STRVAR(ms_words_doc, "words() -> list[list[int]]: the words' symbols now.");
 
-static PyObject *MergeState_words(MergeState *m, PyObject *Py_UNUSED(ignored)) {
-    if (check_ready(m) < 0) return NULL;
+static PyObject *run_words(MergeState *m, PyObject *Py_UNUSED(ignored)) {
     PyObject *out = PyList_New(m->nwords);
     if (!out) return NULL;
     for (Py_ssize_t k = 0; k < m->nwords; k++) {
@@ -296,6 +295,27 @@ static PyObject *MergeState_words(MergeState *m, PyObject *Py_UNUSED(ignored)) {
         }
         PyList_SET_ITEM(out, k, w);
     }
+    return out;
+}
+
+static PyObject *MergeState_best(MergeState *m, PyObject *ignored) {
+    if (check_ready(m) < 0 || enter_call(&m->busy, "MergeState") < 0) return NULL;
+    PyObject *out = run_best(m, ignored);
+    leave_call(&m->busy);
+    return out;
+}
+
+static PyObject *MergeState_merge(MergeState *m, PyObject *args) {
+    if (check_ready(m) < 0 || enter_call(&m->busy, "MergeState") < 0) return NULL;
+    PyObject *out = run_merge(m, args);
+    leave_call(&m->busy);
+    return out;
+}
+
+static PyObject *MergeState_words(MergeState *m, PyObject *ignored) {
+    if (check_ready(m) < 0 || enter_call(&m->busy, "MergeState") < 0) return NULL;
+    PyObject *out = run_words(m, ignored);
+    leave_call(&m->busy);
     return out;
 }
 
@@ -371,7 +391,7 @@ static int MergeState_init(MergeState *m, PyObject *args, PyObject *kw) {
     }
     /* Both maps grow with the distinct pairs. */
     if (u64map_init(&m->pairs, 1 << 15) < 0 || u64map_init(&m->gmap, 1 << 15) < 0) goto fail;
-    int64_t at = 0;
+    int64_t at = 0, total_weight = 0;
     for (Py_ssize_t k = 0; k < nw; k++) {
         PyObject *w = PyList_GET_ITEM(words, k);
         Py_ssize_t n = PyList_GET_SIZE(w);
@@ -381,6 +401,14 @@ static int MergeState_init(MergeState *m, PyObject *args, PyObject *kw) {
         long long c = PyLong_AsLongLong(co);
         if (c == -1 && PyErr_Occurred()) goto fail;
         if (c < 0) { PyErr_SetString(PyExc_ValueError, "counts must be >= 0"); goto fail; }
+        /* Pair counts, and the tokens a merge saves, are sums of count x occurrences: refused
+         * here when the sum of all of them could pass int64 (signed overflow is undefined). */
+        int64_t weight;
+        if (n > 1 && (__builtin_mul_overflow((int64_t)c, (int64_t)(n - 1), &weight) ||
+                      __builtin_add_overflow(total_weight, weight, &total_weight))) {
+            PyErr_SetString(PyExc_OverflowError, "counts too large: pair counts would pass 2**63-1");
+            goto fail;
+        }
         m->start[k] = at;
         m->len[k] = (int32_t)n;
         m->cnt[k] = c;

@@ -14,6 +14,7 @@ import regex
 from tokenizer_core.registry import register
 from tokenizer_core.text.patterns import match_runs
 from tokenizer_core.text.pre_tokenizer_base import Piece, PreTokenizer
+from tokenizer_core.text.surrogates import utf8_of
 from tokenizer_core.types import Offsets
 
 #: The GPT-2 split pattern (also used by RoBERTa and tokenizers' ByteLevel).
@@ -143,7 +144,8 @@ class ByteLevel(PreTokenizer):
             chunks = [c for c, _, _ in self._chunks(text)]
         out = []
         for c in chunks:
-            out.append(c if c.isascii() and c.isalnum() else bytes_to_symbols(c.encode("utf-8")))
+            # A lone surrogate reads as U+FFFD, as in encoding (it has no UTF-8 of its own).
+            out.append(c if c.isascii() and c.isalnum() else bytes_to_symbols(utf8_of(c)))
         return out
 
     def split(self, text: str) -> list[Piece]:

@@ -28,6 +28,7 @@ import regex
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.text.kernel_codes import PieceSplit
 from tokenizer_core.text.native import available, class_table, kernel
+from tokenizer_core.text.surrogates import utf8_of
 from tokenizer_core.types import ProgressCallback, no_progress
 
 # The GPT-2 pattern made safe for many lines at once: a run of spaces ending in "\n" is
@@ -52,8 +53,21 @@ def to_byte_symbols(piece: str, _table: dict[int, str] = {}) -> str:  # noqa: B0
     if not _table:
         _table.update(_byte_table())
     if not piece.isascii():
-        piece = piece.encode("utf-8").decode("latin-1")
+        piece = utf8_of(piece).decode("latin-1")  # a lone surrogate reads as U+FFFD, as in encoding
     return piece.translate(_table)
+
+
+def _byte_mapped(raw: dict[str, int]) -> Counter[str]:
+    """Raw pieces' counts under their byte symbols, in order of first appearance. Pieces that differ
+    only in lone surrogates map to the same symbols (each surrogate reads as U+FFFD): summed.
+
+    >>> _byte_mapped({"a\\ud800": 1, " b": 2, "a\\udfff": 3})
+    Counter({'aï¿½': 4, 'Ġb': 2})
+    """
+    out: Counter[str] = Counter()
+    for piece, count in raw.items():
+        out[to_byte_symbols(piece)] += count
+    return out
 
 
 def _line_chunks(lines: Iterable[str], progress: ProgressCallback) -> Iterator[tuple[str, bool]]:
@@ -264,7 +278,7 @@ def _count_in_kernel(lines: Iterable[str], *, how: PieceSplit, normalizer: Any, 
     """The kernel's counts; GPT-2 pieces come back raw and are byte-mapped here, as the regex path does."""
     norm = None if normalizer is None else normalizer.normalize_str
     raw = _count_native(lines, how=how, normalize=norm, progress=progress)
-    return Counter({to_byte_symbols(p): c for p, c in raw.items()} if how == PieceSplit.GPT2 else raw)
+    return _byte_mapped(raw) if how == PieceSplit.GPT2 else Counter(raw)
 
 
 def _count_gpt2_regex(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, workers: Optional[int],
@@ -272,7 +286,7 @@ def _count_gpt2_regex(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: A
     """GPT-2 pieces by the joined-lines regex (in worker processes past the first MB), byte-mapped."""
     norm = None if normalizer is None else normalizer.normalize_str
     raw = count_gpt2_pieces(lines, normalize=norm, workers=workers, progress=progress)
-    return Counter({to_byte_symbols(p): c for p, c in raw.items()})
+    return _byte_mapped(raw)
 
 
 def _count_joined_lines(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, workers: Optional[int],

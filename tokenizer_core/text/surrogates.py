@@ -6,13 +6,15 @@ surrogate, so every offset into the text stays valid.
 'a\\ufffdb'
 >>> replace_lone_surrogates("plain") == "plain"
 True
+>>> utf8_of("a\\ud800")
+b'a\xef\xbf\xbd'
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["replace_lone_surrogates"]
+__all__ = ["replace_lone_surrogates", "utf8_of"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -23,3 +25,12 @@ def replace_lone_surrogates(text: str) -> str:
     tiktoken joins a valid high+low pair into one character first; a Python ``str`` holds such a
     pair only when it was decoded wrongly, and we replace both halves, keeping offsets aligned."""
     return _SURROGATE.sub("\ufffd", text)
+
+
+def utf8_of(text: str) -> bytes:
+    """The UTF-8 bytes of ``text``, each lone surrogate read as U+FFFD (as encoding reads it), so
+    that training and encoding see the same bytes and neither raises a codec error."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return replace_lone_surrogates(text).encode("utf-8")
