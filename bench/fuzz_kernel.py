@@ -88,8 +88,12 @@ def hostile_text(rng: random.Random, *, max_run: int = 3000) -> str:
             parts.append(rng.choice(_SPECIAL + list("a0.") + ["ab"]) * rng.randint(50, max_run))
         elif kind < 0.7:
             parts.append("".join(rng.choice(_DIGITS) for _ in range(rng.randint(1, 40))))
-        elif kind < 0.9:
+        elif kind < 0.8:
             parts.append(rng.choice(_SCRIPTS))
+        elif kind < 0.9:  # short words over two or three letters: many merges of equal rank apply
+            letters = rng.choice(["ab", "aab", "abc", "a "])
+            parts.append(" ".join("".join(rng.choice(letters) for _ in range(rng.randint(1, 9)))
+                                  for _ in range(rng.randint(1, 20))))
         else:
             parts.append("".join(chr(rng.randrange(0x20)) for _ in range(rng.randint(1, 5))))
     return rng.choice(["", " ", "\n"]).join(parts)
