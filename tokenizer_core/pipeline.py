@@ -121,13 +121,14 @@ class Tokenizer:
         return self.pre_tokenizer.split_at(text, at_start=at_start)
 
     def _tokenize_piece(self, piece: str, rng: Optional[random.Random], sampling: Optional[Sampling]) -> list[Token]:
-        if sampling is None:
+        if sampling is None or rng is None:
             return self.model.tokenize(piece)
-        return self.model.tokenize_sampled(piece, rng=rng or random.Random(sampling.seed), sampling=sampling)
+        return self.model.tokenize_sampled(piece, rng=rng, sampling=sampling)
 
     def _trace_text(self, text: str, *, split_special: bool, sampling: Optional[Sampling],
-                    sequence_id: int) -> tuple[list[PieceTrace], Encoding, str]:
-        rng = random.Random(sampling.seed) if sampling is not None else None
+                    sequence_id: int, rng: Optional[random.Random] = None) -> tuple[list[PieceTrace], Encoding, str]:
+        if sampling is not None and rng is None:
+            rng = sampling.generator()
         tokens: list[Token] = []
         word_ids: list[Optional[int]] = []
         traces: list[PieceTrace] = []
@@ -168,13 +169,16 @@ class Tokenizer:
         return traces, enc, "".join(normalized_parts)
 
     def encode_sequence(self, text: str, *, sequence_id: int = 0, sampling: Optional[Sampling] = None,
-                        split_special_tokens: bool = True) -> Encoding:
-        """Model tokens of one text, with offsets and word ids, before any special tokens are added."""
+                        rng: Optional[random.Random] = None, split_special_tokens: bool = True) -> Encoding:
+        """Model tokens of one text, with offsets and word ids, before any special tokens are added.
+
+        With ``sampling``, samples are drawn from ``rng``, or from a new ``sampling.generator()``
+        when none is given (see :meth:`encode`)."""
         fast = None if sampling is not None else self._fast.get(self.normalizer, self.pre_tokenizer, self.model)
         if fast is not None:  # the same encoding, assembled in bulk from cached pieces
             return _guarded(fast.encode, text, added=self.added, split_special=split_special_tokens, sequence_id=sequence_id)
         return _guarded(self._trace_text, text, split_special=split_special_tokens, sampling=sampling,
-                        sequence_id=sequence_id)[1]
+                        sequence_id=sequence_id, rng=rng)[1]
 
     def encode(
         self,
@@ -184,12 +188,31 @@ class Tokenizer:
         add_special_tokens: bool = True,
         truncation: Optional["TruncationParams"] = None,
         sampling: Optional[Sampling] = None,
+        rng: Optional[random.Random] = None,
     ) -> Encoding:
-        """Encode a text (or a pair of texts) into an :class:`Encoding`."""
-        a = self.encode_sequence(text, sequence_id=0, sampling=sampling)
+        """Encode a text (or a pair of texts) into an :class:`Encoding`.
+
+        ``sampling`` draws a segmentation instead of the best one. Every draw comes from
+        ``rng``; without one the call is a run of its own, seeded by ``sampling.seed``. To
+        encode many texts as one reproducible run, make ``rng = sampling.generator()`` once
+        and pass it to every call (as :meth:`encode_batch` and ``encode --seed`` do): equal
+        texts then get independent samples.
+
+        >>> from tokenizer_core.bpe.model import BPE
+        >>> tok = Tokenizer(BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]))
+        >>> s = Sampling(seed=1, dropout=0.5)
+        >>> len({tuple(tok.encode("ab", sampling=s).tokens) for _ in range(20)})   # each call restarts
+        1
+        >>> rng = s.generator()
+        >>> len({tuple(tok.encode("ab", sampling=s, rng=rng).tokens) for _ in range(20)})   # one run
+        2
+        """
+        if sampling is not None and rng is None:
+            rng = sampling.generator()  # one generator for both texts of a pair
+        a = self.encode_sequence(text, sequence_id=0, sampling=sampling, rng=rng)
         if pair is None and self.post_processor is None and (truncation is None or not truncation.enabled):
             return a  # finish_encoding would return a copy of it: type and sequence ids 0, nothing added
-        b = None if pair is None else self.encode_sequence(pair, sequence_id=1, sampling=sampling)
+        b = None if pair is None else self.encode_sequence(pair, sequence_id=1, sampling=sampling, rng=rng)
         return batching.finish_encoding(a, b, post_processor=self.post_processor,
                                         add_special_tokens=add_special_tokens, truncation=truncation)
 
@@ -202,12 +225,15 @@ class Tokenizer:
         padding: Optional["PaddingParams"] = None,
         truncation: Optional["TruncationParams"] = None,
         sampling: Optional[Sampling] = None,
+        rng: Optional[random.Random] = None,
         return_overflowing: bool = False,
     ) -> "BatchEncoding":
         """Encode many texts (optionally pairs) and pad/truncate them into a batch.
 
-        With ``return_overflowing`` the windows cut off by truncation become rows of their own
-        (see ``BatchEncoding.overflow_to_sample_mapping``)."""
+        With ``sampling`` the whole batch is one run: the texts, in order, draw from ``rng``
+        (by default one new ``sampling.generator()``), so equal texts get independent samples
+        and the same seed gives the same batch. With ``return_overflowing`` the windows cut off
+        by truncation become rows of their own (see ``BatchEncoding.overflow_to_sample_mapping``)."""
         if pairs is not None and len(pairs) != len(texts):
             raise TokenizerError(f"got {len(texts)} texts but {len(pairs)} pair texts; give one pair per text")
         with paused_gc():
@@ -218,9 +244,11 @@ class Tokenizer:
                                                      add_special_tokens=add_special_tokens, truncation=truncation)
                             for a in encs]
             else:
+                if sampling is not None and rng is None:
+                    rng = sampling.generator()
                 encs = [
                     self.encode(t, None if pairs is None else pairs[i], add_special_tokens=add_special_tokens,
-                                truncation=truncation, sampling=sampling)
+                                truncation=truncation, sampling=sampling, rng=rng)
                     for i, t in enumerate(texts)
                 ]
             return batching.make_batch(encs, padding=padding, return_overflowing=return_overflowing)

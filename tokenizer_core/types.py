@@ -12,6 +12,7 @@ offsets ``(0, 0)`` and ``word_id`` ``None``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Optional
@@ -118,12 +119,18 @@ class Encoding:
 class Sampling:
     """Settings for stochastic encoding (BPE-dropout, Unigram subword sampling).
 
-    ``seed`` makes the draw reproducible; ``dropout`` is the BPE-dropout
-    probability; ``alpha`` and ``nbest_size`` follow SentencePiece (``nbest_size``
-    < 0 samples from the whole lattice, > 1 from the n-best list).
+    ``seed`` makes a whole *run* reproducible: a run (one ``Tokenizer.encode`` call, a
+    whole ``encode_batch``, one command-line ``encode``) draws every sample from one
+    generator, :meth:`generator`, so the same seed and inputs give the same output while
+    equal texts within the run still get independent samples. ``None`` seeds from the
+    operating system. ``dropout`` is the BPE-dropout probability; ``alpha`` and
+    ``nbest_size`` follow SentencePiece (``nbest_size`` < 0 samples from the whole
+    lattice, > 1 from the n-best list).
 
     >>> Sampling(seed=1, dropout=0.1).dropout
     0.1
+    >>> Sampling(seed=1).generator().random() == Sampling(seed=1).generator().random()
+    True
     """
 
     seed: Optional[int] = None
@@ -138,3 +145,11 @@ class Sampling:
             raise TokenizerError(f"dropout must be between 0 and 1, got {self.dropout}")
         if self.alpha < 0:
             raise TokenizerError(f"alpha must be 0 or more, got {self.alpha}")
+
+    def generator(self) -> random.Random:
+        """A new generator for one run, seeded by :attr:`seed` (from the OS when it is ``None``).
+
+        Callers make it once per run and pass it on; making one per line would give equal
+        lines equal samples (every line would restart the same random sequence).
+        """
+        return random.Random(self.seed)

@@ -80,7 +80,10 @@ def _add_encode_parser(sub: Any) -> None:
     e.add_argument("--alpha", type=float, help="with --sample: smoothing, P(s) ∝ exp(alpha·score) (default 0.1)")
     e.add_argument("--nbest-size", type=int,
                    help="with --sample: sample among the n best (-1: all segmentations, the default; 1: Viterbi)")
-    e.add_argument("--seed", type=int)
+    e.add_argument("--seed", type=int,
+                   help="with --sample or --dropout: seeds the run's one random generator, so the same seed and "
+                        "input give the same output; lines draw from it in turn, so equal lines get independent "
+                        "samples (default: a new seed each run)")
     _add_batch_args(e)
     e.add_argument("--pair-file", help="file with the second text of each pair, one per line")
 

@@ -64,8 +64,11 @@ def _cmd_encode(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if args.batch:
         return _encode_batch(tok, list(lines), args, out)
     sampling = _sampling(args, tok)
+    # One generator for the whole run: --seed reproduces the run, and equal lines still get
+    # independent samples (a generator per line would repeat one sample on every equal line).
+    rng = None if sampling is None else sampling.generator()
     for line in lines:
-        enc = tok.encode(line, add_special_tokens=not args.no_special_tokens, sampling=sampling)
+        enc = tok.encode(line, add_special_tokens=not args.no_special_tokens, sampling=sampling, rng=rng)
         if args.json:
             out.write(json.dumps(enc.to_dict(), ensure_ascii=False) + "\n")
         elif args.tokens:
