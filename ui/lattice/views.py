@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import html
 import math
-import random
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from tokenizer_core.bpe.dropout import dropout_frequencies
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.unigram.explain import (
@@ -149,11 +149,8 @@ def render_dropout() -> None:
         st.info(f"BPE-dropout needs a BPE model; this one is {type(tok.model).__name__}.")
         return
     pieces = [pc.text for pc in tok.explain(word).pieces] or [word]
-    rng = random.Random(seed)
-    counts: dict[tuple[str, ...], int] = {}
-    for _ in range(draws):
-        seg = tuple(t for pc in pieces for t in segment(pc, dropout=p, seed=rng.randrange(2**31)))
-        counts[seg] = counts.get(seg, 0) + 1
+    # One generator for all the draws, seeded once: the seed reproduces the table, draws differ.
+    counts = dropout_frequencies(tok.model, pieces, dropout=p, draws=draws, seed=seed)
     scheme = scheme_for(tok)
     st.markdown("Without dropout:")
     render_html(chips_html([(tok.token_to_id(t), t) for pc in pieces for t in segment(pc)], scheme=scheme,
