@@ -42,10 +42,14 @@ def _train(tmp_path, lines, *extra):
 
 
 def test_long_space_free_lines_are_learned_from(tmp_path):
-    lines = [PARAGRAPH] * 20
+    # Sentences numbered in turn, so what follows each varies in its first UTF-8 byte: only then is
+    # it a seed for SentencePiece's byte-level suffix array (kana and kanji all start E3-E9), and
+    # without "。", which is of another script. SentencePiece learns these very sentences.
+    lines = ["".join(f"{(i + k) % 10}{s.rstrip('。')}" for k, s in enumerate(SENTENCES * 3)) for i in range(10)] * 2
+    assert min(len(line) for line in lines) > 256
     learned = _train(tmp_path, lines)
     dropped = _train(tmp_path, lines, "--max-word-length", "256")
-    text = SENTENCES[0] + SENTENCES[4]
+    text = SENTENCES[4].rstrip("。") + SENTENCES[6].rstrip("。")
     assert len(learned.encode(text).ids) < len(dropped.encode(text).ids)
     # With the old limit only characters are learned from a paragraph; now whole words are.
     assert max(len(p) for p, _ in dropped.model.pieces if not p.startswith("[")) == 1

@@ -24,6 +24,8 @@ TIE_BREAKS = ("ids", "first")
 #: it learns from is longer than 4192 characters; a lower limit drops the long space-free lines of
 #: Chinese and Japanese text (256 cost 10% more held-out tokens on Japanese).
 DEFAULT_MAX_WORD_LENGTH = 4192
+#: Unigram: SentencePiece's default ``character_coverage`` (the share of character occurrences kept).
+DEFAULT_CHARACTER_COVERAGE = 0.9995
 
 
 def _positive_int(name: str, value: object) -> None:
@@ -65,11 +67,19 @@ class WordPieceOptions:
 
 @dataclass(frozen=True, kw_only=True)
 class UnigramOptions:
-    """Unigram-only settings, named as in SentencePiece's trainer.
+    """Unigram-only settings, with SentencePiece's trainer defaults.
 
-    ``max_word_length``: longer words only contribute their characters (see
-    :data:`DEFAULT_MAX_WORD_LENGTH`; SentencePiece's ``max_sentencepiece_length`` is
+    ``character_coverage``: the share of character occurrences the vocabulary's characters
+    cover; the rarest rest become unknown (SentencePiece's default for Unigram, 0.9995; 1.0 keeps
+    every character). ``split_by_number``: digits are a script of their own, so no piece mixes
+    them with letters (``False``: "abc123" may be one piece). ``seed_size`` and ``split_by_script``
+    are SentencePiece's ``seed_sentencepiece_size`` and ``split_by_unicode_script`` (readable
+    under those names too); ``max_word_length``: longer words only contribute their characters
+    (see :data:`DEFAULT_MAX_WORD_LENGTH`; ``max_sentencepiece_length`` is
     ``TrainOptions.max_piece_length``).
+
+    >>> UnigramOptions(character_coverage=1.0).split_by_unicode_script
+    True
     """
 
     seed_size: int = 1_000_000
@@ -77,11 +87,28 @@ class UnigramOptions:
     split_by_script: bool = True
     split_digits: bool = False
     max_word_length: int = DEFAULT_MAX_WORD_LENGTH
+    character_coverage: float = DEFAULT_CHARACTER_COVERAGE
+    split_by_number: bool = True
 
     def __post_init__(self) -> None:
         _positive_int("seed_size", self.seed_size)
         _positive_int("num_sub_iterations", self.num_sub_iterations)
         _positive_int("max_word_length", self.max_word_length)
+        cc = self.character_coverage
+        # SentencePiece's own range: below 0.98 whole scripts would turn into unknowns.
+        if isinstance(cc, bool) or not isinstance(cc, (int, float)) or not 0.98 <= cc <= 1.0:
+            raise TokenizerError(f"character_coverage must be between 0.98 and 1.0 (SentencePiece's range), "
+                                 f"got {cc!r}")
+
+    @property
+    def seed_sentencepiece_size(self) -> int:
+        """SentencePiece's name for :attr:`seed_size`."""
+        return self.seed_size
+
+    @property
+    def split_by_unicode_script(self) -> bool:
+        """SentencePiece's name for :attr:`split_by_script`."""
+        return self.split_by_script
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,15 +10,31 @@ True
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.unigram.words import _Words
+from tokenizer_core.unigram.words import BOUNDARY, _Words
 
 
-def _seed(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int) -> tuple[list[str], np.ndarray]:
-    """Seed pieces and their initial log-probabilities (characters first)."""
+def _seed(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int,
+          line_final: Optional[np.ndarray] = None) -> tuple[list[str], np.ndarray]:
+    """Seed pieces and their initial log-probabilities (characters first).
+
+    ``line_final[w]`` is how many of word ``w``'s occurrences end their line. SentencePiece finds
+    its seeds in whole lines, where a word is followed by "▁" (the next word) or by the line's end:
+    a substring ending a word is a maximal repeat only if it is followed by both somewhere (or by
+    two characters inside words). Without ``line_final`` every word end counts as both.
+    """
     n = len(words.cps)
+    # What follows each word's end in its line: the next word's "▁" (a mid-line occurrence),
+    # the line's end (code 0), or both.
+    if line_final is None:
+        mid_line = line_end = np.ones(len(words.counts), dtype=bool)
+    else:
+        mid_line, line_end = words.counts > line_final, line_final > 0
+    both_ends = mid_line & line_end
     cand_pos, cand_len, cand_score = [], [], []
     char_counts = None
     for length, h in words.window_hashes(max_len):
@@ -35,13 +51,12 @@ def _seed(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int) -> t
         if length == 1:
             char_counts = (idx[first], freq)
             continue
-        # Maximal repeats only: drop substrings always followed by the same character
-        # inside a word, as a suffix array's internal nodes would. A substring ending a
-        # word is followed by varying next words, so it counts as maximal.
+        # Maximal repeats only: drop substrings always followed by the same character, as a
+        # suffix array's internal nodes would (the character after a word being "▁" or the end).
         at_end = words.rem[idx] == length
-        follower = words.cps[np.minimum(idx + length, n - 1)].astype(np.int64)
-        follower += 1
-        follower[at_end] = 0
+        follower = _first_byte(words.cps[np.minimum(idx + length, n - 1)])
+        end_word = words.word_of[idx[at_end]]
+        follower[at_end] = np.where(mid_line[end_word], _first_byte(np.array([ord(BOUNDARY)]))[0], 0)
         pairs = inv.astype(np.int64)
         pairs <<= 22
         pairs += follower
@@ -54,9 +69,10 @@ def _seed(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int) -> t
         pairs >>= 22
         followers = np.bincount(pairs, minlength=num_uniq)
         del pairs
-        ends_word = np.bincount(inv, weights=at_end, minlength=num_uniq) > 0
-        del inv, at_end
-        keep = (freq >= 2) & ((followers >= 2) | ends_word)
+        # A word end followed by both "▁" and the line's end is two followers at once.
+        ends_both = np.bincount(inv[at_end], weights=both_ends[end_word], minlength=num_uniq) > 0
+        del inv, at_end, end_word
+        keep = (freq >= 2) & ((followers >= 2) | ends_both)
         cand_pos.append(idx[first[keep]])
         cand_len.append(np.full(int(keep.sum()), length, dtype=np.int16))
         cand_score.append(freq[keep] * length)
@@ -73,6 +89,21 @@ def _seed(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int) -> t
     pieces = [text[p] for p in char_pos.tolist()] + [text[p:p + k] for p, k in zip(pos.tolist(), lens.tolist())]
     all_scores = np.concatenate([char_freq, score])
     return pieces, np.log(all_scores) - np.log(all_scores.sum())
+
+
+def _first_byte(cps: np.ndarray) -> np.ndarray:
+    """The first UTF-8 byte of each code point (as int64).
+
+    SentencePiece finds seeds with a suffix array over the text's UTF-8 bytes, so a substring
+    branches only where the characters after it differ in their first byte: "の" and "は"
+    (E3 81 AE, E3 81 AF) do not make what precedes them a seed, "a" and "の" do.
+
+    >>> _first_byte(np.array([0x61, 0xE9, 0x306E, 0x2581, 0x1F600])).tolist()
+    [97, 195, 227, 226, 240]
+    """
+    cp = cps.astype(np.int64)
+    return np.select([cp < 0x80, cp < 0x800, cp < 0x10000],
+                     [cp, 0xC0 | (cp >> 6), 0xE0 | (cp >> 12)], 0xF0 | (cp >> 18))
 
 
 def _first_and_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

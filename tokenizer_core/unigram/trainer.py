@@ -1,20 +1,25 @@
 """Training a Unigram language model the SentencePiece way (Kudo 2018).
 
+0. **Characters**: the most frequent characters covering ``character_coverage`` of the text
+   (SentencePiece's default 0.9995) are the alphabet; the rarest rest become unknown, and
+   words are cut at them (see :mod:`~tokenizer_core.unigram.coverage`).
 1. **Seed**: every substring of at most ``max_piece_length`` characters that occurs
-   twice or more and is not always followed by the same character inside a word
-   (a maximal repeat, as a suffix array finds them), ranked by ``frequency * length``; the
-   best ``seed_size`` plus every single character. A piece may hold "▁" only at
-   its start and, like SentencePiece's defaults, may not mix Unicode scripts
-   (letters of one script; digits and punctuation count as "common").
+   twice or more and branches, as a node of SentencePiece's suffix array over the lines'
+   UTF-8 bytes does: the characters after it differ in their first byte (a word's end is
+   followed by "▁" mid-line or by the line's end). The best ``seed_size`` by
+   ``frequency * length``, plus every character. A piece may hold "▁" only at its start
+   and, like SentencePiece's defaults, may not mix Unicode scripts (letters of one
+   script; digits and punctuation count as "common").
 2. **EM**: the E-step runs forward-backward over every distinct word's lattice and
    collects expected piece counts; the M-step turns them into log-probabilities
    with SentencePiece's Bayesian update ``digamma(count) - digamma(total)`` and
    drops pieces expected fewer than 0.5 times.
 3. **Prune**: for each piece, the loss of corpus likelihood if it were replaced by
    its best split into other pieces; keep the ``shrinking_factor`` share with the
-   highest loss, then EM again, until at most ``1.1 * vocab_size`` pieces remain,
-   then keep the most probable ``vocab_size``. Single characters are never removed,
-   so every training character stays representable.
+   highest loss, then EM again, until at most 1.1 times the whole vocabulary (special
+   tokens included) remains; then keep the most probable ``vocab_size`` by the last EM
+   step's scores (SentencePiece 0.2 runs no EM after the last pruning). Single characters
+   are never removed, so every kept character stays representable.
 
 The steps live in their own modules: :mod:`~tokenizer_core.unigram.words` (the packed
 corpus), :mod:`~tokenizer_core.unigram.seed`, :mod:`~tokenizer_core.unigram.batched_lattice`
@@ -34,7 +39,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -44,7 +49,9 @@ from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.text.counting import count_pieces
 from tokenizer_core.types import ProgressCallback, no_progress
 from tokenizer_core.unigram.batched_lattice import _edge_parts, _edges, _Lattices
+from tokenizer_core.unigram.coverage import char_counts, required_chars, split_at_rare
 from tokenizer_core.unigram.em import EMState, digamma, piece_keys
+from tokenizer_core.unigram.line_ends import LineEnds
 from tokenizer_core.unigram.memory import keep_large_blocks_returnable
 from tokenizer_core.unigram.pruning import finalize, prune
 from tokenizer_core.unigram.results import RemovedPiece, UnigramRound, UnigramTrainResult
@@ -73,6 +80,8 @@ def train_unigram(
     split_by_script: bool = True,
     split_digits: bool = False,
     max_word_length: int = DEFAULT_MAX_WORD_LENGTH,
+    character_coverage: float = 1.0,
+    split_by_number: bool = True,
     progress: ProgressCallback = no_progress,
 ) -> UnigramTrainResult:
     """Learn ``vocab_size`` pieces (characters included) from word counts.
@@ -80,23 +89,37 @@ def train_unigram(
     Words are pre-tokenized pieces such as ``"▁hello"``; "▁" may start a piece but
     never appear inside one. Words longer than ``max_word_length`` characters only
     contribute their characters (SentencePiece likewise skips over-long sentences).
-    If the corpus has fewer candidate pieces than ``vocab_size``, all are kept.
+    If the corpus has fewer candidate pieces than ``vocab_size``, all are kept. Word counts
+    carry no unknown token, so ``character_coverage`` defaults to 1.0 here (every character
+    kept); :func:`train_unigram_parts` takes SentencePiece's 0.9995 from its options.
     """
     _check_settings(vocab_size=vocab_size, max_piece_length=max_piece_length, shrinking_factor=shrinking_factor,
                     num_sub_iterations=num_sub_iterations)
     return _train_counts(_merged_counts(word_counts), vocab_size=vocab_size, max_piece_length=max_piece_length,
                          shrinking_factor=shrinking_factor, num_sub_iterations=num_sub_iterations,
                          seed_size=seed_size, split_by_script=split_by_script, split_digits=split_digits,
-                         max_word_length=max_word_length, progress=progress)
+                         max_word_length=max_word_length, progress=progress,
+                         character_coverage=character_coverage, split_by_number=split_by_number)
 
 
 def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: int, shrinking_factor: float,
                   num_sub_iterations: int, seed_size: int, split_by_script: bool, split_digits: bool,
-                  max_word_length: int, progress: ProgressCallback) -> UnigramTrainResult:
+                  max_word_length: int, progress: ProgressCallback, character_coverage: float = 1.0,
+                  num_fixed: int = 0, split_by_number: bool = True,
+                  line_final: Optional[Mapping[str, int]] = None) -> UnigramTrainResult:
     """:func:`train_unigram` on checked settings and counts (as :func:`_merged_counts` gives them),
     which it empties once the corpus is packed: the words' strings and dictionary go early.
+    ``line_final`` counts the words' line-final occurrences (see :mod:`.line_ends`), if known;
+    characters outside ``character_coverage`` are left out (see :mod:`.coverage`).
     """
     keep_large_blocks_returnable()  # freed arrays leave resident memory at once (glibc)
+    if character_coverage < 1.0:
+        chars = char_counts(counts)
+        rare = set(chars) - required_chars(chars, character_coverage=character_coverage)
+        if rare:
+            split, line_final = split_at_rare(counts, line_final, rare=rare)
+            counts.clear()  # the caller's copy: ``split`` replaces it
+            counts = split
     alphabet = sorted({ch for w in counts for ch in w})
     if vocab_size < len(alphabet):
         raise TokenizerError(
@@ -104,19 +127,22 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
             "which Unigram always keeps; raise vocab_size"
         )
     words = _training_words(counts, max_word_length=max_word_length)
+    final = None if line_final is None else np.array([line_final.get(w, 0) for w in words.words], dtype=np.float64)
     num_distinct = len(counts)
     counts.clear()  # ``words`` holds what training needs
-    runs = words.runs(split_by_script=split_by_script, split_digits=split_digits)
+    runs = words.runs(split_by_script=split_by_script, split_digits=split_digits, split_by_number=split_by_number)
 
     progress(0, 0, "seeding pieces")
-    pieces, lp = _seed(words, runs, max_len=max_piece_length, seed_size=seed_size)
+    pieces, lp = _seed(words, runs, max_len=max_piece_length, seed_size=seed_size, line_final=final)
+    del final
     keys = piece_keys(pieces)
     parts = _edge_parts(words, _PieceIndex(*keys), runs)
     # The lattices hold what EM and pruning need: the per-character arrays go before they are built.
     del runs
     words.drop_positions()
     state = EMState.from_parts(words, parts, pieces, lp, num_chars=len(alphabet), keys=keys)
-    desired = max(vocab_size, int(vocab_size * 1.1))
+    # SentencePiece prunes down to 1.1 times the whole vocabulary, its meta pieces included.
+    desired = max(vocab_size, int((vocab_size + num_fixed) * 1.1))
     seed_count = len(pieces)
     expected_rounds = 1 + max(0, math.ceil(math.log(max(desired, 1) / max(seed_count, 1)) / math.log(shrinking_factor)))
     total_steps = expected_rounds * (num_sub_iterations + 1)
@@ -129,6 +155,15 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
                                   last.em_iterations, last.num_tokens, last.removed + tuple(cut))
     progress(total_steps, total_steps, "EM and pruning")
     return UnigramTrainResult(final, rounds, seed_count, alphabet, int(words.counts.sum()), num_distinct)
+
+
+def _usable_coverage(options: TrainOptions) -> float:
+    """``character_coverage``, or 1.0 where a left-out character could not be written at all (no
+    unknown token and no byte fallback): then every character stays.
+    """
+    if options.unk_token is None and not options.byte_fallback:
+        return 1.0
+    return options.unigram.character_coverage
 
 
 def _check_settings(*, vocab_size: int, max_piece_length: int, shrinking_factor: float,
@@ -195,7 +230,9 @@ def _em_rounds(state: EMState, *, desired: int, shrinking_factor: float, num_sub
         progress(min(step, total_steps), total_steps, "EM and pruning")
         rounds.append(UnigramRound(len(rounds), size, loglik, loss, num_sub_iterations, num_tokens,
                                    tuple(removed + pruned)))
-        if len(state.pieces) == size:  # nothing left to prune (tiny corpus): stop here
+        # Small enough: SentencePiece stops here, and the final cut ranks the pieces by the scores
+        # of the last EM step (no EM step after the last pruning).
+        if len(state.pieces) == size or len(state.pieces) <= desired:
             return rounds
 
 
@@ -251,8 +288,10 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
         raise TokenizerError(f"unk_token {options.unk_token!r} must be one of the special tokens "
                              f"{list(options.special_tokens)}")
     parts = unigram_components(lowercase=options.lowercase, byte_fallback=options.byte_fallback)
-    counts = count_words(lines, normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"],
+    ends = LineEnds(lines)
+    counts = count_words(ends, normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"],
                          progress=progress)
+    line_final = ends.words(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
     if options.min_frequency > 1:
         counts = Counter({w: c for w, c in counts.items() if c >= options.min_frequency})
     specials = list(options.special_tokens)
@@ -285,6 +324,10 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
         split_by_script=options.unigram.split_by_script,
         split_digits=options.unigram.split_digits,
         max_word_length=options.unigram.max_word_length,
+        character_coverage=_usable_coverage(options),
+        num_fixed=len(fixed),
+        split_by_number=options.unigram.split_by_number,
+        line_final=line_final,
     )
     fixed_set = set(fixed)
     # 15 significant digits: every JSON reader (serde_json's fast path in tokenizers included)

@@ -79,11 +79,18 @@ class _Words:
         self.words = []  # the strings: ``counts`` still tells how many words there are
         self.cps = self.word_of = self.rem = np.zeros(0, dtype=np.int32)
 
-    def runs(self, *, split_by_script: bool, split_digits: bool) -> np.ndarray:
+    def runs(self, *, split_by_script: bool, split_digits: bool, split_by_number: bool = True) -> np.ndarray:
         """Run id per character: a valid piece lies inside one run (so ``run[i] == run[i+L-1]``).
 
         A run starts at each word start and each "▁", and (unless after a "▁") where the script
-        changes; with ``split_digits`` every digit is a run of its own.
+        changes; with ``split_digits`` every digit is a run of its own. Without ``split_by_number``
+        digits take the script of the letters around them, as SentencePiece lets them join any script.
+
+        >>> w = _Words(["▁ab12cd"], np.ones(1))
+        >>> w.runs(split_by_script=True, split_digits=False).tolist()
+        [1, 1, 1, 2, 2, 3, 3]
+        >>> w.runs(split_by_script=True, split_digits=False, split_by_number=False).tolist()
+        [1, 1, 1, 1, 1, 1, 1]
         """
         n = len(self.cps)
         new = np.zeros(n, dtype=bool)
@@ -103,6 +110,10 @@ class _Words:
             table = np.zeros(table_size, dtype=np.int32)
             table[uniq] = [names.setdefault(_script_of(c), len(names)) for c in chars]
             script = table[self.cps]
+            if not split_by_number:
+                digit_table = np.zeros(table_size, dtype=bool)
+                digit_table[uniq] = [unicodedata.category(c) == "Nd" or c == BOUNDARY for c in chars]
+                script = self._fill_from_letters(script, digit_table[self.cps])
             change = np.zeros(n, dtype=bool)
             change[1:] = script[1:] != script[:-1]
             del script
@@ -114,6 +125,19 @@ class _Words:
             new |= is_digit
             new[1:] |= is_digit[:-1]
         return np.cumsum(new, dtype=np.int32 if n < 2**31 else np.int64)
+
+    def _fill_from_letters(self, script: np.ndarray, wild: np.ndarray) -> np.ndarray:
+        """``script`` with each ``wild`` position (digits, "▁") given the script of the nearest
+        other character before it in its word, or else after it (a word of wild characters keeps its own).
+        """
+        n = len(script)
+        pos = np.arange(n)
+        start = self.offsets[:-1][self.word_of]
+        end = self.offsets[1:][self.word_of]
+        before = np.maximum.accumulate(np.where(wild, -1, pos))
+        after = np.minimum.accumulate(np.where(wild, n, pos)[::-1])[::-1]
+        src = np.where(before >= start, before, np.where(after < end, after, pos))
+        return script[src]
 
     def window_hashes(self, max_len: int) -> Iterable[tuple[int, np.ndarray]]:
         """``(L, h)`` for ``L = 1..max_len``: ``h[i]`` hashes ``cps[i:i+L]`` wherever ``rem[i] >= L``."""

@@ -1,0 +1,48 @@
+"""Which words end their lines: what SentencePiece's seed search sees after a word and counts lose.
+
+SentencePiece looks for seed pieces in whole lines, so the character after a word is either the
+next word's "▁" or the end of the line; word counts alone cannot tell the two apart. This module
+counts the last word of each line while the lines stream past to the counter.
+
+>>> from tokenizer_core.unigram.trainer import unigram_components
+>>> parts = unigram_components()
+>>> ends = LineEnds(["the cat\\n", "a cat\\n", "the dog \\n", "\\n"])
+>>> sum(1 for _ in ends)
+4
+>>> sorted(ends.words(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"]).items())
+[('▁cat', 2), ('▁dog', 1)]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+
+class LineEnds:
+    """Passes ``lines`` through unchanged (once), counting each line's last whitespace-separated token."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = lines
+        self._raw: Counter[str] = Counter()
+
+    def __iter__(self) -> Iterator[str]:
+        raw = self._raw
+        for line in self._lines:
+            if isinstance(line, str):
+                # rsplit with a limit splits off just the last token, without splitting the whole line.
+                tail = line.rsplit(None, 1)
+                if tail:
+                    raw[tail[-1]] += 1
+            yield line
+
+    def words(self, *, normalizer: Any, pre_tokenizer: Any) -> Counter[str]:
+        """The line-final words as the counter sees them (normalized and pre-tokenized), with counts."""
+        out: Counter[str] = Counter()
+        for token, count in self._raw.items():
+            text = normalizer.normalize_str(token) if normalizer is not None else token
+            pieces = pre_tokenizer.words(text)
+            if pieces:
+                out[pieces[-1]] += count
+        return out
