@@ -223,15 +223,18 @@ def random_corpus(rng: random.Random) -> list[str]:
 
 
 def count_case(rng: random.Random) -> None:
-    from tokenizer_core.text.counting import _byte_mapped, _count_line_by_line, _count_native
+    from tokenizer_core.text.counting import _byte_mapped, _count_line_by_line
     from tokenizer_core.text.kernel_codes import PieceSplit
+    from tokenizer_core.text.native_counting import count_native
     from tokenizer_core.text.pre_tokenizers import ByteLevel, Whitespace, WhitespaceSplit, WordSplit
 
     lines = random_corpus(rng)
+    rng_threads = rng.choice([1, 2, 3])
     for how, pre in [(PieceSplit.GPT2, ByteLevel()), (PieceSplit.WHITESPACE, Whitespace()),
                      (PieceSplit.WORD_SPLIT, WordSplit()), (PieceSplit.WHITESPACE_SPLIT, WhitespaceSplit())]:
         def native(how: PieceSplit = how) -> list[tuple[str, int]]:
-            counts = _count_native(lines, how=how, normalize=None, progress=lambda *a: None)
+            # Small chunks on several threads: the chunk counters' merge is fuzzed too.
+            counts = count_native(lines, how=how, threads=rng_threads)
             return list((_byte_mapped(counts) if how == PieceSplit.GPT2 else counts).items())
 
         def reference(pre: Any = pre) -> list[tuple[str, int]]:

@@ -61,7 +61,8 @@ METHOD_CALLS = {
         "clear_cache": (),
     },
     "MergeState": {"best": (), "merge": ("1", "2", "3"), "words": ()},
-    "PieceCounter": {"add": ("'a b'", "False"), "counts": (), "distinct": ()},
+    "PieceCounter": {"add": ("'a b'", "False"), "merge": ("k.PieceCounter(class_table(), k.SPLIT_GPT2)",),
+                     "counts": (), "distinct": ()},
 }
 
 
@@ -281,3 +282,46 @@ def test_one_encoder_shared_by_threads():
         print(sorted(got), all(all(v) for v in got.values()))
     """)
     assert out == ["[0, 1, 2, 3] True"]
+
+
+def test_piece_counter_merge_refuses_what_it_cannot_merge():
+    out = _run("""
+        c = k.PieceCounter(class_table(), k.SPLIT_GPT2)
+        c.add("a b", False)
+        expect(c.merge, c)                                              # itself
+        expect(c.merge, k.PieceCounter(class_table(), k.SPLIT_WHITESPACE))  # another split
+        expect(c.merge, k.PieceCounter.__new__(k.PieceCounter))         # not initialised
+        expect(c.merge, "a b")
+        d = k.PieceCounter(class_table(), k.SPLIT_GPT2)
+        d.add(" b c", False)
+        c.merge(d)
+        print(c.counts(), d.counts())
+    """)
+    assert out == ["raised ValueError", "raised ValueError", "raised RuntimeError", "raised TypeError",
+                   "{'a': 1, ' b': 2, ' c': 1} {' b': 1, ' c': 1}"]
+
+
+def test_piece_counter_counts_without_the_gil():
+    """add() lets other threads run while it counts (threads count chunks at once): the main thread
+    keeps running Python code in the middle of a long add() on another thread. Were the GIL held,
+    no main-thread step could fall inside the call."""
+    out = _run("""
+        import threading, time
+        text = "the quick brown fox jumps over the lazy dog 1234\\n" * 400_000  # 19 MB
+        c = k.PieceCounter(class_table(), k.SPLIT_GPT2)
+        span = {}
+        def work():
+            span["start"] = time.perf_counter()
+            c.add(text, True)
+            span["end"] = time.perf_counter()
+        steps = []
+        t = threading.Thread(target=work)
+        t.start()
+        while t.is_alive():
+            steps.append(time.perf_counter())
+        t.join()
+        a, b = span["start"], span["end"]
+        inside = [s for s in steps if a + 0.25 * (b - a) < s < a + 0.75 * (b - a)]
+        print(len(inside) > 0, c.counts()[" fox"])
+    """)
+    assert out == ["True 400000"]

@@ -27,7 +27,7 @@ import regex
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.text.kernel_codes import PieceSplit
-from tokenizer_core.text.native import available, class_table, kernel
+from tokenizer_core.text.native import available
 from tokenizer_core.text.surrogates import utf8_of
 from tokenizer_core.types import ProgressCallback, no_progress
 
@@ -71,10 +71,21 @@ def _byte_mapped(raw: dict[str, int]) -> Counter[str]:
 
 
 def _line_chunks(lines: Iterable[str], progress: ProgressCallback) -> Iterator[tuple[str, bool]]:
-    """Group lines into ~1 MB chunks; ``(text, joined)`` where joined chunks hold whole "\\n"-lines."""
+    """Group lines into ~1 MB chunks; ``(text, joined)`` where joined chunks hold whole "\\n"-lines.
+
+    ``progress`` hears of every MB read, whatever the chunks (lines with newlines inside are chunks
+    of their own, so a corpus of them never fills a whole one)."""
     buf: list[str] = []
     size = 0
     seen = 0
+    told = 0
+
+    def tell() -> None:
+        nonlocal told
+        if seen - told >= _CHUNK_CHARS:
+            told = seen
+            progress(seen, 0, "counting words")
+
     for line in lines:
         if not isinstance(line, str):
             raise TokenizerError(f"training lines must be strings, got {type(line).__name__}")
@@ -85,7 +96,7 @@ def _line_chunks(lines: Iterable[str], progress: ProgressCallback) -> Iterator[t
             if size >= _CHUNK_CHARS:
                 seen += size
                 yield "".join(buf), True
-                progress(seen, 0, "counting words")
+                tell()
                 buf, size = [], 0
         else:  # no newline, or newlines inside: scan it on its own, as one text
             if buf:
@@ -95,6 +106,7 @@ def _line_chunks(lines: Iterable[str], progress: ProgressCallback) -> Iterator[t
             if line:
                 seen += len(line)
                 yield line, False
+            tell()
     if buf:
         yield "".join(buf), True
 
@@ -276,8 +288,10 @@ def _kernel_split(pre_tokenizer: Any) -> Optional[PieceSplit]:
 def _count_in_kernel(lines: Iterable[str], *, how: PieceSplit, normalizer: Any, pre_tokenizer: Any,
                      workers: Optional[int], progress: ProgressCallback) -> Counter[str]:
     """The kernel's counts; GPT-2 pieces come back raw and are byte-mapped here, as the regex path does."""
+    from tokenizer_core.text.native_counting import count_native
+
     norm = None if normalizer is None else normalizer.normalize_str
-    raw = _count_native(lines, how=how, normalize=norm, progress=progress)
+    raw = count_native(lines, how=how, normalize=norm, progress=progress, threads=workers)
     return _byte_mapped(raw) if how == PieceSplit.GPT2 else Counter(raw)
 
 
@@ -310,16 +324,6 @@ def _count_line_by_line(lines: Iterable[str], *, normalizer: Any, pre_tokenizer:
         if n % 10_000 == 0:
             progress(n, 0, "counting words")
     return counts
-
-
-def _count_native(lines: Iterable[str], *, how: PieceSplit, normalize: Optional[Callable[[str], str]],
-                  progress: ProgressCallback) -> dict[str, int]:
-    """Pieces of ``lines`` counted by the kernel's ``PieceCounter``, in order of first appearance;
-    the same counts as the regex path."""
-    counter = kernel().PieceCounter(class_table(), how)
-    for text, joined in _line_chunks(lines, progress):
-        counter.add(text if normalize is None else normalize(text), joined)
-    return counter.counts()
 
 
 #: The trainers' historical name for :func:`count_words`.

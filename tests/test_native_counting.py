@@ -1,0 +1,56 @@
+"""Counting on every core (tokenizer_core/text/native_counting.py): the same counts, in the same order
+of first appearance, whatever the number of threads; Cancel still stops it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests._texts import real_lines
+from tokenizer_core.corpus.loading import load_sample
+from tokenizer_core.text.kernel_codes import PieceSplit
+from tokenizer_core.text.native import available
+
+pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not installed")
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[str]:
+    """About 4.6 MB in lines: several ~1 MB chunks, plus lines with newlines inside (their own chunks)."""
+    lines = [line + "\n" for line in real_lines(3000)] + [line + "\n" for line in load_sample("multilingual").lines()]
+    return lines * 40 + ["one\ntwo three\n", "no newline at the end"]
+
+
+@pytest.mark.parametrize("how", list(PieceSplit))
+def test_threads_count_what_one_thread_counts(how, corpus):
+    from tokenizer_core.text.native_counting import count_native
+
+    one = count_native(corpus, how=how, threads=1)
+    assert len(one) > 1000
+    for threads in (2, 5):
+        many = count_native(corpus, how=how, threads=threads)
+        assert list(many.items()) == list(one.items())
+
+
+def test_the_normalizer_runs_on_every_chunk(corpus):
+    from tokenizer_core.text.native_counting import count_native
+
+    lowered = count_native(corpus, how=PieceSplit.WHITESPACE, normalize=str.lower, threads=3)
+    assert lowered == count_native([line.lower() for line in corpus], how=PieceSplit.WHITESPACE, threads=1)
+
+
+def test_cancel_stops_the_count(corpus):
+    from tokenizer_core.text.native_counting import count_native
+
+    class Cancelled(Exception):
+        pass
+
+    seen = []
+
+    def progress(done, total, what):
+        seen.append(done)
+        if len(seen) == 1:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        count_native(corpus, how=PieceSplit.GPT2, progress=progress, threads=2)
+    assert len(seen) == 1
