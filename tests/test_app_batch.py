@@ -91,12 +91,21 @@ def test_custom_template_pairs_and_the_equivalent_call():
     assert "encode_batch(list(zip(texts, pairs)))" in code
 
 
-def test_masks_and_waste_of_the_course_lengths():
+def test_masks_and_waste_start_from_the_batch_and_the_course_lengths_are_one_click_away():
     at = open_page()
     assert len(at.get("plotly_chart")) >= 4  # three masks of the row, the packed mask (+ the waste chart)
+    padding = next(m.value for m in at.metric if m.label == "Padding")
+    text = " ".join(m.value for m in at.markdown)
+    assert f"**{padding}** of the positions are padding" in text  # the same share as the batch above
+    assert text.count("This batch of 3: padded to") == 1
+    ok(at.button(key="batch_course_lengths").click().run())
     text = " ".join(m.value for m in at.markdown)
     assert "**63%** of the positions are padding" in text  # 940 of 1,500 for 10, 50 and 500 tokens
     assert "Σ n² = 750,000 computed for 252,600 useful" in text
+    assert at.text_input(key="batch_lengths").value == "10, 50, 500"
+    ok(at.button(key="batch_use_lengths").click().run())
+    assert at.text_input(key="batch_lengths").value == ""
+    assert f"**{padding}** of the positions are padding" in " ".join(m.value for m in at.markdown)
 
 
 def test_exports_are_offered_and_the_npz_is_the_batch():

@@ -66,7 +66,10 @@ class SweepRow:
     ``vocab_size`` is the tokenizer's actual size (a training may stop short of the target, or a
     target may be below the alphabet); ``requested_size`` the size asked for. ``utilization`` is
     distinct ids used / vocabulary size. ``seconds`` is the time spent training this size;
-    ``derived`` sizes were read off a larger training and cost nothing more (0.0).
+    ``derived`` sizes were read off a larger training and cost nothing more (0.0). ``note`` says,
+    when ``vocab_size`` differs from ``requested_size``, why (in the trainer's words: the corpus ran
+    out of pairs, Unigram's seed or pruning left fewer pieces, the alphabet alone is larger); "" when
+    the size is the one asked for.
     """
 
     model: str
@@ -80,6 +83,7 @@ class SweepRow:
     embedding_params: int
     seconds: float
     derived: bool
+    note: str = ""
 
 
 def sweep(
@@ -139,18 +143,50 @@ class _Run:
         return replace(self.options, vocab_size=self.targets[-1], top_k=0)
 
     def add(self, requested: int, size: int, score: HeldoutScore, held: Heldout, seconds: float,
-            derived: bool) -> None:
+            derived: bool, why: str = "") -> None:
         self.rows.append(SweepRow(
             model=self.model, vocab_size=size, requested_size=requested, heldout_tokens=score.tokens,
             chars_per_token=chars_per_token(held.chars, score.tokens), fertility=fertility(score.tokens, held.words),
             unk_rate=unk_rate(score.unk_tokens, score.tokens), utilization=vocab_usage(score.distinct_ids, size),
             embedding_params=size * self.d_model, seconds=seconds, derived=derived,
+            note=_note(requested, size, why),
         ))
 
-    def add_cut(self, requested: int, size: int, score: HeldoutScore, held: Heldout, seconds: float) -> None:
+    def add_cut(self, requested: int, size: int, score: HeldoutScore, held: Heldout, seconds: float,
+                why: str = "") -> None:
         """A size read off the training at the largest size: that training's time is the largest's only."""
         largest = requested == self.targets[-1]
-        self.add(requested, size, score, held, seconds if largest else 0.0, not largest)
+        self.add(requested, size, score, held, seconds if largest else 0.0, not largest, why)
+
+
+def _note(requested: int, size: int, why: str) -> str:
+    """Why a size differs from the one asked for ("" when it does not).
+
+    >>> _note(16000, 15028, "no pairs left to merge: every word is a single token")
+    '972 fewer than asked: no pairs left to merge: every word is a single token'
+    >>> _note(100, 300, "")
+    'the alphabet and special tokens alone make 300 tokens'
+    """
+    if size == requested:
+        return ""
+    if size > requested:
+        return f"the alphabet and special tokens alone make {size:,} tokens"
+    return f"{requested - size:,} fewer than asked: {why or 'the training stopped early'}"
+
+
+def _unigram_shortfall(tok: Tokenizer, requested: int) -> str:
+    """Why a Unigram training kept fewer pieces than asked, from its trace (the seed, the pruning)."""
+    meta = tok.metadata
+    seed = meta.get("seed_size")
+    rounds = meta.get("rounds") or []
+    rare = sum(int(r.get("removed", {}).get("rare", 0)) for r in rounds if isinstance(r, dict))
+    if isinstance(seed, int) and seed + len(tok.special_tokens) < requested:
+        return f"the seed had only {seed:,} candidate pieces (the corpus' substrings)"
+    if rare:
+        return (f"EM dropped {rare:,} of the {seed:,} seed pieces as expected fewer than 0.5 times in the "
+                "corpus; the rest is all the corpus supports" if isinstance(seed, int) else
+                f"EM dropped {rare:,} pieces expected fewer than 0.5 times in the corpus")
+    return "the corpus supports no more pieces"
 
 
 def _sweep_bpe(run: _Run) -> None:
@@ -164,7 +200,7 @@ def _sweep_bpe(run: _Run) -> None:
     run.report(0, 1, "scoring the held-out text")
     scores = held.score_bpe_prefixes(big, [kept for kept, _ in cuts])
     for s, (_, size), score in zip(run.targets, cuts, scores):
-        run.add_cut(s, size, score, held, seconds)
+        run.add_cut(s, size, score, held, seconds, result.stop_reason)
 
 
 def _sweep_wordpiece(run: _Run) -> None:
@@ -176,7 +212,7 @@ def _sweep_wordpiece(run: _Run) -> None:
     for i, s in enumerate(run.targets):
         run.report(i, len(run.targets), f"scoring vocabulary size {s:,}")
         tok = wordpiece_prefix_tokenizer(big, training, s, num_merges=run.options.num_merges)
-        run.add_cut(s, tok.vocab_size, held.score(tok), held, seconds)
+        run.add_cut(s, tok.vocab_size, held.score(tok), held, seconds, training.stop_reason)
 
 
 def _sweep_unigram(run: _Run) -> None:
@@ -189,7 +225,8 @@ def _sweep_unigram(run: _Run) -> None:
                     progress=lambda d, t, m, s=s: run.report(d, t, f"vocabulary size {s:,}: {m}"))
         seconds = time.perf_counter() - start
         held = held or Heldout(run.heldout_lines, tok)  # every size shares the pipeline stages
-        run.add(s, tok.vocab_size, held.score(tok), held, seconds, False)
+        why = _unigram_shortfall(tok, s) if tok.vocab_size < s else ""
+        run.add(s, tok.vocab_size, held.score(tok), held, seconds, False, why)
 
 
 #: How each model's sizes are trained and scored.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import math
 
 import numpy as np
 import pandas as pd
@@ -28,7 +29,8 @@ from tokenizer_core.pipeline import Tokenizer
 from ui import url_state
 from ui.batch import PREFIX
 from ui.batch.controls import Settings
-from ui.widgets import display
+from ui.widgets import display, export
+from ui.widgets.export_theme import LIGHT, ChartStyle, current
 from ui.widgets.tokens import scheme_for, shown_text, visible_whitespace
 
 FIELDS = ["tokens", "input_ids", "attention_mask", "token_type_ids", "special_tokens_mask", "position_ids",
@@ -46,8 +48,8 @@ MAX_STYLED_CELLS = 20_000
 URL_PARAMS = (
     url_state.choice(PREFIX + "field", PREFIX + "field", FIELDS, default=FIELDS[0]),
     url_state.integer(PREFIX + "mask_row", PREFIX + "mask_row", default=0, lo=0, hi=100_000),
-    url_state.text(PREFIX + "lengths", PREFIX + "lengths", default=", ".join(map(str, COURSE_LENGTHS)),
-                   what="the lengths"),
+    # Empty: the batch's own lengths (what the tab starts from); typed lengths, or the course's, in a link.
+    url_state.text(PREFIX + "lengths", PREFIX + "lengths", default="", what="the lengths"),
     # No defaults here: the widgets derive theirs from the lengths.
     url_state.integer(PREFIX + "pack_len", PREFIX + "pack_len", default=None, lo=1, hi=10**9),
     url_state.integer(PREFIX + "budget", PREFIX + "budget", default=None, lo=1, hi=10**9),
@@ -75,10 +77,11 @@ def render_grid(batch: BatchEncoding, tok: Tokenizer) -> None:
     frame = _grid(batch, field, tok)
     if field == "tokens" and frame.size <= MAX_STYLED_CELLS:
         mask = pd.DataFrame(batch.attention_mask, index=frame.index)
-        styled = frame.style.apply(lambda col: ["color:#adb5bd" if m == 0 else "" for m in mask[col.name]], axis=0)
-        st.dataframe(styled, width="stretch")
+        grey = "color:#7c8290" if current().dark else "color:#adb5bd"  # padding, dimmed in either theme
+        styled = frame.style.apply(lambda col: [grey if m == 0 else "" for m in mask[col.name]], axis=0)
+        export.table(styled, key=PREFIX + "grid", name=f"batch {field}", index=True)
     else:
-        st.dataframe(frame, width="stretch")
+        export.table(frame, key=PREFIX + "grid", name=f"batch {field}", index=True)
     waste = batch.waste()
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Rows", len(batch.rows))
@@ -94,14 +97,17 @@ def render_grid(batch: BatchEncoding, tok: Tokenizer) -> None:
                    "first real token is position 0 whatever the padding in front of it.")
 
 
-def _heatmap(matrix: np.ndarray, labels: list[str], title: str) -> go.Figure:
+def heatmap(matrix: np.ndarray, labels: list[str], title: str, *, style: ChartStyle = LIGHT) -> go.Figure:
+    """A mask as a heatmap: 1 (attends) in the theme's blue, 0 in a cell barely off the background."""
     fig = go.Figure(go.Heatmap(z=matrix, x=list(range(len(labels))), y=list(range(len(labels))),
-                               colorscale=[[0, "#f1f3f5"], [1, "#4263eb"]], showscale=False, xgap=1, ygap=1,
+                               colorscale=[[0, style.empty_cell], [1, style.full_cell]], showscale=False,
+                               xgap=1, ygap=1,
                                customdata=[[f"{labels[q]} → {labels[k]}" for k in range(len(labels))]
                                            for q in range(len(labels))],
                                hovertemplate="query %{y} → key %{x}<br>%{customdata}<br>%{z}<extra></extra>"))
-    fig.update_layout(title=title, height=360, margin=dict(l=10, r=10, t=40, b=10),
-                      yaxis=dict(autorange="reversed", title="query"), xaxis=dict(title="key"))
+    fig.update_layout(title=title, height=style.size(360), margin=dict(l=10, r=10, t=style.size(40), b=10),
+                      yaxis=dict(autorange="reversed", title="query", showgrid=False, zeroline=False),
+                      xaxis=dict(title="key", showgrid=False, zeroline=False))
     return fig
 
 
@@ -115,12 +121,13 @@ def render_masks(batch: BatchEncoding) -> None:
     n = min(batch.padded_length, MAX_MASK)
     labels = [html.escape(visible_whitespace(t))[:20] for t in batch.tokens[row][:n]]
     c1, c2, c3 = st.columns(3)
-    c1.plotly_chart(_heatmap(batch.attention_mask_2d(row)[:n, :n], labels, "padding mask"), width="stretch",
-                    config={"displayModeBar": False}, key=PREFIX + "m1")
-    c2.plotly_chart(_heatmap(np.tril(np.ones((n, n), dtype=int)), labels, "causal mask"),
-                    width="stretch", config={"displayModeBar": False}, key=PREFIX + "m2")
-    c3.plotly_chart(_heatmap(batch.attention_mask_2d(row, causal=True)[:n, :n], labels, "causal × padding"),
-                    width="stretch", config={"displayModeBar": False}, key=PREFIX + "m3")
+    style = current()
+    for where, key, matrix, title in (
+            (c1, "m1", batch.attention_mask_2d(row)[:n, :n], "padding mask"),
+            (c2, "m2", np.tril(np.ones((n, n), dtype=int)), "causal mask"),
+            (c3, "m3", batch.attention_mask_2d(row, causal=True)[:n, :n], "causal × padding")):
+        export.plotly_chart(heatmap(matrix, labels, title, style=style), key=PREFIX + key,
+                            name=f"{title}, row {row}", container=where, style=style)
     if batch.padded_length > MAX_MASK:
         st.caption(f"The first {MAX_MASK} of {batch.padded_length:,} positions are drawn.")
     st.markdown("**Packed**: the batch's rows (without padding) packed end to end into one sequence: each "
@@ -131,37 +138,87 @@ def render_masks(batch: BatchEncoding) -> None:
         if take and sum(docs) + take <= MAX_PACKED:
             docs.append(take)
     doc_labels = [f"doc {d}:{p}" for d, n in enumerate(docs) for p in range(n)]
-    st.plotly_chart(_heatmap(packed_mask(docs), doc_labels, f"packed causal mask, {len(docs)} documents"),
-                    width="stretch", config={"displayModeBar": False}, key=PREFIX + "m4")
+    export.plotly_chart(heatmap(packed_mask(docs), doc_labels, f"packed causal mask, {len(docs)} documents",
+                                style=style), key=PREFIX + "m4", name="packed causal mask", style=style)
     st.caption(f"Documents of at most {MAX_DOC} tokens, {MAX_PACKED} in all, are drawn. Position ids of the "
                "packed row: " + ", ".join(map(str, packed_position_ids(docs)))[:600])
 
 
+def _set_lengths(value: str) -> None:
+    st.session_state[PREFIX + "lengths"] = value
+
+
+def waste_sizes(n: int) -> list[int]:
+    """The batch sizes the waste chart draws for ``n`` rows: powers of two up to 64, and ``n``.
+
+    >>> waste_sizes(3), waste_sizes(100)
+    ([1, 2, 3], [1, 2, 4, 8, 16, 32, 64, 100])
+    """
+    return sorted({1, 2, 4, 8, 16, 32, 64, n} & set(range(1, n + 1)))
+
+
+def coincide(rows: list) -> bool:
+    """Whether the given order and the length-sorted order pad exactly alike at every size drawn."""
+    return all(abs(r.pad_fraction - r.sorted_pad_fraction) < 1e-12 for r in rows)
+
+
+def waste_figure(sizes: list[int], rows: list, *, style: ChartStyle = LIGHT) -> go.Figure:
+    """Padding share against batch size, in the given order and sorted; whole-number batch sizes on
+    the x axis (only the sizes drawn), and a note on the chart when the two lines coincide."""
+    same = coincide(rows)
+    fig = go.Figure([
+        go.Scatter(x=sizes, y=[r.pad_fraction for r in rows], name="in the given order", mode="lines+markers",
+                   line=dict(color=style.blue, width=style.size(3)), marker=dict(size=style.size(9))),
+        go.Scatter(x=sizes, y=[r.sorted_pad_fraction for r in rows], name="sorted by length (bucketing)",
+                   mode="lines+markers", line=dict(color=style.accent, dash="dash", width=style.size(2)),
+                   marker=dict(symbol="x", size=style.size(8)))])
+    fig.update_layout(height=style.size(320), margin=dict(l=10, r=10, t=style.size(40), b=10),
+                      title="Padding share against batch size",
+                      xaxis=dict(title="batch size (rows)", type="log", tickvals=sizes, ticktext=[f"{s:,}" for s in sizes],
+                                 tickformat="d", range=[-0.05, math.log10(max(sizes)) + 0.05] if len(sizes) > 1 else None),
+                      yaxis=dict(title="padding", tickformat=".0%", rangemode="tozero"))
+    if same:
+        fig.add_annotation(xref="paper", yref="paper", x=0.01, y=0.98, xanchor="left", yanchor="top",
+                           showarrow=False, text="the two lines coincide: sorting changes nothing here")
+    return fig
+
+
 def render_waste(batch: BatchEncoding) -> None:
-    c1, c2 = st.columns(2)
-    text = c1.text_input("Lengths (tokens, comma-separated)", key=PREFIX + "lengths",
-                         help="The course's example: 10, 50 and 500 tokens in one batch.")
-    if c2.button("Use this batch's lengths", key=PREFIX + "use_lengths"):
-        text = ", ".join(str(n) for n in batch.lengths)
+    own = ", ".join(str(n) for n in batch.lengths)
+    course = ", ".join(map(str, COURSE_LENGTHS))
+    c1, c2, c3 = st.columns([4, 2, 2], vertical_alignment="bottom")
+    text = c1.text_input("Lengths (tokens, comma-separated)", key=PREFIX + "lengths", placeholder=f"this batch: {own}",
+                         help="Empty: the lengths of the batch above (padding and special tokens included). "
+                              "Type others to try them.")
+    c2.button("Use this batch's lengths", key=PREFIX + "use_lengths", on_click=_set_lengths, args=("",),
+              width="stretch")
+    c3.button(f"Course example ({course})", key=PREFIX + "course_lengths", on_click=_set_lengths, args=(course,),
+              width="stretch", help="The course's example: 10, 50 and 500 tokens in one batch.")
     try:
-        lengths = [int(x) for x in text.replace(" ", "").split(",") if x]
+        lengths = [int(x) for x in (text or own).replace(" ", "").split(",") if x]
         if not lengths or min(lengths) < 0 or max(lengths) > 1_000_000 or len(lengths) > 10_000:
             raise ValueError
     except ValueError:
         st.error("Give whole numbers of tokens, 0 to 1,000,000, separated by commas.")
         return
     plain = padding_waste(lengths)
-    st.markdown(f"One batch of {len(lengths)}: padded to {max(lengths):,}, **{plain.pad_fraction:.0%}** of the "
+    whose = "This batch" if not text.strip() else "One batch"
+    st.markdown(f"{whose} of {len(lengths)}: padded to {max(lengths):,}, **{plain.pad_fraction:.0%}** of the "
                 f"positions are padding, and {plain.wasted_attention_fraction:.0%} of the attention cells "
                 f"(Σ n² = {plain.attention_cells:,} computed for {plain.useful_attention_cells:,} useful).")
-    sizes = sorted({1, 2, 4, 8, 16, 32, 64, len(lengths)} & set(range(1, len(lengths) + 1)))
+    if not text.strip() and batch.is_rectangular and batch.padded_length != max(lengths, default=0):
+        st.caption(f"The batch above is padded to {batch.padded_length:,} by its padding settings; here rows "
+                   f"pad to the longest ({max(lengths):,}), so the shares differ.")
+    sizes = waste_sizes(len(lengths))
     rows = waste_by_batch_size(lengths, sizes)
-    fig = go.Figure([go.Scatter(x=sizes, y=[r.pad_fraction for r in rows], name="in the given order", mode="lines+markers"),
-                     go.Scatter(x=sizes, y=[r.sorted_pad_fraction for r in rows], name="sorted by length (bucketing)",
-                                mode="lines+markers")])
-    fig.update_layout(height=320, margin=dict(l=10, r=10, t=40, b=10), title="Padding share against batch size",
-                      xaxis=dict(title="batch size", type="log"), yaxis=dict(title="padding", tickformat=".0%", rangemode="tozero"))
-    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False}, key=PREFIX + "waste_chart")
+    style = current()
+    export.plotly_chart(waste_figure(sizes, rows, style=style), key=PREFIX + "waste_chart", name="padding share",
+                        style=style)
+    if coincide(rows):
+        st.caption("The two lines lie on top of each other: " + (
+            "with one row there is nothing to sort." if len(lengths) < 2 else
+            "at every batch size drawn, sorting by length forms batches that pad exactly as much as the "
+            "given order (the rows are already in length order, or every batch holds all of them)."))
     c3, c4 = st.columns(2)
     row_len = int(c3.number_input("Packed row length", min_value=1, value=max(512, max(lengths)), key=PREFIX + "pack_len"))
     budget = int(c4.number_input("Token budget per batch", min_value=1, value=max(1024, max(lengths)),

@@ -37,7 +37,9 @@ from tokenizer_core.errors import TokenizerError
 from ui import cache, url_state
 from ui.compare import PREFIX
 from ui.tokenizers.add import ALGORITHMS, Algorithm, TrainRequest
+from ui.widgets import export
 from ui.widgets.cancel import cancel_button
+from ui.widgets.export_theme import LIGHT, ChartStyle, current
 from ui.widgets.text import escape_markdown
 
 SWEEP = PREFIX + "sweep_"  # the sweep panel's keys, inside the page's prefix
@@ -177,37 +179,117 @@ def _sweep_with_progress(request: SweepRequest, corpus: Corpus, box: SweepBox) -
     bar.empty()
 
 
-def _short(size: int) -> str:
-    """Axis label of a vocabulary size: 500, 1k, 2.5k, 32k."""
-    return f"{size / 1000:g}k" if size >= 1000 else str(size)
+#: What "vocabulary used" means, where the number appears (panel, table, JSON).
+USED_HELP = ("Vocabulary used: the share of the vocabulary's tokens that appear at least once when the "
+             "held-out text is encoded. Low at large sizes: many tokens were learned for words the held-out "
+             "text never uses, and their embedding rows would rarely be trained.")
+#: The narrowest panel the tick labels must fit (half the page at 1024 px, less the margins).
+MIN_PANEL_PX = 300
 
 
-def sweep_figure(rows: Sequence[SweepRow], *, title: str) -> go.Figure:
-    """Four panels of held-out metrics against vocabulary size (log axis), the knee of characters
-    per token marked in each."""
-    fig = make_subplots(rows=2, cols=2, subplot_titles=[label for _, label, _ in PANELS], vertical_spacing=0.18)
+def size_label(size: int) -> str:
+    """Axis and table label of a vocabulary size: the whole number, with thousands separators.
+
+    >>> size_label(15028), size_label(500)
+    ('15,028', '500')
+    """
+    return f"{size:,}"
+
+
+def size_ticks(sizes: Sequence[int], *, font_px: float, panel_px: float = MIN_PANEL_PX,
+               keep: Optional[int] = None) -> list[int]:
+    """The sizes to label on a log axis ``panel_px`` wide: first and last always (and ``keep``, the
+    knee, when given), then every other size whose label does not come within a gap of a
+    labelled one (labels are about 0.62 ``font_px`` a character).
+
+    >>> size_ticks([500, 1000, 2000, 4000, 8000, 16000], font_px=13)
+    [500, 1000, 2000, 4000, 8000, 16000]
+    >>> size_ticks([256, 330, 430, 560, 720, 930, 1200, 1600, 2000, 2600], font_px=19.5)
+    [256, 430, 720, 2600]
+    """
+    sizes = sorted(set(sizes))
+    if len(sizes) < 3:
+        return sizes
+    span = math.log(sizes[-1] / sizes[0]) or 1.0
+
+    def px(s: int) -> float:
+        return panel_px * math.log(s / sizes[0]) / span
+
+    def half(s: int) -> float:
+        return 0.62 * font_px * len(size_label(s)) / 2 + font_px / 2  # half a label and half a gap
+
+    chosen = [sizes[0], sizes[-1]] + ([keep] if keep in sizes else [])
+    for s in sizes[1:-1]:
+        if all(abs(px(s) - px(t)) >= half(s) + half(t) for t in chosen):
+            chosen.append(s)
+    return sorted(set(chosen))
+
+
+def sweep_figure(rows: Sequence[SweepRow], *, title: str, style: ChartStyle = LIGHT) -> go.Figure:
+    """Four panels of held-out metrics against vocabulary size (log axis, whole-number labels that
+    never overlap), the knee of characters per token marked in each: a dashed line, its point and
+    its size."""
+    fig = make_subplots(rows=2, cols=2, subplot_titles=[label for _, label, _ in PANELS], vertical_spacing=0.2,
+                        horizontal_spacing=0.1)
     at = knee(rows)
     sizes = [r.vocab_size for r in rows]
+    ticks = size_ticks(sizes, font_px=style.font, keep=at)
     for i, (field, label, fmt) in enumerate(PANELS):
         r, c = divmod(i, 2)
         values = [getattr(row, field) for row in rows]
         fig.add_trace(go.Scatter(x=sizes, y=values, mode="lines+markers", name=label, showlegend=False,
-                                 hovertemplate=f"vocabulary %{{x:,}}<br>{label} %{{y:{fmt}}}<extra></extra>"),
+                                 line=dict(color=style.blue), marker=dict(color=style.blue, size=style.size(7)),
+                                 customdata=[[size_label(row.requested_size), row.note or "as asked"] for row in rows],
+                                 hovertemplate=f"vocabulary %{{x:,}} (asked %{{customdata[0]}}: %{{customdata[1]}})"
+                                               f"<br>{label} %{{y:{fmt}}}<extra></extra>"),
                       row=r + 1, col=c + 1)
-        fig.update_xaxes(type="log", tickvals=sizes, ticktext=[_short(s) for s in sizes],
+        fig.update_xaxes(type="log", tickvals=ticks, ticktext=[size_label(s) for s in ticks], tickangle=0,
                          title_text="vocabulary size" if r == 1 else None, row=r + 1, col=c + 1)
         if fmt.endswith("%"):
             top = max([v for v in values if v is not None] + [0.0])
             fig.update_yaxes(tickformat=".0%" if top >= 0.1 else ".1%", range=[0, max(top * 1.15, 0.01)],
                              row=r + 1, col=c + 1)
         if at is not None:
-            fig.add_vline(x=at, line_dash="dash", line_color="#d9480f", row=r + 1, col=c + 1)
-    if at is not None:
-        fig.add_annotation(x=math.log10(at), y=0.02, xref="x", yref="y domain", text=f" knee ≈ {at:,}",
-                           showarrow=False, font=dict(color="#d9480f"), xanchor="left", yanchor="bottom")
-    fig.update_layout(height=600, margin=dict(l=10, r=10, t=80, b=10), title=html.escape(title))
+            y = next((v for row, v in zip(rows, values) if row.vocab_size == at), None)
+            fig.add_vline(x=at, line_dash="dash", line_color=style.accent, row=r + 1, col=c + 1)
+            if y is not None:
+                fig.add_trace(go.Scatter(x=[at], y=[y], mode="markers", name="knee", showlegend=False,
+                                         marker=dict(color=style.accent, size=style.size(12), symbol="diamond"),
+                                         hovertemplate=f"knee ≈ {at:,}<extra></extra>"), row=r + 1, col=c + 1)
+            fig.add_annotation(x=math.log10(at), y=1, yref=f"y{i + 1 if i else ''} domain", xref=f"x{i + 1 if i else ''}",
+                               text=f" knee ≈ {at:,}", showarrow=False, font=dict(color=style.accent),
+                               xanchor="left", yanchor="top")
+    fig.update_layout(height=style.size(620), margin=dict(l=10, r=10, t=style.size(80), b=10), title=html.escape(title))
     fig.update_yaxes(rangemode="tozero")  # sizes and rates read from zero, never from a cut axis
     return fig
+
+
+def shortfalls(rows: Sequence[SweepRow]) -> list[str]:
+    """One line per size that is not the size asked for, saying why (the trainer's reason).
+
+    >>> row = SweepRow("unigram", 8110, 16000, 1, 1.0, 1.0, 0.0, 0.5, 0, 0.0, False, note="the seed was small")
+    >>> shortfalls([row])
+    ['asked for 16,000, got 8,110: the seed was small']
+    """
+    return [f"asked for {size_label(r.requested_size)}, got {size_label(r.vocab_size)}: {r.note}"
+            for r in rows if r.vocab_size != r.requested_size]
+
+
+def sweep_frame(rows: Sequence[SweepRow]) -> pd.DataFrame:
+    """The table of a sweep: a row per size, a knee mark, and why a size is not the one asked for."""
+    at = knee(rows)
+    frame = pd.DataFrame([asdict(r) for r in rows]).drop(columns=["model"])
+    frame.insert(2, "knee", [r.vocab_size == at for r in rows])
+    return frame
+
+
+def sweep_json(result: SweepResult) -> dict:
+    """The sweep's numbers and settings, as the JSON download holds them (``knee``: None when there is none)."""
+    request = result.request
+    return {"algorithm": request.algorithm.value, "algorithm_label": request.algorithm.label,
+            "corpus_digest": request.corpus_digest, "sizes_asked": list(request.sizes),
+            "heldout_fraction": request.heldout_fraction, "stopped_early": result.cancelled,
+            "knee": knee(result.rows), "vocabulary_used": USED_HELP, "rows": [asdict(r) for r in result.rows]}
 
 
 def _show(result: SweepResult) -> None:
@@ -218,33 +300,42 @@ def _show(result: SweepResult) -> None:
     if not rows:
         return
     name = result.request.algorithm.label
-    st.plotly_chart(sweep_figure(rows, title=f"{name}, held-out {result.request.heldout_fraction:.0%} of the lines"),
-                    width="stretch", config={"displayModeBar": False})
+    title = f"{name}, held-out {result.request.heldout_fraction:.0%} of the lines"
+    style = current()
+    export.plotly_chart(sweep_figure(rows, title=title, style=style), key=SWEEP + "chart",
+                        name=f"sweep {name}", style=style)
+    for line in shortfalls(rows):
+        st.caption(escape_markdown("⚠ " + line[:1].upper() + line[1:] + "."))
     at = knee(rows)
     if at is not None:
-        st.markdown(f"**Knee at about {at:,} tokens:** past it, each doubling of the vocabulary buys less "
-                    "compression on the held-out text, while the embedding table keeps growing linearly.")
-    frame = pd.DataFrame([asdict(r) for r in rows]).drop(columns=["model"])
-    st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        "vocab_size": st.column_config.NumberColumn("vocabulary", format="localized"),
+        st.markdown(f"**Knee at about {at:,} tokens** (◆ in every panel): past it, each doubling of the "
+                    "vocabulary buys less compression on the held-out text, while the embedding table keeps "
+                    "growing linearly.")
+    st.caption(escape_markdown(USED_HELP))
+    export.table(sweep_frame(rows), key=SWEEP + "table", name=f"sweep {name}", hide_index=True, column_config={
+        "vocab_size": st.column_config.NumberColumn("vocabulary", format="localized",
+                                                    help="The size the training reached (see “why”)"),
         "requested_size": st.column_config.NumberColumn("asked for", format="localized"),
+        "knee": st.column_config.CheckboxColumn("knee", help="The knee of characters per token"),
         "heldout_tokens": st.column_config.NumberColumn("held-out tokens", format="localized"),
         "chars_per_token": st.column_config.NumberColumn("chars/token", format="%.3f"),
         "fertility": st.column_config.NumberColumn("tokens/word", format="%.3f"),
         "unk_rate": st.column_config.NumberColumn("UNK rate", format="percent"),
-        "utilization": st.column_config.NumberColumn("vocab used", format="percent"),
+        "utilization": st.column_config.NumberColumn("vocabulary used", format="percent", help=USED_HELP),
         "embedding_params": st.column_config.NumberColumn("embedding params (d=768)", format="localized"),
         "seconds": st.column_config.NumberColumn("training s", format="%.2f"),
         "derived": st.column_config.CheckboxColumn("read off a larger run"),
+        "note": st.column_config.TextColumn("why not the size asked for", width="large"),
     })
+    export.json_button(sweep_json(result), key=SWEEP + "numbers", name=f"sweep {name}", label="Sweep as JSON")
 
 
 def render_sweep(corpus: Corpus) -> None:
     request = _settings(corpus)
-    c1, c2 = st.columns([1, 5])
-    run = c1.button("Run the sweep", key=SWEEP + "run", type="primary", icon=":material/play_arrow:")
+    row = st.container(horizontal=True)  # buttons as wide as their labels, never cut
+    run = row.button("Run the sweep", key=SWEEP + "run", type="primary", icon=":material/play_arrow:")
     if run:
-        stop = c2.empty()
+        stop = row.empty()
         with stop.container():  # the sizes already finished are kept (see the module's notes)
             cancel_button(key=SWEEP + "stop", what="The vocabulary-size sweep")
         _execute(request, corpus)

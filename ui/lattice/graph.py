@@ -1,6 +1,7 @@
 """The lattice as a plotly figure: positions as nodes on a line, each vocabulary piece an arc from
 its start to its end (taller for longer pieces), labelled with its log-probability, drawn as wide
-as its marginal probability; the Viterbi path in red.
+as its marginal probability; the Viterbi path in the theme's accent colour. Colours and text sizes
+come from a :class:`~ui.widgets.export_theme.ChartStyle` (light or dark theme, presenter mode).
 
 >>> from tokenizer_core.unigram.explain import course_model
 >>> fig = lattice_figure(course_model().lattice("hugs"))
@@ -16,9 +17,9 @@ import math
 import plotly.graph_objects as go
 
 from tokenizer_core.unigram.lattice import Lattice
+from ui.widgets.export_theme import LIGHT, ChartStyle
 from ui.widgets.tokens import visible_whitespace
 
-VITERBI, OTHER = "#d9480f", "#4263eb"
 _ARC_POINTS = 24
 
 
@@ -33,8 +34,9 @@ def _arc(start: int, end: int, height: float) -> tuple[list[float], list[float]]
     return xs, ys
 
 
-def lattice_figure(lattice: Lattice, *, alpha: float = 1.0) -> go.Figure:
+def lattice_figure(lattice: Lattice, *, alpha: float = 1.0, style: ChartStyle = LIGHT) -> go.Figure:
     """The figure (edges with hover text: piece, id, log-probability, marginal)."""
+    viterbi, other = style.accent, style.blue
     marginals = lattice.marginals(alpha=alpha) if lattice.text else []
     on_path = set(lattice.viterbi().edges) if lattice.text else set()
     fig = go.Figure()
@@ -55,28 +57,35 @@ def lattice_figure(lattice: Lattice, *, alpha: float = 1.0) -> go.Figure:
                  f"<br>log-prob {e.log_prob:.3f}<br>marginal {m:.3f}")
         fig.add_trace(go.Scatter(
             x=xs, y=ys, mode="lines", name=name, legendgroup=name, showlegend=name not in seen_legend,
-            line=dict(color=VITERBI if best else OTHER, width=1 + 9 * m),
+            line=dict(color=viterbi if best else other, width=1 + 9 * m),
             opacity=1.0 if best else 0.25 + 0.6 * m, hoverinfo="skip"))
         seen_legend.add(name)
         labels_x.append((e.start + e.end) / 2)
         labels_y.append(height)
         labels.append(f"{piece} {e.log_prob:.2f}")
         hovers.append(hover)
-        colours.append(VITERBI if best else "#364fc7")
+        colours.append(viterbi if best else other)
     fig.add_trace(go.Scatter(x=labels_x, y=labels_y, mode="text", text=labels, textposition="top center",
-                             textfont=dict(color=colours, size=11, family="monospace"), hovertext=hovers,
+                             textfont=dict(color=colours, size=style.size(11), family="monospace"), hovertext=hovers,
                              hoverinfo="text", showlegend=False))
     n = len(lattice.text)
     fig.add_trace(go.Scatter(x=list(range(n + 1)), y=[0] * (n + 1), mode="markers+text", name="positions",
                              text=[str(i) for i in range(n + 1)], textposition="bottom center",
-                             marker=dict(size=10, color="#212529"), hovertemplate="position %{x}<extra></extra>",
-                             showlegend=False))
+                             textfont=dict(color=style.muted, size=style.size(12)),
+                             marker=dict(size=style.size(10), color=style.node),
+                             hovertemplate="position %{x}<extra></extra>", showlegend=False))
     fig.add_trace(go.Scatter(x=[i + 0.5 for i in range(n)], y=[-0.45] * n, mode="text",
                              text=[html.escape(visible_whitespace(c)) for c in lattice.text],
-                             textfont=dict(size=16, family="monospace"), hoverinfo="skip", showlegend=False))
+                             textfont=dict(color=style.text, size=style.size(16), family="monospace"),
+                             hoverinfo="skip", showlegend=False))
     top = max([0.6 + 0.5 * (e.end - e.start) + 0.2 for e in lattice.edges] + [1.5])
-    fig.update_layout(height=min(640, 180 + 60 * top), margin=dict(l=10, r=10, t=30, b=10),
+    grow = style.size(60) / 60
+    fig.update_layout(height=min(round(640 * grow), round((180 + 60 * top) * grow)),
+                      margin=dict(l=10, r=10, t=style.size(30), b=10),
                       xaxis=dict(visible=False, range=[-0.5, n + 0.5]),
                       yaxis=dict(visible=False, range=[-0.8, top + 0.35]),
-                      legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0), plot_bgcolor="white")
+                      legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0,
+                                  font=dict(color=style.text, size=style.font)),
+                      font=dict(color=style.text, size=style.font),
+                      paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
     return fig

@@ -18,6 +18,7 @@ import altair as alt
 import pandas as pd
 
 from ui.merges.run import Candidate, StepInfo
+from ui.widgets.export_theme import LIGHT, ChartStyle
 from ui.widgets.tokens import Scheme, shown_text
 
 #: The compression curve is drawn with at most about this many points.
@@ -64,8 +65,10 @@ def candidates_frame(info: StepInfo, *, scheme: Scheme, translate: bool) -> pd.D
     )
 
 
-def candidates_chart(info: StepInfo, *, scheme: Scheme, translate: bool) -> alt.Chart:
-    """Horizontal bars of the step's candidate pairs, the merged one highlighted."""
+def candidates_chart(info: StepInfo, *, scheme: Scheme, translate: bool,
+                     style: ChartStyle = LIGHT) -> alt.Chart:
+    """Horizontal bars of the step's candidate pairs, the merged one highlighted; the count at the
+    end of each bar in the theme's text colour, every text sized for ``style`` (presenter mode)."""
     data = candidates_frame(info, scheme=scheme, translate=translate)
     wordpiece = info.score is not None
     title = "score = count(ab) / (count(a) · count(b))" if wordpiece else "pair count"
@@ -79,7 +82,7 @@ def candidates_chart(info: StepInfo, *, scheme: Scheme, translate: bool) -> alt.
         .encode(
             # An explicit order: layered charts would otherwise merge their domains in any order.
             y=alt.Y("pair:N", sort=list(data["pair"]), title=None,
-                    axis=alt.Axis(labelLimit=260, labelFontSize=13, labelOverlap=False)),
+                    axis=alt.Axis(labelLimit=style.size(260), labelFontSize=style.size(13), labelOverlap=False)),
             x=alt.X("value:Q", title=title, axis=None if wordpiece else alt.Axis(tickMinStep=1, format=",d")),
             # No Vega legend: under Streamlit a legend below the bars squashes a chart of few
             # candidates to a line; the page draws the legend itself (kinds_legend_html).
@@ -88,9 +91,9 @@ def candidates_chart(info: StepInfo, *, scheme: Scheme, translate: bool) -> alt.
             tooltip=tooltip,
         )
     )
-    text = bars.mark_text(align="left", dx=3, fontSize=12).encode(
-        text=alt.Text("value:Q", format=".3g" if wordpiece else ","), color=alt.value("#374151"))
-    return (bars + text).properties(height=alt.Step(BAR_HEIGHT))
+    text = bars.mark_text(align="left", dx=3, fontSize=style.size(12)).encode(
+        text=alt.Text("value:Q", format=".3g" if wordpiece else ","), color=alt.value(style.text))
+    return (bars + text).properties(height=alt.Step(style.size(BAR_HEIGHT)))
 
 
 def kinds_legend_html(info: StepInfo, *, scheme: Scheme, translate: bool) -> str:
@@ -119,10 +122,10 @@ def compression_frame(curve: Sequence[int], step: int, *, points: int = CURVE_PO
     return pd.DataFrame({"step": steps, "tokens": [curve[s] for s in steps]})
 
 
-def compression_chart(curve: Sequence[int], step: int) -> alt.Chart:
+def compression_chart(curve: Sequence[int], step: int, *, style: ChartStyle = LIGHT) -> alt.Chart:
     """Tokens against merge step, the current step marked by a rule and a dot."""
     data = compression_frame(curve, step)
-    line = alt.Chart(data).mark_line(color="#1c7ed6").encode(
+    line = alt.Chart(data).mark_line(color=style.blue).encode(
         x=alt.X("step:Q", title="merge step", scale=alt.Scale(domain=[0, max(1, len(curve) - 1)]),
                 axis=alt.Axis(tickMinStep=1, format=",d")),
         y=alt.Y("tokens:Q", title="corpus length (tokens)", scale=alt.Scale(zero=True),
@@ -130,7 +133,7 @@ def compression_chart(curve: Sequence[int], step: int) -> alt.Chart:
         tooltip=[alt.Tooltip("step:Q", format=","), alt.Tooltip("tokens:Q", format=",")],
     )
     here = pd.DataFrame({"step": [step], "tokens": [curve[step]]})
-    rule = alt.Chart(here).mark_rule(color="#d9480f", strokeWidth=2).encode(x="step:Q")
-    dot = alt.Chart(here).mark_point(color="#d9480f", filled=True, size=90).encode(
+    rule = alt.Chart(here).mark_rule(color=style.accent, strokeWidth=2).encode(x="step:Q")
+    dot = alt.Chart(here).mark_point(color=style.accent, filled=True, size=90).encode(
         x="step:Q", y="tokens:Q", tooltip=[alt.Tooltip("step:Q", format=","), alt.Tooltip("tokens:Q", format=",")])
-    return (line + rule + dot).properties(height=260)
+    return (line + rule + dot).properties(height=style.size(260))
