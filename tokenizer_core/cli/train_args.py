@@ -9,6 +9,10 @@ one flag per :class:`~tokenizer_core.options.TrainOptions` setting, and the opti
 ('<s>', '<unk>')
 >>> options_from_args(p.parse_args(["c.txt", "--max-word-length", "64"]), model="unigram").unigram.max_word_length
 64
+>>> u = options_from_args(p.parse_args(["c.txt", "--character-coverage", "1", "--no-split-by-number"]),
+...                       model="unigram").unigram
+>>> u.character_coverage, u.split_by_number
+(1.0, False)
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import replace
 
 from tokenizer_core.cli.common import _CliError, _split_specials
 from tokenizer_core.options import (
+    DEFAULT_CHARACTER_COVERAGE,
     DEFAULT_MAX_WORD_LENGTH,
     DEFAULT_SPECIAL_TOKENS,
     BpeOptions,
@@ -58,6 +63,18 @@ def add_option_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-word-length", type=int,
                    help=f"Unigram: words longer than this many characters only add their characters "
                         f"(default {DEFAULT_MAX_WORD_LENGTH}, enough for space-free Chinese/Japanese lines)")
+    # Unigram settings under SentencePiece's names (--character-coverage is its character_coverage).
+    p.add_argument("--character-coverage", type=float,
+                   help=f"Unigram: share of character occurrences the vocabulary covers; rarer characters "
+                        f"become unknown (default {DEFAULT_CHARACTER_COVERAGE}, SentencePiece's; 1.0 keeps all)")
+    p.add_argument("--split-by-number", action=argparse.BooleanOptionalAction,
+                   help="Unigram: keep digits out of letter pieces (default on, as SentencePiece)")
+    p.add_argument("--split-by-unicode-script", action=argparse.BooleanOptionalAction,
+                   help="Unigram: no piece mixes scripts (default on, as SentencePiece)")
+    p.add_argument("--split-digits", action=argparse.BooleanOptionalAction,
+                   help="Unigram: every digit a piece of its own (default off)")
+    p.add_argument("--seed-sentencepiece-size", type=int, help="Unigram: seed pieces kept (default 1,000,000)")
+    p.add_argument("--num-sub-iterations", type=int, help="Unigram: EM steps per pruning round (default 2)")
 
 
 def _top_k(args: argparse.Namespace) -> int:
@@ -67,15 +84,29 @@ def _top_k(args: argparse.Namespace) -> int:
     return 10 if getattr(args, "trace", None) else 0
 
 
+#: Unigram flags (argparse names) and the UnigramOptions fields they set.
+_UNIGRAM_FLAGS = {"max_word_length": "max_word_length", "character_coverage": "character_coverage",
+                  "split_by_number": "split_by_number", "split_by_unicode_script": "split_by_script",
+                  "split_digits": "split_digits", "seed_sentencepiece_size": "seed_size",
+                  "num_sub_iterations": "num_sub_iterations"}
+
+
+def _unigram_options(args: argparse.Namespace, *, model: str) -> UnigramOptions:
+    """The Unigram settings the flags give (defaults for the rest); an error if given for another model."""
+    given = {field: getattr(args, flag) for flag, field in _UNIGRAM_FLAGS.items()
+             if getattr(args, flag, None) is not None}
+    if given and model != "unigram":
+        flag = next(f for f, field in _UNIGRAM_FLAGS.items() if field in given)
+        raise _CliError(f"--{flag.replace('_', '-')} applies to --model unigram only, not {model}")
+    return UnigramOptions(**given)
+
+
 def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
     """The :class:`TrainOptions` the flags describe (``--vocab-size``/``--num-merges`` when present)."""
     specials = _split_specials(args.special_tokens)
     if model != "bpe" and (args.tie_break != "ids" or args.suffix_as_symbol):
         raise _CliError("--tie-break and --suffix-as-symbol apply to --model bpe only")
-    max_word_length = getattr(args, "max_word_length", None)
-    if max_word_length is not None and model != "unigram":
-        raise _CliError(f"--max-word-length applies to --model unigram only, not {model}")
-    unigram = UnigramOptions() if max_word_length is None else UnigramOptions(max_word_length=max_word_length)
+    unigram = _unigram_options(args, model=model)
     options = TrainOptions(
         vocab_size=getattr(args, "vocab_size", None), num_merges=getattr(args, "num_merges", None),
         min_frequency=args.min_frequency, lowercase=args.lowercase,

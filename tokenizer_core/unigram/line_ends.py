@@ -11,13 +11,15 @@ counts the last word of each line while the lines stream past to the counter.
 4
 >>> sorted(ends.words(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"]).items())
 [('▁cat', 2), ('▁dog', 1)]
+>>> ends.last_word(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
+'▁dog'
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Optional
 
 
 class LineEnds:
@@ -26,6 +28,7 @@ class LineEnds:
     def __init__(self, lines: Iterable[str]) -> None:
         self._lines = lines
         self._raw: Counter[str] = Counter()
+        self._last = ""  # the last token of the last line that has one
 
     def __iter__(self) -> Iterator[str]:
         raw = self._raw
@@ -35,7 +38,13 @@ class LineEnds:
                 tail = line.rsplit(None, 1)
                 if tail:
                     raw[tail[-1]] += 1
+                    self._last = tail[-1]
             yield line
+
+    def last_word(self, *, normalizer: Any, pre_tokenizer: Any) -> Optional[str]:
+        """The corpus' very last word (after it the text ends), as the counter sees it; ``None`` if none."""
+        pieces = pre_tokenizer.words(normalizer.normalize_str(self._last) if normalizer is not None else self._last)
+        return pieces[-1] if pieces else None
 
     def words(self, *, normalizer: Any, pre_tokenizer: Any) -> Counter[str]:
         """The line-final words as the counter sees them (normalized and pre-tokenized), with counts."""

@@ -19,22 +19,24 @@ from tokenizer_core.unigram.words import BOUNDARY, _Words
 
 
 def _seed(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int,
-          line_final: Optional[np.ndarray] = None) -> tuple[list[str], np.ndarray]:
+          line_final: Optional[np.ndarray] = None,
+          corpus_last: Optional[int] = None) -> tuple[list[str], np.ndarray]:
     """Seed pieces and their initial log-probabilities (characters first).
 
     ``line_final[w]`` is how many of word ``w``'s occurrences end their line. SentencePiece finds
-    its seeds in whole lines, where a word is followed by "▁" (the next word) or by the line's end:
-    a substring ending a word is a maximal repeat only if it is followed by both somewhere (or by
-    two characters inside words). Without ``line_final`` every word end counts as both.
+    its seeds in whole lines, where a word is followed by "▁" (the next word) or by the line's end,
+    and where the last line ends (word ``corpus_last``) the text ends too: a substring ending words
+    branches if it ends a line and a word mid-line, or the corpus. Without ``line_final`` every
+    word end counts as both.
     """
     n = len(words.cps)
-    # What follows each word's end in its line: the next word's "▁" (a mid-line occurrence),
-    # the line's end (code 0), or both.
+    # What follows each word's end: the next word's "▁" (a mid-line occurrence) and the ends of
+    # the lines it ends (each line's end differs from every other's). Unknown: treat every end
+    # as followed by both.
     if line_final is None:
-        mid_line = line_end = np.ones(len(words.counts), dtype=bool)
+        mid_line, line_ends = np.ones(len(words.counts), dtype=bool), np.ones(len(words.counts))
     else:
-        mid_line, line_end = words.counts > line_final, line_final > 0
-    both_ends = mid_line & line_end
+        mid_line, line_ends = words.counts > line_final, line_final
     cand_pos, cand_len, cand_score = [], [], []
     char_counts = None
     for length, h in words.window_hashes(max_len):
@@ -51,28 +53,35 @@ def _seed(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int,
         if length == 1:
             char_counts = (idx[first], freq)
             continue
-        # Maximal repeats only: drop substrings always followed by the same character, as a
-        # suffix array's internal nodes would (the character after a word being "▁" or the end).
+        # Maximal repeats only: drop substrings always followed by the same byte, as the nodes of
+        # SentencePiece's suffix array over the lines' bytes would. After a word comes the next
+        # word's "▁" (mid-line) or the line's end, which is a different follower for every line.
         at_end = words.rem[idx] == length
         follower = _first_byte(words.cps[np.minimum(idx + length, n - 1)])
         end_word = words.word_of[idx[at_end]]
-        follower[at_end] = np.where(mid_line[end_word], _first_byte(np.array([ord(BOUNDARY)]))[0], 0)
+        follower[at_end] = np.where(mid_line[end_word], _first_byte(np.array([ord(BOUNDARY)]))[0],
+                                    np.where(line_ends[end_word] > 0, 0, -1))
         pairs = inv.astype(np.int64)
         pairs <<= 22
         pairs += follower
+        seen = follower >= 0  # a word end only ever followed by line ends adds no byte follower
         del follower
+        pairs = pairs[seen]
         pairs.sort()
         distinct = np.ones(len(pairs), dtype=bool)
         distinct[1:] = pairs[1:] != pairs[:-1]
         pairs = pairs[distinct]
-        del distinct
+        del distinct, seen
         pairs >>= 22
-        followers = np.bincount(pairs, minlength=num_uniq)
+        followers = np.bincount(pairs, minlength=num_uniq).astype(np.float64)
         del pairs
-        # A word end followed by both "▁" and the line's end is two followers at once.
-        ends_both = np.bincount(inv[at_end], weights=both_ends[end_word], minlength=num_uniq) > 0
+        # Line ends are one follower (the separator), except the corpus' very end: a second one.
+        followers += np.bincount(inv[at_end], weights=mid_line[end_word] & (line_ends[end_word] > 0),
+                                 minlength=num_uniq) > 0
+        if corpus_last is not None:
+            followers += np.bincount(inv[at_end], weights=end_word == corpus_last, minlength=num_uniq) > 0
         del inv, at_end, end_word
-        keep = (freq >= 2) & ((followers >= 2) | ends_both)
+        keep = (freq >= 2) & (followers >= 2)
         cand_pos.append(idx[first[keep]])
         cand_len.append(np.full(int(keep.sum()), length, dtype=np.int16))
         cand_score.append(freq[keep] * length)

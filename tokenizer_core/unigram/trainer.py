@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -106,7 +107,8 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
                   num_sub_iterations: int, seed_size: int, split_by_script: bool, split_digits: bool,
                   max_word_length: int, progress: ProgressCallback, character_coverage: float = 1.0,
                   num_fixed: int = 0, split_by_number: bool = True,
-                  line_final: Optional[Mapping[str, int]] = None) -> UnigramTrainResult:
+                  line_final: Optional[Mapping[str, int]] = None, last_word: Optional[str] = None,
+                  ) -> UnigramTrainResult:
     """:func:`train_unigram` on checked settings and counts (as :func:`_merged_counts` gives them),
     which it empties once the corpus is packed: the words' strings and dictionary go early.
     ``line_final`` counts the words' line-final occurrences (see :mod:`.line_ends`), if known;
@@ -118,6 +120,8 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
         rare = set(chars) - required_chars(chars, character_coverage=character_coverage)
         if rare:
             split, line_final = split_at_rare(counts, line_final, rare=rare)
+            if last_word is not None:  # its last part ends the corpus now (or nothing does)
+                last_word = ([*split_at_rare({last_word: 1}, None, rare=rare)[0]] or [None])[-1]
             counts.clear()  # the caller's copy: ``split`` replaces it
             counts = split
     alphabet = sorted({ch for w in counts for ch in w})
@@ -128,12 +132,15 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
         )
     words = _training_words(counts, max_word_length=max_word_length)
     final = None if line_final is None else np.array([line_final.get(w, 0) for w in words.words], dtype=np.float64)
+    at = bisect.bisect_left(words.words, last_word) if last_word is not None else -1
+    corpus_last = at if 0 <= at < len(words.words) and words.words[at] == last_word else None
     num_distinct = len(counts)
     counts.clear()  # ``words`` holds what training needs
     runs = words.runs(split_by_script=split_by_script, split_digits=split_digits, split_by_number=split_by_number)
 
     progress(0, 0, "seeding pieces")
-    pieces, lp = _seed(words, runs, max_len=max_piece_length, seed_size=seed_size, line_final=final)
+    pieces, lp = _seed(words, runs, max_len=max_piece_length, seed_size=seed_size, line_final=final,
+                       corpus_last=corpus_last)
     del final
     keys = piece_keys(pieces)
     parts = _edge_parts(words, _PieceIndex(*keys), runs)
@@ -292,6 +299,7 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
     counts = count_words(ends, normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"],
                          progress=progress)
     line_final = ends.words(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
+    last_word = ends.last_word(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
     if options.min_frequency > 1:
         counts = Counter({w: c for w, c in counts.items() if c >= options.min_frequency})
     specials = list(options.special_tokens)
@@ -328,6 +336,7 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
         num_fixed=len(fixed),
         split_by_number=options.unigram.split_by_number,
         line_final=line_final,
+        last_word=last_word,
     )
     fixed_set = set(fixed)
     # 15 significant digits: every JSON reader (serde_json's fast path in tokenizers included)

@@ -14,7 +14,7 @@ from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.io.hf_json import load_from_hub
 from tokenizer_core.io.uploads import import_files
-from tokenizer_core.options import TrainOptions
+from tokenizer_core.options import DEFAULT_CHARACTER_COVERAGE, TrainOptions, UnigramOptions
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import train
 from ui import cache, url_state
@@ -82,6 +82,8 @@ class TrainRequest:
     algorithm: Algorithm
     vocab_size: int
     lowercase: bool = False
+    #: Unigram only: SentencePiece's ``character_coverage`` (its default for Unigram).
+    character_coverage: float = DEFAULT_CHARACTER_COVERAGE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "algorithm", Algorithm(self.algorithm))  # a value from a widget is a str
@@ -92,8 +94,9 @@ class TrainRequest:
             return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=True,
                                 special_tokens=("<|endoftext|>",), unk_token=None)
         specials = ("<unk>", "<s>", "</s>") if a is Algorithm.UNIGRAM else ("[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]")
+        unigram = UnigramOptions(character_coverage=self.character_coverage)
         return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=False,
-                            special_tokens=specials, unk_token=specials[0])
+                            special_tokens=specials, unk_token=specials[0], unigram=unigram)
 
     @property
     def trainer(self) -> str:
@@ -101,6 +104,8 @@ class TrainRequest:
 
     def describe(self, corpus_name: str) -> str:
         case = ", lowercased" if self.lowercase else ""
+        if self.algorithm is Algorithm.UNIGRAM and self.character_coverage != DEFAULT_CHARACTER_COVERAGE:
+            case += f", character coverage {self.character_coverage:g}"
         return f"{self.algorithm.label}, {self.vocab_size:,} tokens{case}, on “{corpus_name}”"
 
 
@@ -131,10 +136,18 @@ def train_panel() -> None:
     algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm")
     vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, step=500, key=PREFIX + "vocab_size")
     lowercase = c3.checkbox("Lowercase", key=PREFIX + "lowercase")
+    coverage = DEFAULT_CHARACTER_COVERAGE
+    if algorithm == Algorithm.UNIGRAM.value:
+        coverage = st.number_input(
+            "Character coverage", min_value=0.98, max_value=1.0, value=DEFAULT_CHARACTER_COVERAGE, step=0.0005,
+            format="%.4f", key=PREFIX + "character_coverage",
+            help="SentencePiece's character_coverage: the share of the text's characters the vocabulary "
+                 "keeps; the rarest rest become <unk>. 0.9995 is SentencePiece's default, 1.0 keeps every character.")
     if not c4.button("Train", key=PREFIX + "train", type="primary", icon=":material/model_training:"):
         st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
         return
-    request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=bool(lowercase))
+    request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=bool(lowercase),
+                           character_coverage=float(coverage))
     trained = train_onto_shelf(request)
     if trained is not None:
         item, seconds = trained
