@@ -206,7 +206,7 @@ def encode_case(rng: random.Random) -> None:
     for text in texts:
         reference = _guarded(tok._trace_text, text, split_special=True, sampling=None, sequence_id=0)[1]
         _same(_fields(tok.encode_sequence(text)), _fields(reference), "encode", text)
-    batch = tok.encode_batch(texts)
+    batch = tok.encode_batch(texts, threads=rng.choice([1, 2, 3]))  # windows on threads, without the GIL
     _same([e.ids for e in batch.encodings], [tok.encode(t).ids for t in texts], "encode_batch", texts)
     for _ in range(3):
         data = bytes(rng.randrange(256) for _ in range(rng.choice([1, 5, 47, 48, 49, 300])))

@@ -243,8 +243,9 @@ def test_byte_level_counting_matches_the_pre_tokenizer_line_by_line():
 
 def test_parallel_counting_equals_serial(monkeypatch):
     import tokenizer_core.text.counting as bt
+    import tokenizer_core.text.line_chunks as chunks
 
-    monkeypatch.setattr(bt, "_CHUNK_CHARS", 2000)
+    monkeypatch.setattr(chunks, "CHUNK_CHARS", 2000)
     monkeypatch.setattr(bt, "_PARALLEL_AFTER_CHARS", 4000)
     lines = lines_of("default")[:800]
     for pre in (ByteLevel(), Whitespace()):

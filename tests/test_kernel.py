@@ -310,3 +310,54 @@ def test_the_class_table_is_cached_and_a_damaged_copy_is_rebuilt(tmp_path, monke
         assert native.class_table() == fresh
     finally:
         native._class_table.cache_clear()
+
+
+# ----------------------------------------------------------------------------- threads
+
+
+def test_batches_on_threads_equal_one_thread(multilingual):
+    """Windows of texts encoded on several threads without the GIL (issue 29): the same rows as one
+    thread, across window boundaries (over 4,096 texts and over 2M characters)."""
+    tok = load_reference("cl100k_base")
+    enc = _kernel_of(tok)
+    texts = [*real_lines(1500), *multilingual] * 4 + ["x" * 700_000, "naïve café 😀 " * 50_000, "", " "] * 2
+    one = enc.encode_batch(texts, 0, threads=1)
+    assert enc.encode_batch(texts, 0, threads=4) == one
+    assert enc.encode_batch(texts, 1, threads=3) == [row[:3] + ([1] * len(row[0]),) + row[4:7] + ([1] * len(row[0]),)
+                                                      for row in one]
+    assert [e.ids for e in tok.encode_batch(texts[:300], threads=2).encodings] == [r[0] for r in one[:300]]
+
+
+def test_a_batch_on_threads_raises_the_first_failing_texts_error():
+    enc = _kernel_of(load_reference("gpt2"))
+    texts = ["plain text " * 1000] * 50 + ["a\ud800b" * 2000] + ["more " * 1000] * 50
+    for threads in (1, 4):
+        with pytest.raises(UnicodeEncodeError):
+            enc.encode_batch(texts, 0, threads=threads)
+    with pytest.raises(TypeError):
+        enc.encode_batch(["fine"] * 10 + [b"bytes"], 0, threads=2)
+    with pytest.raises(ValueError):
+        enc.encode_batch(["fine"], 0, threads=0)
+
+
+def test_long_texts_encode_without_the_gil():
+    """encode() of a long text lets other threads run meanwhile (a server's other sessions)."""
+    code = """
+import threading, time
+from tokenizer_core.io.references import load_reference
+tok = load_reference("gpt2")
+enc = tok._fast.get(tok.normalizer, tok.pre_tokenizer, tok.model).kernel
+text = "the quick brown fox jumps over the lazy dog " * 300_000
+enc.encode_ids(text[:1000])
+span, steps = {}, []
+def work():
+    span["a"] = time.perf_counter(); enc.encode_ids(text); span["b"] = time.perf_counter()
+t = threading.Thread(target=work); t.start()
+while t.is_alive():
+    steps.append(time.perf_counter())
+a, b = span["a"], span["b"]
+print(any(a + 0.25 * (b - a) < s < a + 0.75 * (b - a) for s in steps))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         cwd=os.path.dirname(os.path.dirname(__file__)))
+    assert out.stdout.strip() == "True", out.stderr[-2000:]

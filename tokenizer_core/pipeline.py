@@ -37,10 +37,11 @@ import tokenizer_core.unigram as _unigram  # noqa: F401
 import tokenizer_core.wordpiece as _wordpiece  # noqa: F401
 from tokenizer_core.batch import batching
 from tokenizer_core.bpe.fast_pipeline import FastPathSlot
-from tokenizer_core.errors import FormatError, TokenizerError, UnknownIdError, UnknownTokenError
+from tokenizer_core.errors import TokenizerError, UnknownIdError, UnknownTokenError
 from tokenizer_core.gc_pause import paused_gc
 from tokenizer_core.jsonfile import read_json_file
 from tokenizer_core.parts import TokenizerParts
+from tokenizer_core.pipeline_files import hf_document, own_document, read_header
 from tokenizer_core.registry import build, malformed_as_format_error
 from tokenizer_core.text.added_vocabulary import AddedToken, AddedVocabulary
 from tokenizer_core.text.input_checks import guarded as _guarded
@@ -53,8 +54,6 @@ if TYPE_CHECKING:
     from tokenizer_core.batch.batching import BatchEncoding, PaddingParams, TruncationParams
 
 _PROBE = "Hello, world! It's 2024: naïve café ﬁ 中文 😀\n\tend"
-FORMAT_NAME = "tokenizer-playground"
-FORMAT_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,18 +226,21 @@ class Tokenizer:
         sampling: Optional[Sampling] = None,
         rng: Optional[random.Random] = None,
         return_overflowing: bool = False,
+        threads: Optional[int] = None,
     ) -> "BatchEncoding":
         """Encode many texts (optionally pairs) and pad/truncate them into a batch.
 
         With ``sampling`` the whole batch is one run: the texts, in order, draw from ``rng``
         (by default one new ``sampling.generator()``), so equal texts get independent samples
         and the same seed gives the same batch. With ``return_overflowing`` the windows cut off
-        by truncation become rows of their own (see ``BatchEncoding.overflow_to_sample_mapping``)."""
+        by truncation become rows of their own (see ``BatchEncoding.overflow_to_sample_mapping``).
+        ``threads``: how many threads the compiled kernel encodes a byte-level BPE batch on
+        (default: every core this process may use); results do not depend on it."""
         if pairs is not None and len(pairs) != len(texts):
             raise TokenizerError(f"got {len(texts)} texts but {len(pairs)} pair texts; give one pair per text")
         with paused_gc():
             if pairs is None and sampling is None:
-                encs = self._encode_sequences(texts)
+                encs = self._encode_sequences(texts, threads=threads)
                 if self.post_processor is not None or (truncation is not None and truncation.enabled):
                     encs = [batching.finish_encoding(a, None, post_processor=self.post_processor,
                                                      add_special_tokens=add_special_tokens, truncation=truncation)
@@ -253,10 +255,11 @@ class Tokenizer:
                 ]
             return batching.make_batch(encs, padding=padding, return_overflowing=return_overflowing)
 
-    def _encode_sequences(self, texts: Sequence[str]) -> list[Encoding]:
+    def _encode_sequences(self, texts: Sequence[str], *, threads: Optional[int] = None) -> list[Encoding]:
         """:meth:`encode_sequence` of each text; byte-level BPE encodes the whole batch at once."""
         fast = self._fast.get(self.normalizer, self.pre_tokenizer, self.model)
-        batch = None if fast is None else fast.encode_batch(texts, added=self.added, split_special=True, sequence_id=0)
+        batch = None if fast is None else fast.encode_batch(texts, added=self.added, split_special=True,
+                                                             sequence_id=0, threads=threads)
         return [self.encode_sequence(t) for t in texts] if batch is None else batch
 
     def explain(self, text: str) -> PipelineTrace:
@@ -313,46 +316,13 @@ class Tokenizer:
 
     # ---------------------------------------------------------- serialisation
     def to_dict(self) -> dict[str, Any]:
-        """The package's own versioned JSON form."""
-        def opt(c: Any) -> Optional[dict[str, Any]]:
-            return None if c is None else c.to_dict()
-
-        return {
-            "format": FORMAT_NAME,
-            "version": FORMAT_VERSION,
-            "special_tokens": list(self.special_tokens),
-            "added_tokens": [t.to_dict() for t, _ in self.added.entries],
-            "normalizer": opt(self.normalizer),
-            "pre_tokenizer": opt(self.pre_tokenizer),
-            "model": self.model.to_dict(),
-            "post_processor": opt(self.post_processor),
-            "decoder": opt(self.decoder),
-            "metadata": self.metadata,
-        }
+        """The package's own versioned JSON form (:mod:`~tokenizer_core.pipeline_files`)."""
+        return own_document(self)
 
     @classmethod
     def from_dict(cls, data: Any) -> "Tokenizer":
         """Rebuild from :meth:`to_dict` output, checking the format name and version."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
-            raise FormatError(f"not a {FORMAT_NAME} tokenizer file (missing \"format\": \"{FORMAT_NAME}\")")
-        version = data.get("version")
-        if not isinstance(version, int):
-            raise FormatError("tokenizer file has no integer \"version\" field")
-        if version > FORMAT_VERSION:
-            raise FormatError(
-                f"tokenizer file version {version} is newer than this program understands ({FORMAT_VERSION}); upgrade"
-            )
-        if "model" not in data:
-            raise FormatError("tokenizer file has no \"model\"")
-        specials = data.get("special_tokens", [])
-        if not isinstance(specials, list) or not all(isinstance(t, str) for t in specials):
-            raise FormatError("\"special_tokens\" must be a list of strings")
-        metadata = data.get("metadata") or {}
-        if not isinstance(metadata, dict):
-            raise FormatError("\"metadata\" must be an object")
-        added = data.get("added_tokens")  # with their flags (files from before hold special_tokens only)
-        if added is not None and not isinstance(added, list):
-            raise FormatError("\"added_tokens\" must be a list of objects")
+        specials, added, metadata = read_header(data)
         with malformed_as_format_error("tokenizer file"):
             if added is not None:
                 added, specials = [AddedToken.from_dict(a) for a in added], []
@@ -393,20 +363,7 @@ class Tokenizer:
 
     def to_hf_json(self) -> dict[str, Any]:
         """A Hugging Face ``tokenizer.json`` document for this tokenizer."""
-        def opt(c: Any) -> Optional[dict[str, Any]]:
-            return None if c is None else c.to_hf()
-
-        return {
-            "version": "1.0",
-            "truncation": None,
-            "padding": None,
-            "added_tokens": self.added.to_hf(),
-            "normalizer": opt(self.normalizer),
-            "pre_tokenizer": opt(self.pre_tokenizer),
-            "post_processor": opt(self.post_processor),
-            "decoder": opt(self.decoder),
-            "model": self.model.to_hf(),
-        }
+        return hf_document(self)
 
     def save_hf(self, path: Union[str, Path]) -> None:
         """Write a ``tokenizer.json`` that ``tokenizers.Tokenizer.from_file`` loads."""

@@ -16,32 +16,32 @@ static int scratch_reserve(Scratch *s, size_t n) {
     if (n <= s->cap) return 0;
     size_t cap = s->cap ? s->cap : 64;
     while (cap < n) cap *= 2;
-    int32_t *a = PyMem_Realloc(s->sym, cap * sizeof(int32_t));
+    int32_t *a = PyMem_RawRealloc(s->sym, cap * sizeof(int32_t));
     if (!a) goto fail;
     s->sym = a;
-    a = PyMem_Realloc(s->nxt, cap * sizeof(int32_t));
+    a = PyMem_RawRealloc(s->nxt, cap * sizeof(int32_t));
     if (!a) goto fail;
     s->nxt = a;
-    a = PyMem_Realloc(s->prv, cap * sizeof(int32_t));
+    a = PyMem_RawRealloc(s->prv, cap * sizeof(int32_t));
     if (!a) goto fail;
     s->prv = a;
-    int64_t *b = PyMem_Realloc(s->pend, cap * sizeof(int64_t));
+    int64_t *b = PyMem_RawRealloc(s->pend, cap * sizeof(int64_t));
     if (!b) goto fail;
     s->pend = b;
     s->cap = cap;
     return 0;
 fail:
-    PyErr_NoMemory();
+    kernel_no_memory();
     return -1;
 }
 
 void scratch_free(Scratch *s) {
     tokbuf_free(&s->piece);
-    PyMem_Free(s->sym);
-    PyMem_Free(s->nxt);
-    PyMem_Free(s->prv);
-    PyMem_Free(s->pend);
-    PyMem_Free(s->u8);
+    PyMem_RawFree(s->sym);
+    PyMem_RawFree(s->nxt);
+    PyMem_RawFree(s->prv);
+    PyMem_RawFree(s->pend);
+    PyMem_RawFree(s->u8);
     memset(s, 0, sizeof(*s));
 }
 
@@ -116,8 +116,8 @@ static Py_ssize_t merge_heap(const Encoder *e, Scratch *s, int32_t *ids, int64_t
     int64_t *pend = s->pend;
     /* At most n-1 initial entries and two per merge (n-1 merges). */
     size_t hcap = 3 * (size_t)n + 4, hn = 0;
-    HeapItem *heap = PyMem_Malloc(hcap * sizeof(HeapItem));
-    if (!heap) { PyErr_NoMemory(); return -1; }
+    HeapItem *heap = PyMem_RawMalloc(hcap * sizeof(HeapItem));
+    if (!heap) { kernel_no_memory(); return -1; }
     for (Py_ssize_t i = 0; i < n; i++) {
         sym[i] = ids[i];
         pend[i] = ends[i];
@@ -154,7 +154,7 @@ static Py_ssize_t merge_heap(const Encoder *e, Scratch *s, int32_t *ids, int64_t
             heap_push(heap, &hn, it);
         }
     }
-    PyMem_Free(heap);
+    PyMem_RawFree(heap);
     Py_ssize_t m = 0;
     for (Py_ssize_t i = 0; i >= 0 && i < n; i = nxt[i]) {
         ids[m] = sym[i];
@@ -202,11 +202,11 @@ static int cache_store(Encoder *e, const unsigned char *p, Py_ssize_t n, const T
     }
     if (e->pool_len + (size_t)b->n > e->pool_cap) {
         size_t cap = grown(e->pool_cap, 4096, e->pool_len + (size_t)b->n);
-        int32_t *a = PyMem_Realloc(e->pool_id, cap * sizeof(int32_t));
-        if (!a) { PyErr_NoMemory(); return -1; }
+        int32_t *a = PyMem_RawRealloc(e->pool_id, cap * sizeof(int32_t));
+        if (!a) { kernel_no_memory(); return -1; }
         e->pool_id = a;
-        a = PyMem_Realloc(e->pool_end, cap * sizeof(int32_t));
-        if (!a) { PyErr_NoMemory(); return -1; }
+        a = PyMem_RawRealloc(e->pool_end, cap * sizeof(int32_t));
+        if (!a) { kernel_no_memory(); return -1; }
         e->pool_end = a;
         e->pool_cap = cap;
     }
@@ -242,18 +242,15 @@ static int cache_lookup(Encoder *e, const unsigned char *p, Py_ssize_t n, TokBuf
 
 /* Tokens of one piece into s->piece: ids and byte ends relative to the piece. */
 int encode_piece(Encoder *e, Scratch *s, const unsigned char *p, Py_ssize_t n, int use_cache) {
-    if (n >= INT32_MAX) { /* merge_heap's positions and links are int32 */
-        PyErr_SetString(PyExc_ValueError, "a piece of 2**31-1 bytes or more is too long for the kernel");
-        return -1;
-    }
+    if (n >= INT32_MAX) return ENC_TOO_LONG; /* merge_heap's positions and links are int32 */
     TokBuf *b = &s->piece;
     b->n = 0;
     use_cache = use_cache && e->cache_budget && n <= CACHE_MAX_PIECE;
     if (use_cache) {
         int found = cache_lookup(e, p, n, b);
-        if (found) return found < 0 ? -1 : 0;
+        if (found) return found < 0 ? ENC_NO_MEMORY : ENC_OK;
     }
-    if (tokbuf_reserve(b, n) < 0) return -1;
+    if (tokbuf_reserve(b, n) < 0) return ENC_NO_MEMORY;
     int64_t whole;
     if (e->ignore_merges && btab_find(&e->vocab, p, n, &whole)) {
         b->id[0] = (int32_t)whole;
@@ -265,14 +262,14 @@ int encode_piece(Encoder *e, Scratch *s, const unsigned char *p, Py_ssize_t n, i
             b->end[k] = k + 1;
         }
         Py_ssize_t m = n <= SCAN_LIMIT ? merge_scan(e, b->id, b->end, n) : merge_heap(e, s, b->id, b->end, n);
-        if (m < 0) return -1;
+        if (m < 0) return ENC_NO_MEMORY;
         b->n = m;
     }
     /* Stored only when the lock is free at once: a busy cache costs this piece its place, never a wait. */
     if (use_cache && b->n < 256 && PyThread_acquire_lock(e->cache_lock, NOWAIT_LOCK)) {
         int rc = cache_store(e, p, n, b);
         PyThread_release_lock(e->cache_lock);
-        return rc;
+        return rc < 0 ? ENC_NO_MEMORY : ENC_OK;
     }
-    return 0;
+    return ENC_OK;
 }

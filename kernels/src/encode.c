@@ -5,8 +5,8 @@
 static int result_reserve(Result *r, Py_ssize_t more) {
     if (tokbuf_reserve(&r->out, more) < 0) return -1;
     if (r->out.cap > r->word_cap) {
-        int64_t *w = PyMem_Realloc(r->word, r->out.cap * sizeof(int64_t));
-        if (!w) { PyErr_NoMemory(); return -1; }
+        int64_t *w = PyMem_RawRealloc(r->word, r->out.cap * sizeof(int64_t));
+        if (!w) return ENC_NO_MEMORY;
         r->word = w;
         r->word_cap = r->out.cap;
     }
@@ -15,7 +15,7 @@ static int result_reserve(Result *r, Py_ssize_t more) {
 
 void result_free(Result *r) {
     tokbuf_free(&r->out);
-    PyMem_Free(r->word);
+    PyMem_RawFree(r->word);
     memset(r, 0, sizeof(*r));
 }
 
@@ -26,8 +26,8 @@ static const unsigned char *piece_utf8(Scratch *s, PyObject *text, const Text *t
     if (need > s->u8_cap) {
         size_t cap = s->u8_cap ? s->u8_cap : 1024;
         while (cap < need) cap *= 2;
-        unsigned char *b = PyMem_Realloc(s->u8, cap);
-        if (!b) { PyErr_NoMemory(); return NULL; }
+        unsigned char *b = PyMem_RawRealloc(s->u8, cap);
+        if (!b) { *nbytes = ENC_NO_MEMORY; return NULL; }
         s->u8 = b;
         s->u8_cap = cap;
     }
@@ -38,11 +38,8 @@ static const unsigned char *piece_utf8(Scratch *s, PyObject *text, const Text *t
         else if (c < 0x800) { *o++ = 0xC0 | (c >> 6); *o++ = 0x80 | (c & 0x3F); }
         else if (c < 0x10000) {
             if (c >= 0xD800 && c <= 0xDFFF) {
-                /* A lone surrogate has no UTF-8: raise the codec's own UnicodeEncodeError, which
-                 * the pipeline answers by reading it as U+FFFD (as the Python path does). */
-                PyObject *b = PyUnicode_AsUTF8String(text);
-                Py_XDECREF(b);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "lone surrogate");
+                /* A lone surrogate has no UTF-8: the caller raises the codec's own error. */
+                *nbytes = ENC_SURROGATE;
                 return NULL;
             }
             *o++ = 0xE0 | (c >> 12); *o++ = 0x80 | ((c >> 6) & 0x3F); *o++ = 0x80 | (c & 0x3F);
@@ -64,9 +61,11 @@ int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t
     for (Py_ssize_t i = 0; i < t.len;) {
         Py_ssize_t j = next_piece(e, &t, i), nb = j - i;
         const unsigned char *bytes = ascii ? (const unsigned char *)t.data + i : piece_utf8(s, text, &t, i, j, &nb);
-        if (!bytes || encode_piece(e, s, bytes, nb, 1) < 0) return -1;
+        if (!bytes) return (int)nb;
+        int rc = encode_piece(e, s, bytes, nb, 1);
+        if (rc < 0) return rc;
         TokBuf *pb = &s->piece;
-        if (result_reserve(r, pb->n) < 0) return -1;
+        if (result_reserve(r, pb->n) < 0) return ENC_NO_MEMORY;
         Py_ssize_t o = r->out.n;
         int64_t cs = base + i;
         if (nb == j - i) { /* one byte per character */
@@ -83,8 +82,8 @@ int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t
              * after its last byte's character (a token may hold part of a character). */
             int64_t *cp = charpos, *heap_cp = NULL;
             if (nb > CACHE_MAX_PIECE) {
-                heap_cp = PyMem_Malloc((size_t)nb * sizeof(int64_t));
-                if (!heap_cp) { PyErr_NoMemory(); return -1; }
+                heap_cp = PyMem_RawMalloc((size_t)nb * sizeof(int64_t));
+                if (!heap_cp) return ENC_NO_MEMORY;
                 cp = heap_cp;
             }
             int64_t ch = -1;
@@ -100,14 +99,14 @@ int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t
                 r->word[o + k] = word;
                 prev = pb->end[k];
             }
-            PyMem_Free(heap_cp);
+            PyMem_RawFree(heap_cp);
         }
         r->out.n += pb->n;
         word++;
         i = j;
     }
     r->pieces = word - first_word;
-    return 0;
+    return ENC_OK;
 }
 
 PyObject *ids_list(Encoder *e, const Result *r) {

@@ -6,6 +6,8 @@
  * in characters, word ids) are built without a Python loop. tokenizer_core/bpe/kernel.py builds it. */
 #include "encoder.h"
 
+#include <pthread.h>
+
 /* Objects come from tp_new zeroed and usable before __init__ (Encoder.__new__(Encoder)): every
  * method starts here so that such an object raises instead of following NULL tables. */
 static int check_ready(const Encoder *e) {
@@ -22,15 +24,47 @@ static int check_text(PyObject *text) {
     return 0;
 }
 
+int raise_encode_error(int code, PyObject *text) {
+    if (PyErr_Occurred()) return -1;
+    if (code == ENC_SURROGATE) {
+        /* A lone surrogate has no UTF-8: the codec's own UnicodeEncodeError, which the pipeline
+         * answers by reading it as U+FFFD (as the Python path does). */
+        PyObject *b = PyUnicode_AsUTF8String(text);
+        Py_XDECREF(b);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "lone surrogate");
+    } else if (code == ENC_TOO_LONG) {
+        PyErr_SetString(PyExc_ValueError, "a piece of 2**31-1 bytes or more is too long for the kernel");
+    } else {
+        PyErr_NoMemory();
+    }
+    return -1;
+}
+
+/* Texts at least this long are encoded without the GIL (shorter ones take less time than the
+ * switch costs). */
+#define RELEASE_GIL_CHARS 2048
+
+/* encode_text on one text, without the GIL when it is long; raises on error. */
+static int encode_one(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r) {
+    Scratch sc = {0};
+    int rc;
+    if (PyUnicode_GET_LENGTH(text) >= RELEASE_GIL_CHARS) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = encode_text(e, &sc, text, base, first_word, r);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = encode_text(e, &sc, text, base, first_word, r);
+    }
+    scratch_free(&sc);
+    return rc < 0 ? raise_encode_error(rc, text) : 0;
+}
+
 PyDoc_STRVAR(encode_ids_doc, "encode_ids(text) -> list[int]: the token ids of the whole text.");
 
 static PyObject *Encoder_encode_ids(Encoder *e, PyObject *text) {
     if (check_ready(e) < 0 || check_text(text) < 0) return NULL;
     Result r = {0};
-    Scratch sc = {0};
-    int rc = encode_text(e, &sc, text, 0, 0, &r);
-    scratch_free(&sc);
-    PyObject *ids = rc < 0 ? NULL : ids_list(e, &r);
+    PyObject *ids = encode_one(e, text, 0, 0, &r) < 0 ? NULL : ids_list(e, &r);
     result_free(&r);
     return ids;
 }
@@ -38,7 +72,7 @@ static PyObject *Encoder_encode_ids(Encoder *e, PyObject *text) {
 PyDoc_STRVAR(encode_doc,
 "encode(text, base, first_word) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
 "Token ids, token strings, (start, end) character offsets (plus base), the piece index of each\n"
-"token (from first_word) and the number of pieces.");
+"token (from first_word) and the number of pieces. A long text is encoded without the GIL.");
 
 static PyObject *Encoder_encode(Encoder *e, PyObject *args) {
     PyObject *text;
@@ -57,11 +91,8 @@ static PyObject *Encoder_encode(Encoder *e, PyObject *args) {
         return NULL;
     }
     Result r = {0};
-    Scratch sc = {0};
     PyObject *out = NULL;
-    int rc = encode_text(e, &sc, text, base, first_word, &r);
-    scratch_free(&sc);
-    if (rc == 0) {
+    if (encode_one(e, text, base, first_word, &r) == 0) {
         /* Millions of new objects, none of which can form a cycle: no collections while they are made. */
         int gc_was_on = PyGC_Disable();
         out = result_lists(e, &r);
@@ -82,80 +113,163 @@ static PyObject *repeated(PyObject *o, Py_ssize_t n) {
     return l;
 }
 
+/* ------------------------------------------------------------------ batches on threads */
+
+/* A window of a batch encoded by several threads without the GIL: each takes the next text in
+ * turn (an atomic counter) with a Scratch of its own; the Encoder's tables are read-only and its
+ * cache is behind its lock. The error of the lowest-numbered text that failed is kept, so the
+ * batch raises what encoding the texts one by one would raise first. */
+typedef struct {
+    Encoder *e;
+    PyObject **texts;
+    Result *res;
+    Py_ssize_t n;
+    Py_ssize_t next;            /* the next text to take (atomic) */
+    pthread_mutex_t mu;         /* guards error and error_at */
+    int error;
+    Py_ssize_t error_at;
+} BatchJob;
+
+static void *batch_worker(void *arg) {
+    BatchJob *job = arg;
+    Scratch sc = {0};
+    for (;;) {
+        Py_ssize_t k = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+        if (k >= job->n) break;
+        job->res[k].out.n = 0;
+        int rc = encode_text(job->e, &sc, job->texts[k], 0, 0, &job->res[k]);
+        if (rc < 0) {
+            pthread_mutex_lock(&job->mu);
+            if (!job->error || k < job->error_at) {
+                job->error = rc;
+                job->error_at = k;
+            }
+            pthread_mutex_unlock(&job->mu);
+        }
+    }
+    scratch_free(&sc);
+    return NULL;
+}
+
+/* Encode texts[0..n) into res[0..n) on `threads` threads (this one included), without the GIL. */
+static void encode_window(BatchJob *job, int threads) {
+    pthread_t ids[64];
+    int started = 0;
+    for (int t = 1; t < threads && t < 64; t++)
+        if (pthread_create(&ids[started], NULL, batch_worker, job) == 0) started++;
+    batch_worker(job); /* a thread that could not start leaves its share to the others */
+    for (int t = 0; t < started; t++) pthread_join(ids[t], NULL);
+}
+
+/* Texts per window, and characters: the Results of a window are all held at once. */
+#define WINDOW_TEXTS 4096
+#define WINDOW_CHARS ((Py_ssize_t)1 << 21)
+
 PyDoc_STRVAR(encode_batch_doc,
-"encode_batch(texts, sequence_id) -> one row per text:\n"
+"encode_batch(texts, sequence_id, threads=1) -> one row per text:\n"
 "(ids, tokens, offsets, type_ids, attention_mask, special_tokens_mask, word_ids, sequence_ids),\n"
 "the fields of an Encoding in order (type and sequence ids are sequence_id).\n\n"
-"The lists hold only ints, strs and tuples of ints, so they can be in no reference cycle; they\n"
-"are left out of the cyclic GC, which would otherwise walk every token of a large batch again\n"
-"at each collection.");
+"Texts are encoded a window at a time (about 2M characters) on `threads` threads without the\n"
+"GIL, then the window's lists are made. The lists hold only ints, strs and tuples of ints, so they\n"
+"can be in no reference cycle; they are left out of the cyclic GC, which would otherwise walk\n"
+"every token of a large batch again at each collection.");
 
-static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args) {
+static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) {
+    static char *names[] = {"texts", "sequence_id", "threads", NULL};
     PyObject *texts, *seq_obj;
-    if (check_ready(e) < 0 || !PyArg_ParseTuple(args, "OO!", &texts, &PyLong_Type, &seq_obj)) return NULL;
-    PyObject *seq = PySequence_Fast(texts, "encode_batch takes a sequence of str");
-    if (!seq) return NULL;
-    /* No Python code runs in the loop below (the GC is off, nothing calls back), so the size
-     * measured here stays the sequence's size even when it is the caller's own list. */
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject *out = PyList_New(n);
-    if (!out) { Py_DECREF(seq); return NULL; }
-    PyObject *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1);
-    if (!zero || !one) {
-        Py_XDECREF(zero);
-        Py_XDECREF(one);
-        Py_DECREF(seq);
-        Py_DECREF(out);
+    Py_ssize_t threads = 1;
+    if (check_ready(e) < 0 ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "OO!|n", names, &texts, &PyLong_Type, &seq_obj, &threads))
+        return NULL;
+    if (threads < 1 || threads > 64) {
+        PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
         return NULL;
     }
-    int gc_was_on = PyGC_Disable();
-    Result r = {0};
-    Scratch sc = {0};
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *text = PySequence_Fast_GET_ITEM(seq, k);
+    PyObject *seq = PySequence_Fast(texts, "encode_batch takes a sequence of str");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    /* The texts, each held here: another thread may change the caller's list while this one has
+     * let the GIL go. Every item is checked to be a str before any is encoded. */
+    PyObject **items = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(PyObject *));
+    Result *res = PyMem_Calloc(WINDOW_TEXTS, sizeof(Result));
+    PyObject *out = PyList_New(n), *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1);
+    Py_ssize_t held = 0;
+    int gc_was_on = 0;
+    if (!items || !res) { PyErr_NoMemory(); goto fail; }
+    if (!out || !zero || !one) goto fail;
+    for (; held < n; held++) {
+        PyObject *text = PySequence_Fast_GET_ITEM(seq, held);
         if (check_text(text) < 0) goto fail;
-        r.out.n = 0;
-        if (encode_text(e, &sc, text, 0, 0, &r) < 0) goto fail;
-        PyObject *lists = result_lists(e, &r);
-        if (!lists) goto fail;
-        Py_ssize_t m = r.out.n;
-        PyObject *row = PyTuple_New(8);
-        if (!row) { Py_DECREF(lists); goto fail; }
-        for (int f = 0; f < 3; f++) {          /* ids, tokens, offsets */
-            PyObject *l = PyTuple_GET_ITEM(lists, f);
-            Py_INCREF(l);
-            PyTuple_SET_ITEM(row, f, l);
-        }
-        PyObject *w = PyTuple_GET_ITEM(lists, 3);
-        Py_INCREF(w);
-        PyTuple_SET_ITEM(row, 6, w);           /* word_ids */
-        Py_DECREF(lists);
-        PyObject *type_ids = repeated(seq_obj, m), *mask = repeated(one, m), *special = repeated(zero, m),
-                 *seq_ids = repeated(seq_obj, m);
-        if (type_ids) PyTuple_SET_ITEM(row, 3, type_ids);
-        if (mask) PyTuple_SET_ITEM(row, 4, mask);
-        if (special) PyTuple_SET_ITEM(row, 5, special);
-        if (seq_ids) PyTuple_SET_ITEM(row, 7, seq_ids);
-        if (!type_ids || !mask || !special || !seq_ids) { Py_DECREF(row); goto fail; }
-        for (int f = 0; f < 8; f++) PyObject_GC_UnTrack(PyTuple_GET_ITEM(row, f));
-        PyObject_GC_UnTrack(row);
-        PyList_SET_ITEM(out, k, row);
+        Py_INCREF(text);
+        items[held] = text;
     }
-    result_free(&r);
-    scratch_free(&sc);
+    gc_was_on = PyGC_Disable();
+    for (Py_ssize_t first = 0; first < n;) {
+        Py_ssize_t last = first, chars = 0;
+        while (last < n && last - first < WINDOW_TEXTS && (chars < WINDOW_CHARS || last == first))
+            chars += PyUnicode_GET_LENGTH(items[last++]);
+        BatchJob job = {e, items + first, res, last - first, 0, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+        int use = chars < 4 * RELEASE_GIL_CHARS ? 1 : (int)threads;
+        if (use == 1 && chars < RELEASE_GIL_CHARS) {
+            batch_worker(&job);
+        } else {
+            Py_BEGIN_ALLOW_THREADS
+            encode_window(&job, use);
+            Py_END_ALLOW_THREADS
+        }
+        if (job.error) {
+            raise_encode_error(job.error, items[first + job.error_at]);
+            goto fail;
+        }
+        for (Py_ssize_t k = first; k < last; k++) {
+            Result *r = &res[k - first];
+            PyObject *lists = result_lists(e, r);
+            if (!lists) goto fail;
+            Py_ssize_t m = r->out.n;
+            PyObject *row = PyTuple_New(8);
+            if (!row) { Py_DECREF(lists); goto fail; }
+            for (int f = 0; f < 3; f++) {          /* ids, tokens, offsets */
+                PyObject *l = PyTuple_GET_ITEM(lists, f);
+                Py_INCREF(l);
+                PyTuple_SET_ITEM(row, f, l);
+            }
+            PyObject *w = PyTuple_GET_ITEM(lists, 3);
+            Py_INCREF(w);
+            PyTuple_SET_ITEM(row, 6, w);           /* word_ids */
+            Py_DECREF(lists);
+            PyObject *type_ids = repeated(seq_obj, m), *mask = repeated(one, m), *special = repeated(zero, m),
+                     *seq_ids = repeated(seq_obj, m);
+            if (type_ids) PyTuple_SET_ITEM(row, 3, type_ids);
+            if (mask) PyTuple_SET_ITEM(row, 4, mask);
+            if (special) PyTuple_SET_ITEM(row, 5, special);
+            if (seq_ids) PyTuple_SET_ITEM(row, 7, seq_ids);
+            if (!type_ids || !mask || !special || !seq_ids) { Py_DECREF(row); goto fail; }
+            for (int f = 0; f < 8; f++) PyObject_GC_UnTrack(PyTuple_GET_ITEM(row, f));
+            PyObject_GC_UnTrack(row);
+            PyList_SET_ITEM(out, k, row);
+        }
+        first = last;
+    }
     if (gc_was_on) PyGC_Enable();
+    for (Py_ssize_t k = 0; k < WINDOW_TEXTS; k++) result_free(&res[k]);
+    PyMem_Free(res);
+    for (Py_ssize_t k = 0; k < held; k++) Py_DECREF(items[k]);
+    PyMem_Free(items);
     Py_DECREF(zero);
     Py_DECREF(one);
     Py_DECREF(seq);
     return out;
 fail:
-    result_free(&r);
-    scratch_free(&sc);
     if (gc_was_on) PyGC_Enable();
+    if (res)
+        for (Py_ssize_t k = 0; k < WINDOW_TEXTS; k++) result_free(&res[k]);
+    PyMem_Free(res);
+    for (Py_ssize_t k = 0; k < held; k++) Py_DECREF(items[k]);
+    PyMem_Free(items);
     Py_XDECREF(zero);
     Py_XDECREF(one);
+    Py_XDECREF(out);
     Py_DECREF(seq);
-    Py_DECREF(out);
     return NULL;
 }
 
@@ -186,8 +300,9 @@ static PyObject *Encoder_encode_piece(Encoder *e, PyObject *data) {
     }
     Scratch sc = {0};
     PyObject *out = NULL;
-    if (encode_piece(e, &sc, (const unsigned char *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), 0) == 0 &&
-        (out = PyList_New(sc.piece.n))) {
+    int rc = encode_piece(e, &sc, (const unsigned char *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), 0);
+    if (rc < 0) raise_encode_error(rc, NULL);
+    else if ((out = PyList_New(sc.piece.n))) {
         for (Py_ssize_t k = 0; k < sc.piece.n; k++) {
             PyObject *o = PyLong_FromLong(sc.piece.id[k]);
             if (!o) { Py_CLEAR(out); break; }
@@ -242,7 +357,7 @@ static PyObject *Encoder_clear_cache(Encoder *e, PyObject *Py_UNUSED(ignored)) {
 
 static PyMethodDef Encoder_methods[] = {
     {"encode", (PyCFunction)Encoder_encode, METH_VARARGS, encode_doc},
-    {"encode_batch", (PyCFunction)Encoder_encode_batch, METH_VARARGS, encode_batch_doc},
+    {"encode_batch", (PyCFunction)(void (*)(void))Encoder_encode_batch, METH_VARARGS | METH_KEYWORDS, encode_batch_doc},
     {"encode_ids", (PyCFunction)Encoder_encode_ids, METH_O, encode_ids_doc},
     {"split", (PyCFunction)Encoder_split, METH_O, split_doc},
     {"encode_piece", (PyCFunction)Encoder_encode_piece, METH_O, encode_piece_doc},
@@ -261,8 +376,8 @@ static void encoder_clear(Encoder *e) {
     u64map_free(&e->pairs);
     btab_free(&e->vocab);
     btab_free(&e->cache);
-    PyMem_Free(e->pool_id);
-    PyMem_Free(e->pool_end);
+    PyMem_RawFree(e->pool_id);
+    PyMem_RawFree(e->pool_end);
     if (e->cache_lock) PyThread_free_lock(e->cache_lock);
     memset((char *)e + sizeof(PyObject), 0, sizeof(Encoder) - sizeof(PyObject));
 }

@@ -62,12 +62,19 @@ static inline Py_ssize_t next_piece(const Encoder *e, const Text *t, Py_ssize_t 
     return e->pattern == PAT_GPT2 ? next_gpt2(e->cls, t, i) : next_cl100k(e->cls, t, i);
 }
 
+/* Why encoding failed: encode_text and encode_piece never touch Python objects or exceptions
+ * (they run without the GIL); their callers raise with raise_encode_error once the GIL is back. */
+enum { ENC_OK = 0, ENC_NO_MEMORY = -1, ENC_SURROGATE = -2, ENC_TOO_LONG = -3 };
+
+/* encoder.c: the exception of an encoding error code (the GIL held); returns -1. */
+int raise_encode_error(int code, PyObject *text);
+
 /* bpe.c */
 /* The bytes the piece cache holds now: its slot table, its key arena and its token pool. */
 size_t cache_bytes(const Encoder *e);
 int pairs_put(U64Map *t, int32_t l, int32_t r, uint32_t rank, int32_t merged);
 /* The tokens of one piece's bytes into s->piece: ids and byte ends relative to the piece; the
- * cache is read and filled when use_cache is set. */
+ * cache is read and filled when use_cache is set. Returns ENC_OK or an error code; no GIL needed. */
 int encode_piece(Encoder *e, Scratch *s, const unsigned char *p, Py_ssize_t n, int use_cache);
 
 /* ranked.c: every split of a token into two tokens as a pair ranked by the token's id (tiktoken's
@@ -83,6 +90,7 @@ typedef struct {
 } Result;
 
 void result_free(Result *r);
+/* ENC_OK or an error code; reads the str without the GIL (the caller keeps it alive). */
 int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r);
 PyObject *ids_list(Encoder *e, const Result *r);
 PyObject *result_lists(Encoder *e, const Result *r);

@@ -61,6 +61,16 @@ Py_ssize_t next_cl100k(const unsigned char *cls, const Text *t, Py_ssize_t i);
 /* scan.c: the next match [*s, *e) of a word splitter at or after i; 0 when there is none. */
 int next_word(const unsigned char *cls, int how, const Text *t, Py_ssize_t i, Py_ssize_t *s, Py_ssize_t *e);
 
+/* ------------------------------------------------------------------ memory */
+
+/* The tables, token buffers and an Encoder's scratch and cache use raw allocations (PyMem_Raw*),
+ * which need no GIL, so that encoding can run on threads without it. Out of memory there sets
+ * MemoryError only when the calling thread holds the GIL; code running without it returns an
+ * error code, and its caller raises once the GIL is back. */
+static inline void kernel_no_memory(void) {
+    if (PyGILState_Check()) PyErr_NoMemory();
+}
+
 /* ------------------------------------------------------------------ hashing and tables */
 
 static inline uint64_t mix64(uint64_t x) {

@@ -54,21 +54,21 @@ static size_t capacity_for(size_t expected) {
 
 int u64map_init(U64Map *m, size_t expected) {
     size_t cap = capacity_for(expected);
-    m->keys = PyMem_Calloc(cap, sizeof(uint64_t));
-    m->vals = PyMem_Malloc(cap * sizeof(int64_t));
+    m->keys = PyMem_RawCalloc(cap, sizeof(uint64_t));
+    m->vals = PyMem_RawMalloc(cap * sizeof(int64_t));
     m->mask = cap - 1;
     m->count = 0;
     if (!m->keys || !m->vals) {
         u64map_free(m);
-        PyErr_NoMemory();
+        kernel_no_memory();
         return -1;
     }
     return 0;
 }
 
 void u64map_free(U64Map *m) {
-    PyMem_Free(m->keys);
-    PyMem_Free(m->vals);
+    PyMem_RawFree(m->keys);
+    PyMem_RawFree(m->vals);
     memset(m, 0, sizeof(*m));
 }
 
@@ -83,12 +83,12 @@ int64_t *u64map_find(const U64Map *m, uint64_t key) {
 
 static int u64map_grow(U64Map *m) {
     size_t cap = (m->mask + 1) * 2;
-    uint64_t *keys = PyMem_Calloc(cap, sizeof(uint64_t));
-    int64_t *vals = PyMem_Malloc(cap * sizeof(int64_t));
+    uint64_t *keys = PyMem_RawCalloc(cap, sizeof(uint64_t));
+    int64_t *vals = PyMem_RawMalloc(cap * sizeof(int64_t));
     if (!keys || !vals) {
-        PyMem_Free(keys);
-        PyMem_Free(vals);
-        PyErr_NoMemory();
+        PyMem_RawFree(keys);
+        PyMem_RawFree(vals);
+        kernel_no_memory();
         return -1;
     }
     for (size_t k = 0; k <= m->mask; k++) {
@@ -98,8 +98,8 @@ static int u64map_grow(U64Map *m) {
         keys[j] = m->keys[k];
         vals[j] = m->vals[k];
     }
-    PyMem_Free(m->keys);
-    PyMem_Free(m->vals);
+    PyMem_RawFree(m->keys);
+    PyMem_RawFree(m->vals);
     m->keys = keys;
     m->vals = vals;
     m->mask = cap - 1;
@@ -124,25 +124,25 @@ int64_t *u64map_slot(U64Map *m, uint64_t key, int *created) {
 int btab_init(BytesTable *t, size_t expected) {
     size_t cap = capacity_for(expected);
     memset(t, 0, sizeof(*t));
-    t->hash = PyMem_Calloc(cap, sizeof(uint64_t));
-    t->off = PyMem_Malloc(cap * sizeof(int64_t));
-    t->len = PyMem_Malloc(cap * sizeof(int32_t));
-    t->value = PyMem_Malloc(cap * sizeof(int64_t));
+    t->hash = PyMem_RawCalloc(cap, sizeof(uint64_t));
+    t->off = PyMem_RawMalloc(cap * sizeof(int64_t));
+    t->len = PyMem_RawMalloc(cap * sizeof(int32_t));
+    t->value = PyMem_RawMalloc(cap * sizeof(int64_t));
     t->mask = cap - 1;
     if (!t->hash || !t->off || !t->len || !t->value) {
         btab_free(t);
-        PyErr_NoMemory();
+        kernel_no_memory();
         return -1;
     }
     return 0;
 }
 
 void btab_free(BytesTable *t) {
-    PyMem_Free(t->hash);
-    PyMem_Free(t->off);
-    PyMem_Free(t->len);
-    PyMem_Free(t->value);
-    PyMem_Free(t->arena);
+    PyMem_RawFree(t->hash);
+    PyMem_RawFree(t->off);
+    PyMem_RawFree(t->len);
+    PyMem_RawFree(t->value);
+    PyMem_RawFree(t->arena);
     memset(t, 0, sizeof(*t));
 }
 
@@ -168,16 +168,16 @@ int btab_find(const BytesTable *t, const unsigned char *p, Py_ssize_t n, int64_t
 
 static int btab_grow(BytesTable *t) {
     size_t cap = (t->mask + 1) * 2;
-    uint64_t *hash = PyMem_Calloc(cap, sizeof(uint64_t));
-    int64_t *off = PyMem_Malloc(cap * sizeof(int64_t));
-    int32_t *len = PyMem_Malloc(cap * sizeof(int32_t));
-    int64_t *value = PyMem_Malloc(cap * sizeof(int64_t));
+    uint64_t *hash = PyMem_RawCalloc(cap, sizeof(uint64_t));
+    int64_t *off = PyMem_RawMalloc(cap * sizeof(int64_t));
+    int32_t *len = PyMem_RawMalloc(cap * sizeof(int32_t));
+    int64_t *value = PyMem_RawMalloc(cap * sizeof(int64_t));
     if (!hash || !off || !len || !value) {
-        PyMem_Free(hash);
-        PyMem_Free(off);
-        PyMem_Free(len);
-        PyMem_Free(value);
-        PyErr_NoMemory();
+        PyMem_RawFree(hash);
+        PyMem_RawFree(off);
+        PyMem_RawFree(len);
+        PyMem_RawFree(value);
+        kernel_no_memory();
         return -1;
     }
     for (size_t i = 0; i <= t->mask; i++) {
@@ -189,10 +189,10 @@ static int btab_grow(BytesTable *t) {
         len[j] = t->len[i];
         value[j] = t->value[i];
     }
-    PyMem_Free(t->hash);
-    PyMem_Free(t->off);
-    PyMem_Free(t->len);
-    PyMem_Free(t->value);
+    PyMem_RawFree(t->hash);
+    PyMem_RawFree(t->off);
+    PyMem_RawFree(t->len);
+    PyMem_RawFree(t->value);
     t->hash = hash;
     t->off = off;
     t->len = len;
@@ -206,8 +206,8 @@ int btab_put(BytesTable *t, const unsigned char *p, Py_ssize_t n, int64_t value)
     if (t->arena_len + (size_t)n > t->arena_cap) {
         size_t cap = t->arena_cap ? t->arena_cap : 4096;
         while (cap < t->arena_len + (size_t)n) cap *= 2;
-        unsigned char *a = PyMem_Realloc(t->arena, cap);
-        if (!a) { PyErr_NoMemory(); return -1; }
+        unsigned char *a = PyMem_RawRealloc(t->arena, cap);
+        if (!a) { kernel_no_memory(); return -1; }
         t->arena = a;
         t->arena_cap = cap;
     }
@@ -230,22 +230,22 @@ int tokbuf_reserve(TokBuf *b, Py_ssize_t more) {
     if (b->n + more <= b->cap) return 0;
     Py_ssize_t cap = b->cap ? b->cap : 256;
     while (cap < b->n + more) cap *= 2;
-    int32_t *id = PyMem_Realloc(b->id, cap * sizeof(int32_t));
-    if (!id) { PyErr_NoMemory(); return -1; }
+    int32_t *id = PyMem_RawRealloc(b->id, cap * sizeof(int32_t));
+    if (!id) { kernel_no_memory(); return -1; }
     b->id = id;
-    int64_t *s = PyMem_Realloc(b->start, cap * sizeof(int64_t));
-    if (!s) { PyErr_NoMemory(); return -1; }
+    int64_t *s = PyMem_RawRealloc(b->start, cap * sizeof(int64_t));
+    if (!s) { kernel_no_memory(); return -1; }
     b->start = s;
-    int64_t *e = PyMem_Realloc(b->end, cap * sizeof(int64_t));
-    if (!e) { PyErr_NoMemory(); return -1; }
+    int64_t *e = PyMem_RawRealloc(b->end, cap * sizeof(int64_t));
+    if (!e) { kernel_no_memory(); return -1; }
     b->end = e;
     b->cap = cap;
     return 0;
 }
 
 void tokbuf_free(TokBuf *b) {
-    PyMem_Free(b->id);
-    PyMem_Free(b->start);
-    PyMem_Free(b->end);
+    PyMem_RawFree(b->id);
+    PyMem_RawFree(b->start);
+    PyMem_RawFree(b->end);
     memset(b, 0, sizeof(*b));
 }

@@ -40,6 +40,7 @@ from tokenizer_core.bpe.kernel import kernel_encoder
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.text.byte_level import ByteLevel, chunk_piece
 from tokenizer_core.text.input_checks import MAX_INPUT_CHARS
+from tokenizer_core.text.native import default_threads
 from tokenizer_core.types import Encoding, Offsets
 
 #: Distinct pieces remembered per tokenizer; past this, new pieces are encoded but not stored.
@@ -126,10 +127,11 @@ class ByteLevelFastPath:
         return _encoding(ids, tokens, offsets, word_ids, sequence_id)
 
     def encode_batch(self, texts: Sequence[str], *, added: Any, split_special: bool,
-                     sequence_id: int) -> Optional[list[Encoding]]:
-        """:meth:`encode` of every text in one kernel call; None when the pipeline must take them one
-        at a time (no kernel, an added token in some text, a text that is not a ``str``, too long,
-        or with a lone surrogate: the single-text path handles or reports each of those)."""
+                     sequence_id: int, threads: Optional[int] = None) -> Optional[list[Encoding]]:
+        """:meth:`encode` of every text in one kernel call, on ``threads`` threads (default: every
+        core this process may use); None when the pipeline must take them one at a time (no kernel,
+        an added token in some text, a text that is not a ``str``, too long, or with a lone
+        surrogate: the single-text path handles or reports each of those)."""
         skip = not split_special
         if self.kernel is None:
             return None
@@ -139,7 +141,8 @@ class ByteLevelFastPath:
                     or added.may_match(texts, normalized=False, skip_special=skip)
                     or added.may_match(texts, normalized=True, normalizer=None, skip_special=skip)):
                 return None
-            return list(starmap(Encoding, self.kernel.encode_batch(texts, sequence_id)))
+            threads = default_threads() if threads is None else max(1, min(threads, 64))
+            return list(starmap(Encoding, self.kernel.encode_batch(texts, sequence_id, threads=threads)))
         except (TypeError, UnicodeEncodeError):
             return None
 

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from tokenizer_core.errors import FormatError
 from tokenizer_core.io.importers import IMPORTERS
-from tokenizer_core.pipeline import FORMAT_NAME, Tokenizer
+from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.pipeline_files import FORMAT_NAME
 
 #: The largest tokenizer file read from an upload (the biggest real ones are ~20 MB).
 MAX_UPLOAD_BYTES = 100_000_000

@@ -27,6 +27,7 @@ import regex
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.text.kernel_codes import PieceSplit
+from tokenizer_core.text.line_chunks import line_chunks
 from tokenizer_core.text.native import available
 from tokenizer_core.text.surrogates import utf8_of
 from tokenizer_core.types import ProgressCallback, no_progress
@@ -38,7 +39,6 @@ _GPT2_LINES = regex.compile(
     r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|[^\S\n]*\n|\s+(?!\S)|\s+"""
 )
 _GPT2_ONE = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
-_CHUNK_CHARS = 1 << 20
 _PARALLEL_AFTER_CHARS = 1 << 20
 
 
@@ -70,47 +70,6 @@ def _byte_mapped(raw: dict[str, int]) -> Counter[str]:
     return out
 
 
-def _line_chunks(lines: Iterable[str], progress: ProgressCallback) -> Iterator[tuple[str, bool]]:
-    """Group lines into ~1 MB chunks; ``(text, joined)`` where joined chunks hold whole "\\n"-lines.
-
-    ``progress`` hears of every MB read, whatever the chunks (lines with newlines inside are chunks
-    of their own, so a corpus of them never fills a whole one)."""
-    buf: list[str] = []
-    size = 0
-    seen = 0
-    told = 0
-
-    def tell() -> None:
-        nonlocal told
-        if seen - told >= _CHUNK_CHARS:
-            told = seen
-            progress(seen, 0, "counting words")
-
-    for line in lines:
-        if not isinstance(line, str):
-            raise TokenizerError(f"training lines must be strings, got {type(line).__name__}")
-        nl = line.find("\n")
-        if nl == len(line) - 1 and nl >= 0:
-            buf.append(line)
-            size += len(line)
-            if size >= _CHUNK_CHARS:
-                seen += size
-                yield "".join(buf), True
-                tell()
-                buf, size = [], 0
-        else:  # no newline, or newlines inside: scan it on its own, as one text
-            if buf:
-                seen += size
-                yield "".join(buf), True
-                buf, size = [], 0
-            if line:
-                seen += len(line)
-                yield line, False
-            tell()
-    if buf:
-        yield "".join(buf), True
-
-
 def _fork_ok() -> bool:
     # Forking a process that runs other threads (a web server) can deadlock; only fork alone.
     return (
@@ -136,7 +95,7 @@ def count_gpt2_pieces(
     >>> sorted(count_gpt2_pieces(["Hello world\\n", "Hello  you\\n"]).items())
     [('\\n', 2), (' ', 1), (' world', 1), (' you', 1), ('Hello', 2)]
     """
-    chunks = _line_chunks(lines, progress)
+    chunks = line_chunks(lines, progress)
     if normalize is None:
         return _count_chunks(chunks, _gpt2_split, workers)
     return _count_chunks(chunks, lambda text, joined: _gpt2_split(normalize(text), joined), workers)
@@ -309,8 +268,8 @@ def _count_joined_lines(lines: Iterable[str], *, normalizer: Any, pre_tokenizer:
     words = pre_tokenizer.words
     if normalizer is not None:
         norm = normalizer.normalize_str
-        return _count_chunks(_line_chunks(lines, progress), lambda text, _: words(norm(text)), workers)
-    return _count_chunks(_line_chunks(lines, progress), lambda text, _: words(text), workers)
+        return _count_chunks(line_chunks(lines, progress), lambda text, _: words(norm(text)), workers)
+    return _count_chunks(line_chunks(lines, progress), lambda text, _: words(text), workers)
 
 
 def _count_line_by_line(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, workers: Optional[int],

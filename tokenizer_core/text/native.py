@@ -40,6 +40,15 @@ def available() -> bool:
     return _kernel is not None and os.environ.get("TOKENIZER_CORE_PURE", "") != "1"
 
 
+def default_threads() -> int:
+    """How many threads the kernel's parallel calls use by default: the cores this process may
+    run on (its CPU affinity, which containers and ``taskset`` narrow), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
+        return max(1, os.cpu_count() or 1)
+
+
 def kernel() -> Any:
     """The ``tokenizer_kernel`` module (check :func:`available` first)."""
     return _kernel

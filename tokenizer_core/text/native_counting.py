@@ -1,12 +1,13 @@
 """Counting a corpus's pieces with the compiled kernel on every core.
 
-The corpus is read in ~1 MB chunks (:func:`~tokenizer_core.text.counting._line_chunks`); each chunk
+The corpus is read in ~1 MB chunks (:func:`~tokenizer_core.text.line_chunks.line_chunks`); each chunk
 is counted by a ``PieceCounter`` of its own on a thread of a pool (the kernel counts without the
 GIL), and the chunk counters are merged into the total in chunk order as they finish. Merging in
 chunk order keeps the order of first appearance of one pass over the corpus, so the result is the
 same, piece for piece and in order, whatever the number of threads.
 
 >>> from tokenizer_core.text.kernel_codes import PieceSplit
+from tokenizer_core.text.line_chunks import line_chunks
 >>> from tokenizer_core.text.native import available
 >>> not available() or count_native(["a b a\\n", "b c\\n"], how=PieceSplit.WHITESPACE, threads=2) == {"a": 2, "b": 2, "c": 1}
 True
@@ -14,25 +15,17 @@ True
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Optional
 
 from tokenizer_core.text.kernel_codes import PieceSplit
-from tokenizer_core.text.native import class_table, kernel
+from tokenizer_core.text.line_chunks import line_chunks
+from tokenizer_core.text.native import class_table, default_threads, kernel
 from tokenizer_core.types import ProgressCallback, no_progress
 
-__all__ = ["count_native", "default_threads"]
-
-
-def default_threads() -> int:
-    """The cores this process may run on (its CPU affinity), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
-        return max(1, os.cpu_count() or 1)
+__all__ = ["count_native"]
 
 
 def _count_chunk(text: str, joined: bool, how: PieceSplit) -> Any:
@@ -54,11 +47,9 @@ def count_native(
 
     ``normalize`` runs on each chunk on the calling thread (it must work character by character).
     A progress callback that raises (Cancel) stops the count after the chunks already running."""
-    from tokenizer_core.text.counting import _line_chunks
-
     threads = default_threads() if threads is None else max(1, threads)
     total = kernel().PieceCounter(class_table(), how)
-    chunks = ((text if normalize is None else normalize(text), joined) for text, joined in _line_chunks(lines, progress))
+    chunks = ((text if normalize is None else normalize(text), joined) for text, joined in line_chunks(lines, progress))
     if threads == 1:
         for text, joined in chunks:
             total.add(text, joined)
