@@ -24,6 +24,7 @@ from ui import cache, url_state
 from ui import session as state
 from ui.compare import PREFIX
 from ui.compare.choices import Compared
+from ui.widgets.export import plotly_chart
 from ui.widgets.safe_html import render_html
 from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import chips_html, scheme_for
@@ -109,7 +110,7 @@ def _figure(per_tokenizer: Sequence[tuple[str, Sequence[LanguageFertility]]], me
 def render_languages(chosen: Sequence[Compared]) -> None:
     metric = st.radio("Measure", METRICS, horizontal=True, key=METRIC)
     per_tokenizer = [(c.name, languages(c)) for c in chosen]
-    st.plotly_chart(_figure(per_tokenizer, metric), width="stretch", config={"displayModeBar": False})
+    plotly_chart(_figure(per_tokenizer, metric), key=PREFIX + "languages_chart", name=f"{metric} by script")
     st.caption("Scripts written without spaces (Chinese, Japanese, Thai) have few words per line by this count, "
                "so tokens per character is the fairer measure there.")
     table = [{"tokenizer": name, "script": r.script, "languages": ", ".join(r.languages), "lines": r.lines,

@@ -14,6 +14,7 @@ import streamlit as st
 
 from tokenizer_core.corpus.loading import Corpus
 from ui.corpus.overview import CorpusOverview
+from ui.widgets.export import altair_chart
 from ui.widgets.text import escape_markdown, format_bytes, format_count
 
 PREVIEW_CHARS = 3000
@@ -87,7 +88,7 @@ def render_words(overview: CorpusOverview) -> None:
         if len(stats.word_freq) < 3:
             st.info("Too few distinct words for a rank–frequency plot; try a larger corpus.")
         else:
-            st.altair_chart(zipf_chart(overview.zipf), width="stretch")
+            altair_chart(zipf_chart(overview.zipf), key="corpus_zipf_chart", name="zipf plot")
             st.caption(
                 "Each point is a word: its count against its rank, both on log scales. Natural "
                 "text falls close to the dashed line (count ∝ 1/rank, Zipf's law): a few words "

@@ -17,6 +17,7 @@ from ui.lattice.choices import (
     model_pieces,
 )
 from ui.lattice.graph import lattice_figure
+from ui.widgets.export import plotly_chart
 from ui.widgets.text import escape_markdown
 
 TABS = ["Lattice", "Viterbi table", "n-best and entropy", "Subword sampling", "BPE-dropout", "Training"]
@@ -48,8 +49,7 @@ def render_page() -> None:
     lattice = chosen.model.lattice(piece)
     tabs = st.tabs(TABS)
     with tabs[0]:
-        st.plotly_chart(lattice_figure(lattice), width="stretch", config={"displayModeBar": False},
-                        key=PREFIX + "graph")
+        plotly_chart(lambda style: lattice_figure(lattice, style=style), key=PREFIX + "graph", name="lattice")
         best = lattice.viterbi()
         st.caption(escape_markdown(
             f"{len(lattice.edges):,} edges over {len(piece)} characters. Arc width: marginal probability "

@@ -47,6 +47,7 @@ from ui.merges.settings import (
 from ui.shelf import state as shelf
 from ui.widgets import display
 from ui.widgets.charts import candidates_chart, compression_chart, kinds_legend_html
+from ui.widgets.export import altair_chart, table
 from ui.widgets.safe_html import render_html
 from ui.widgets.stepper import render_stepper_controls
 from ui.widgets.text import display_name, escape_markdown
@@ -303,11 +304,13 @@ def _charts(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
     with left:
         what = "merge #1 (next)" if step == 0 else f"merge #{step:,}"
         st.markdown(f"**Top candidate pairs for {what}**")
-        st.altair_chart(candidates_chart(info, scheme=run.scheme, translate=translate), width="stretch")
+        altair_chart(lambda style: candidates_chart(info, scheme=run.scheme, translate=translate, style=style),
+                     key="merges_candidates_chart", name="candidate pairs")
         render_html(kinds_legend_html(info, scheme=run.scheme, translate=translate))
     with right:
         st.markdown("**Compression: corpus length after each merge**")
-        st.altair_chart(compression_chart(run.curve, step), width="stretch")
+        altair_chart(lambda style: compression_chart(run.curve, step, style=style), key="merges_compression_chart",
+                     name="compression curve")
 
 
 def _words(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
@@ -338,8 +341,8 @@ def _pair_table(run: MergeRun, step: int, translate: bool) -> None:
                "sorted the way the trainer chooses.")
     rows = pair_table(run, before)
     frame = pair_frame(rows, scheme=run.scheme, translate=translate, wordpiece=run.algorithm == "wordpiece")
-    st.dataframe(frame, hide_index=True, width="stretch", height=min(38 + 35 * len(frame), 420),
-                 column_config={"score": st.column_config.NumberColumn(format="%.4g")})
+    table(frame, key="merges_pair_table", name="pair counts", hide_index=True, height=min(38 + 35 * len(frame), 420),
+          column_config={"score": st.column_config.NumberColumn(format="%.4g")})
 
 
 def _encode_panel(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:

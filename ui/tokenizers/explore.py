@@ -25,6 +25,7 @@ from ui import cache, url_state
 from ui.merges.html import tree_block_html
 from ui.merges.run import MAX_TREE_NODES, TreeNode, bounded_tree
 from ui.tokenizers import PREFIX
+from ui.widgets.export import plotly_chart
 from ui.widgets.safe_html import render_html
 from ui.widgets.shelf_picker import Picked
 from ui.widgets.text import escape_markdown
@@ -125,7 +126,7 @@ def _length_chart(entries: list[VocabEntry]) -> None:
     fig.update_layout(title="Token lengths (characters; bytes for byte tokens)", height=280,
                       margin=dict(l=10, r=10, t=40, b=10), xaxis_title="length", yaxis_title="tokens",
                       yaxis_rangemode="tozero", bargap=0.1)
-    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})
+    plotly_chart(fig, key=PREFIX + "lengths_chart", name="token lengths")
 
 
 def render_specials(tok: Tokenizer) -> None:
