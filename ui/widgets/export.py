@@ -102,11 +102,11 @@ def plotly_image(fig: Any, fmt: str, style: ChartStyle) -> bytes:
 # ------------------------------------------------------------------------------------- buttons
 def _buttons(key: str, name: str, make: Callable[[str], bytes], container: Any) -> None:
     stem = file_stem(name)
-    c1, c2, _ = container.columns([1, 1, 6], gap="small")
-    c1.download_button("PNG", data=lambda: make("png"), file_name=f"{stem}.png", mime="image/png",
+    row = container.container(horizontal=True, key=f"{key}_downloads")  # buttons as wide as their labels
+    row.download_button("PNG", data=lambda: make("png"), file_name=f"{stem}.png", mime="image/png",
                        key=f"{key}_png", on_click="ignore", icon=":material/download:",
                        help=f"Download “{name}” as a PNG image (for slides)")
-    c2.download_button("SVG", data=lambda: make("svg"), file_name=f"{stem}.svg", mime="image/svg+xml",
+    row.download_button("SVG", data=lambda: make("svg"), file_name=f"{stem}.svg", mime="image/svg+xml",
                        key=f"{key}_svg", on_click="ignore", icon=":material/download:",
                        help=f"Download “{name}” as an SVG drawing (scales without blur)")
 

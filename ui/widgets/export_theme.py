@@ -37,7 +37,7 @@ class ChartStyle:
     # -- colours (each text colour >= 4.5:1 against its background)
     @property
     def background(self) -> str:
-        return "#0e1117" if self.dark else "#ffffff"
+        return "#171614" if self.dark else "#ffffff"  # Streamlit 1.67's own backgrounds
 
     @property
     def text(self) -> str:
