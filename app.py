@@ -28,7 +28,7 @@ def route() -> None:
     from ui.session import begin_run
     from ui.shelf import link as shelf_link
     from ui.store import workspace
-    from ui.widgets import cancel, display
+    from ui.widgets import cancel, display, presenter
     from ui.widgets.sidebar import render_sidebar
 
     display_refused = url_state.restore(display.URL_PARAMS)  # ?raw= and ?present= (before page config)
@@ -41,12 +41,14 @@ def route() -> None:
         for i, spec in enumerate(NAV_PAGES)
     ]
     page = st.navigation(pages)
+    presenter.open_requested_page()  # a page key (1-6) pressed in presenter mode
     begin_run()
     url_state.clear_left_out()  # notes of what this run's pages leave out of the address
     corpus_link.restore()  # ?corpus= in the address: a reload or a shared link keeps the corpus
     shelf_link.begin_run()
     shelf_link.restore()  # ?shelf= : the user's own tokenizers the page uses, from the workspace store
     refresh_shelf = render_sidebar()
+    presenter.render()  # presenter mode's bar (pages, Exit) and the keys F, Esc, 1-6
     corpus_link.show_message()
     cancel.show_note()  # a long job the user cancelled in the last run
     url_state.show_refusals(display_refused)

@@ -11,6 +11,7 @@ from ui import session as state
 from ui import url_state
 from ui.batch import views
 from ui.batch.controls import URL_PARAMS, choose_rows, choose_settings, choose_tokenizer
+from ui.widgets import display
 from ui.widgets.text import escape_markdown
 
 TABS = ["Batch", "Masks", "Waste and throughput", "Export"]
@@ -19,19 +20,20 @@ TABS = ["Batch", "Masks", "Waste and throughput", "Export"]
 def render_page() -> None:
     """The whole page (called by ``pages/batch.py``)."""
     url_state.seed((*URL_PARAMS, *views.URL_PARAMS))
-    st.markdown("A model takes rectangles: rows of the same length. Here short rows are **padded**, long "
-                "ones **truncated** (their overflow kept as windows), special tokens added by a **template**, "
-                "and the **attention mask** tells the model which positions are real.")
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        texts, pairs = choose_rows(state.active_corpus())
-    with right:
-        picked = choose_tokenizer()
+    display.intro("A model takes rectangles: rows of the same length. Here short rows are **padded**, long "
+                  "ones **truncated** (their overflow kept as windows), special tokens added by a **template**, "
+                  "and the **attention mask** tells the model which positions are real.")
+    with display.folded("Rows, tokenizer and settings"):
+        left, right = st.columns([3, 2], gap="large")
+        with left:
+            texts, pairs = choose_rows(state.active_corpus())
+        with right:
+            picked = choose_tokenizer()
+        settings = choose_settings(picked.tokenizer) if picked is not None else None
     if picked is None:
         url_state.publish((*URL_PARAMS, *views.URL_PARAMS))
         return
     base = picked.tokenizer
-    settings = choose_settings(base)
     url_state.publish((*URL_PARAMS, *views.URL_PARAMS))  # before the views: a failure below keeps the link
     if settings is None:
         return

@@ -30,14 +30,15 @@ def render_page() -> None:
     text_source.before_seed()
     url_state.seed(URL_PARAMS)
     sweep_view.after_seed()
-    st.markdown(escape_markdown(
+    display.intro(escape_markdown(
         f"The same text through word, character and byte tokenizers, subword tokenizers trained on "
         f"“{display_name(corpus)}”, and anything on the shelf."))
-    left, right = st.columns([1, 1], gap="medium")
-    with left:
-        text = text_source.choose_text(corpus)
-    with right:
-        chosen = choices.choose_tokenizers(corpus)
+    with display.folded("Text and tokenizers"):
+        left, right = st.columns([1, 1], gap="medium")
+        with left:
+            text = text_source.choose_text(corpus)
+        with right:
+            chosen = choices.choose_tokenizers(corpus)
     translate = display.markers_toggle("compare")
     aligned, metrics, robust, languages, sweep = st.tabs(TABS, key=TAB, on_change="rerun")
     if sweep.open:

@@ -17,6 +17,7 @@ from ui.lattice.choices import (
     model_pieces,
 )
 from ui.lattice.graph import lattice_figure
+from ui.widgets import display
 from ui.widgets.export import plotly_chart
 from ui.widgets.text import escape_markdown
 
@@ -27,18 +28,20 @@ def render_page() -> None:
     """The whole page (called by ``pages/lattice.py``)."""
     params = (*MODEL_PARAMS, *TEXT_PARAMS, *views.URL_PARAMS)
     url_state.seed(params)
-    st.markdown("A Unigram model scores every way to cut a piece of text into vocabulary pieces; the "
-                "**lattice** holds them all. Viterbi finds the best path; sampling draws others "
-                "(subword regularization).")
-    left, right = st.columns([1, 1], gap="large")
-    with right:
-        chosen = choose_model()
+    display.intro("A Unigram model scores every way to cut a piece of text into vocabulary pieces; the "
+                  "**lattice** holds them all. Viterbi finds the best path; sampling draws others "
+                  "(subword regularization).")
+    with display.folded("Model and text"):
+        left, right = st.columns([1, 1], gap="large")
+        with right:
+            chosen = choose_model()
+        if chosen is not None:
+            with left:
+                text = choose_text(chosen)
+                piece = choose_piece(model_pieces(chosen, text))
     if chosen is None:
         url_state.publish(params)
         return
-    with left:
-        text = choose_text(chosen)
-        piece = choose_piece(model_pieces(chosen, text))
     url_state.publish(params)  # before the tabs: a failure below keeps the link
     if piece is None:
         st.info("Type a word or a sentence.")

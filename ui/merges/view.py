@@ -80,9 +80,10 @@ def render_page() -> None:
     corpus_key = state.active_corpus_key()
     ms.prepare(corpus.name, corpus_key)
     url_state.show_refusals(url_state.restore((*ms.SETTING_PARAMS, ms.STEP_IN)))
-    st.markdown(INTRO)
-    with st.expander("New to BPE? How it works in four lines", icon=":material/help:"):
-        st.markdown(PRIMER)
+    display.intro(INTRO)
+    if not display.presenter():  # a slide shows the merge, not the primer
+        with st.expander("New to BPE? How it works in four lines", icon=":material/help:"):
+            st.markdown(PRIMER)
 
     shown = ms.trained()
     shown_here = shown is not None and shown[0] == corpus_key
@@ -242,7 +243,8 @@ def _controls(n: int, step: int, run_id: str) -> None:
                       args=(ms.JUMP, n), help=f"0 to {n:,}; a larger number goes to the last step.")
     st.slider("Step", min_value=0, max_value=n, key=ms.SLIDER, on_change=ms.from_widget, args=(ms.SLIDER, n),
               label_visibility="collapsed")
-    st.caption(KEYS)
+    if not display.presenter():  # the buttons' tooltips name the keys too
+        st.caption(KEYS)
 
 
 def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
