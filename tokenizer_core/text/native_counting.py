@@ -54,14 +54,14 @@ def count_native(
         for text, joined in chunks:
             total.add(text, joined)
         return total.counts()
-    # At most two chunks per thread in flight: memory stays a few MB per thread, and the merges
+    # At most one chunk per thread (and one more) in flight: memory stays about a MB per thread, and the merges
     # (in order, on this thread) overlap the counting of later chunks.
     pending: deque[Future[Any]] = deque()
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="count") as pool:
         try:
             for text, joined in chunks:
                 pending.append(pool.submit(_count_chunk, text, joined, how))
-                while len(pending) > 2 * threads:
+                while len(pending) > threads + 1:
                     total.merge(pending.popleft().result())
             while pending:
                 total.merge(pending.popleft().result())
