@@ -225,6 +225,7 @@ def random_corpus(rng: random.Random) -> list[str]:
 def count_case(rng: random.Random) -> None:
     from tokenizer_core.text.counting import _byte_mapped, _count_line_by_line
     from tokenizer_core.text.kernel_codes import PieceSplit
+    from tokenizer_core.text.native import class_table, kernel
     from tokenizer_core.text.native_counting import count_native
     from tokenizer_core.text.pre_tokenizers import ByteLevel, Whitespace, WhitespaceSplit, WordSplit
 
@@ -242,6 +243,10 @@ def count_case(rng: random.Random) -> None:
                                             progress=lambda *a: None).items())
 
         _same(outcome(native), outcome(reference), f"count {how.name}", lines)
+    words = kernel().WordSet(class_table())
+    for line in lines:
+        words.add(line)
+    _same(words.distinct(), len(set(regex.findall(r"\S+", "".join(lines)))), "WordSet", lines)
 
 
 def train_case(rng: random.Random) -> None:

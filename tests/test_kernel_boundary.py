@@ -63,6 +63,7 @@ METHOD_CALLS = {
     "MergeState": {"best": (), "merge": ("1", "2", "3"), "words": ()},
     "PieceCounter": {"add": ("'a b'", "False"), "merge": ("k.PieceCounter(class_table(), k.SPLIT_GPT2)",),
                      "counts": (), "distinct": ()},
+    "WordSet": {"add": ("'a b a'",), "distinct": ()},
 }
 
 
@@ -200,6 +201,7 @@ def test_every_method_with_every_bad_argument(type_name):
         "Encoder": "k.Encoder(*small_encoder_args())",
         "MergeState": "k.MergeState([[1, 2, 1, 2], [2, 1]], [3, 1], 16)",
         "PieceCounter": "k.PieceCounter(class_table(), k.SPLIT_GPT2)",
+        "WordSet": "k.WordSet(class_table())",
     }[type_name]
     calls = []
     for method, args in METHOD_CALLS[type_name].items():
@@ -325,3 +327,14 @@ def test_piece_counter_counts_without_the_gil():
         print(len(inside) > 0, c.counts()[" fox"])
     """)
     assert out == ["True 400000"]
+
+
+def test_word_set_counts_distinct_words():
+    out = _run("""
+        w = k.WordSet(class_table())
+        print(w.add("the cat  the\\tdog\\n"), w.add("cat naïve 中文 naïve"), w.distinct())
+        expect(w.add, b"bytes")
+        expect(k.WordSet, b"short")
+        expect(w.__init__, class_table())
+    """)
+    assert out == ["3 5 5", "raised TypeError", "raised ValueError", "raised RuntimeError"]

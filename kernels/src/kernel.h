@@ -14,6 +14,7 @@
  *   ranked.c   the pair table of merges ranked by token (tiktoken's rule), linear in token length
  *   counter.c  PieceCounter: pieces of a corpus counted in one pass, for training
  *   merges.c   MergeState: the BPE training loop's pair counts, queue and words
+ *   wordset.c  WordSet: the distinct words of a corpus, counted by hash (training's up-front limit)
  *   module.c   the module, and the integer codes of codes.h as its constants
  *
  * Character classes (\p{L}, \p{N}, \s, \w, case-insensitive letters) come from a table the Python
@@ -158,5 +159,6 @@ static inline void leave_call(int *busy) { *busy = 0; }
 extern PyTypeObject EncoderType;
 extern PyTypeObject PieceCounterType;
 extern PyTypeObject MergeStateType;
+extern PyTypeObject WordSetType;
 
 #endif
