@@ -16,24 +16,48 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from tokenizer_core.bpe.trainer import bpe_stages, train_bpe_parts
-from tokenizer_core.classic.byte import train_byte_level
-from tokenizer_core.classic.char import train_char_level
-from tokenizer_core.classic.word import train_word_level
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.options import DEFAULT_SPECIAL_TOKENS, BpeOptions, TrainOptions, UnigramOptions, WordPieceOptions
 from tokenizer_core.parts import TokenizerParts
-from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.text.counting import count_words
 from tokenizer_core.types import ProgressCallback, no_progress
-from tokenizer_core.wordpiece.bert import bert_stages, train_bert_wordpiece
+
+if TYPE_CHECKING:
+    from tokenizer_core.pipeline import Tokenizer
+
+# Each trainer (and the pipeline, the counter) is imported when it is first used: training one
+# model loads that model's code only, and a Unigram run reaches its memory peak without the
+# modules of the others (several MB of resident memory that would add to its peak).
 
 __all__ = ["DEFAULT_SPECIAL_TOKENS", "MAX_DISTINCT_WORDS", "TRAINERS", "within_word_limit", "BpeOptions", "TrainOptions", "UnigramOptions",
            "WordCounting", "WordPieceOptions", "train", "trainer_names", "word_counting"]
 
 Trainer = Callable[..., TokenizerParts]
+
+
+def _word(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
+    from tokenizer_core.classic.word import train_word_level
+
+    return train_word_level(lines, options=options, progress=progress)
+
+
+def _char(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
+    from tokenizer_core.classic.char import train_char_level
+
+    return train_char_level(lines, options=options, progress=progress)
+
+
+def _byte(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
+    from tokenizer_core.classic.byte import train_byte_level
+
+    return train_byte_level(lines, options=options, progress=progress)
+
+
+def _bpe(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
+    from tokenizer_core.bpe.trainer import train_bpe_parts
+
+    return train_bpe_parts(lines, options=options, progress=progress)
 
 
 def _unigram(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
@@ -43,14 +67,16 @@ def _unigram(lines: Iterable[str], *, options: TrainOptions, progress: ProgressC
 
 
 def _wordpiece(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
+    from tokenizer_core.wordpiece.bert import train_bert_wordpiece
+
     return train_bert_wordpiece(lines, options=options, progress=progress)[0]
 
 
 TRAINERS: dict[str, Trainer] = {
-    "word": train_word_level,
-    "char": train_char_level,
-    "byte": train_byte_level,
-    "bpe": train_bpe_parts,
+    "word": _word,
+    "char": _char,
+    "byte": _byte,
+    "bpe": _bpe,
     "wordpiece": _wordpiece,
     "unigram": _unigram,
 }
@@ -78,7 +104,8 @@ def within_word_limit(lines: Iterable[str], model: str) -> Iterator[str]:
     size = 0
 
     def check() -> None:
-        # One join and split per ~1 MB, in C: a set update per line cost a third of BPE training.
+        # One join and split per ~64 kB, in C: a set update per line cost a third of BPE training,
+        # and a split of ~1 MB at once made a list of all its words (+14 MB at the Unigram trainer's start).
         seen.update(map(hash, " ".join(pending).split()))
         pending.clear()
         if len(seen) > limit:
@@ -98,11 +125,23 @@ def within_word_limit(lines: Iterable[str], model: str) -> Iterator[str]:
     check()  # the last lines: still before the trainer's memory-hungry phase, which waits for them all
 
 
-_LIMIT_CHECK_CHARS = 1 << 20
+_LIMIT_CHECK_CHARS = 1 << 16
 
 
 #: The trainers that can learn from counts made once (see :func:`word_counting`): the stages each counts with.
-_COUNTING_STAGES: dict[str, Callable[[TrainOptions], tuple[Any, Any]]] = {"bpe": bpe_stages, "wordpiece": bert_stages}
+def _bpe_stages(options: TrainOptions) -> tuple[Any, Any]:
+    from tokenizer_core.bpe.trainer import bpe_stages
+
+    return bpe_stages(options)
+
+
+def _bert_stages(options: TrainOptions) -> tuple[Any, Any]:
+    from tokenizer_core.wordpiece.bert import bert_stages
+
+    return bert_stages(options)
+
+
+_COUNTING_STAGES: dict[str, Callable[[TrainOptions], tuple[Any, Any]]] = {"bpe": _bpe_stages, "wordpiece": _bert_stages}
 
 
 @dataclass(frozen=True)
@@ -140,6 +179,8 @@ class WordCounting:
               progress: ProgressCallback = no_progress) -> Counter[str]:
         """The word counts of ``lines``, as the trainer counts them; a corpus over the trainer's
         distinct-word limit is refused (TokenizerError) as in training (:func:`within_word_limit`)."""
+        from tokenizer_core.text.counting import count_words
+
         progress(0, 0, "counting words")
         return count_words(within_word_limit(lines, self.model), normalizer=self.normalizer,
                            pre_tokenizer=self.pre_tokenizer, workers=workers, progress=progress)
@@ -172,4 +213,7 @@ def train(
         raise TokenizerError(f"unknown model {model!r}; choose one of: {', '.join(trainer_names())}")
     if model in MAX_DISTINCT_WORDS:
         lines = within_word_limit(lines, model)
-    return Tokenizer.from_parts(TRAINERS[model](lines, options=options, progress=progress))
+    parts = TRAINERS[model](lines, options=options, progress=progress)
+    from tokenizer_core.pipeline import Tokenizer  # after the trainer's peak, not under it
+
+    return Tokenizer.from_parts(parts)

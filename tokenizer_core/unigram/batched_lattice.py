@@ -21,9 +21,10 @@ from typing import Optional, Union
 import numpy as np
 
 from tokenizer_core.unigram.edge_order import Part, parts_by_length, sort_edges
+from tokenizer_core.unigram.memory import return_free_memory
 from tokenizer_core.unigram.words import _PieceIndex, _Words
 
-_CHUNK = 1 << 18  # edges per step of per-edge arithmetic: temporaries of a few MB
+_CHUNK = 1 << 16  # edges per step of per-edge arithmetic: temporaries of a few MB
 
 
 def _grouped_logsumexp(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -68,6 +69,10 @@ class _Lattices:
 
     def keep(self, keep_piece: np.ndarray, new_id: np.ndarray) -> None:
         """Drop edges of removed pieces and renumber the rest; both sort orders survive filtering."""
+        # The groups are found again at the end: their old arrays (a third of the lattice) go
+        # first, so they do not add to the filtering's copies (the peak of training).
+        del self.f_gstart, self.f_gnode, self.f_gsize, self.b_gstart, self.b_gnode, self.b_gsize
+        return_free_memory()
         k = keep_piece[self.piece]
         position = np.cumsum(k, dtype=np.int32)
         position -= 1
@@ -156,6 +161,7 @@ class _Lattices:
 
     def expected_counts(self, lp: np.ndarray, num_pieces: int) -> tuple[np.ndarray, float]:
         """E-step: expected count of every piece, and the corpus log-likelihood."""
+        return_free_memory()  # the last step's garbage, before this one's scores are made
         # Edge log-probabilities are gathered where needed, never as one array of all edges.
         alpha = self._forward(lambda lo, hi: lp[self.piece[lo:hi]])
         beta = self._backward(lambda bo: lp[self.piece[bo]])
@@ -225,7 +231,9 @@ def _groups(nodes: Callable[[Union[slice, np.ndarray]], np.ndarray],
             np.not_equal(x[1:], x[:-1], out=new_group[lo:lo + len(x) - 1])
     gstart = np.flatnonzero(new_group).astype(np.int32)
     del new_group
-    gsize = np.diff(np.append(gstart, np.int32(total))).astype(np.int32)
+    # A node has at most one edge per piece length: sizes fit in one byte unless pieces are long.
+    gsize = np.diff(np.append(gstart, np.int32(total)))
+    gsize = gsize.astype(np.uint8 if len(gsize) == 0 or gsize.max() < 256 else np.int32)
     return gstart, nodes(gstart), gsize
 
 

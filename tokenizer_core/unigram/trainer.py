@@ -39,7 +39,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any, Optional, Union
 
 import numpy as np
@@ -53,7 +53,7 @@ from tokenizer_core.unigram.batched_lattice import _edge_parts, _edges, _Lattice
 from tokenizer_core.unigram.coverage import char_counts, required_chars, split_at_rare
 from tokenizer_core.unigram.em import EMState, digamma, piece_keys
 from tokenizer_core.unigram.line_ends import LineEnds
-from tokenizer_core.unigram.memory import keep_large_blocks_returnable
+from tokenizer_core.unigram.memory import keep_large_blocks_returnable, return_free_memory
 from tokenizer_core.unigram.pruning import finalize, prune
 from tokenizer_core.unigram.results import RemovedPiece, UnigramRound, UnigramTrainResult
 from tokenizer_core.unigram.seed import _seed
@@ -107,11 +107,11 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
                   num_sub_iterations: int, seed_size: int, split_by_script: bool, split_digits: bool,
                   max_word_length: int, progress: ProgressCallback, character_coverage: float = 1.0,
                   num_fixed: int = 0, split_by_number: bool = True,
-                  line_final: Optional[Mapping[str, int]] = None, last_word: Optional[str] = None,
+                  line_final: Optional[MutableMapping[str, int]] = None, last_word: Optional[str] = None,
                   ) -> UnigramTrainResult:
     """:func:`train_unigram` on checked settings and counts (as :func:`_merged_counts` gives them),
     which it empties once the corpus is packed: the words' strings and dictionary go early.
-    ``line_final`` counts the words' line-final occurrences (see :mod:`.line_ends`), if known;
+    ``line_final`` counts the words' line-final occurrences (see :mod:`.line_ends`), if known (emptied too);
     characters outside ``character_coverage`` are left out (see :mod:`.coverage`).
     """
     keep_large_blocks_returnable()  # freed arrays leave resident memory at once (glibc)
@@ -119,11 +119,13 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
         chars = char_counts(counts)
         rare = set(chars) - required_chars(chars, character_coverage=character_coverage)
         if rare:
-            split, line_final = split_at_rare(counts, line_final, rare=rare)
+            split, split_final = split_at_rare(counts, line_final, rare=rare)
             if last_word is not None:  # its last part ends the corpus now (or nothing does)
                 last_word = ([*split_at_rare({last_word: 1}, None, rare=rare)[0]] or [None])[-1]
-            counts.clear()  # the caller's copy: ``split`` replaces it
-            counts = split
+            counts.clear()  # the caller's copies: ``split`` and ``split_final`` replace them
+            if line_final is not None:
+                line_final.clear()
+            counts, line_final = split, split_final
     alphabet = sorted({ch for w in counts for ch in w})
     if vocab_size < len(alphabet):
         raise TokenizerError(
@@ -132,6 +134,8 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
         )
     words = _training_words(counts, max_word_length=max_word_length)
     final = None if line_final is None else np.array([line_final.get(w, 0) for w in words.words], dtype=np.float64)
+    if line_final is not None:
+        line_final.clear()  # its words' strings would stay through EM, where training peaks
     at = bisect.bisect_left(words.words, last_word) if last_word is not None else -1
     corpus_last = at if 0 <= at < len(words.words) and words.words[at] == last_word else None
     num_distinct = len(counts)
@@ -139,14 +143,17 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
     runs = words.runs(split_by_script=split_by_script, split_digits=split_digits, split_by_number=split_by_number)
 
     progress(0, 0, "seeding pieces")
+    return_free_memory()  # the counting's garbage: each phase starts on a heap without it
     pieces, lp = _seed(words, runs, max_len=max_piece_length, seed_size=seed_size, line_final=final,
                        corpus_last=corpus_last)
     del final
+    return_free_memory()
     keys = piece_keys(pieces)
     parts = _edge_parts(words, _PieceIndex(*keys), runs)
     # The lattices hold what EM and pruning need: the per-character arrays go before they are built.
     del runs
     words.drop_positions()
+    return_free_memory()
     state = EMState.from_parts(words, parts, pieces, lp, num_chars=len(alphabet), keys=keys)
     # SentencePiece prunes down to 1.1 times the whole vocabulary, its meta pieces included.
     desired = max(vocab_size, int((vocab_size + num_fixed) * 1.1))
@@ -300,6 +307,7 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
                          progress=progress)
     line_final = ends.words(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
     last_word = ends.last_word(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
+    del ends  # its raw line-final tokens: not needed while training
     if options.min_frequency > 1:
         counts = Counter({w: c for w, c in counts.items() if c >= options.min_frequency})
     specials = list(options.special_tokens)
