@@ -8,7 +8,16 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tokenizer_core.text.pre_tokenizers import bytes_to_symbols
-from ui.widgets.tokens import MAX_SHOWN, bytes_display, chip_html, chips_html, display_text, shown_text, token_colour
+from ui.widgets.tokens import (
+    MAX_SHOWN,
+    PALETTE,
+    bytes_display,
+    chip_html,
+    chips_html,
+    display_text,
+    shown_text,
+    token_colour,
+)
 
 
 @given(st.text(max_size=30), st.integers(min_value=0, max_value=10**6))
@@ -68,9 +77,10 @@ def test_bytes_display_is_lossless(data):
     assert back == data
 
 
-def test_colour_is_a_pure_function_of_the_id():
+def test_colour_is_a_function_of_the_id():
     assert token_colour(42) == token_colour(42)
-    assert len({token_colour(i) for i in range(50)}) == 50
+    assert all(token_colour(i) != token_colour(i + 1) for i in range(50))  # the bytes of one character differ
+    assert {token_colour(i) for i in range(50)} == set(PALETTE)
 
 
 def test_invisible_and_bidi_characters_are_shown_by_code_point():

@@ -2,8 +2,13 @@
 
 Rules (the same on every page):
 
-- a token's colour is a pure function of its id, so a token keeps its colour across
-  pages, runs and machines;
+- a token's colour comes from its id (:func:`token_colour`), so a token keeps its colour across
+  pages, runs and machines; the :data:`PALETTE` is six light colours that stay at least 16
+  CIEDE2000 apart for normal, deuteranopic, protanopic and tritanopic vision (Machado et al. 2009
+  simulation, tests/test_chip_colours.py), all under dark text; in a row of chips, a token whose
+  colour is the one of the different token just before it takes its id's second colour
+  (:func:`row_colours`), so two neighbouring tokens never share a colour;
+- chips are separated by a gap and a dark outline, so tokens stay apart without colour too;
 - whitespace is made visible: ``·`` for a space, ``⏎`` for a newline, ``→`` for a tab; other
   invisible characters (NUL, zero-width joiners, bidi controls, no-break spaces) as ``⟨U+200D⟩``,
   and a token starting with a combining mark gets a dotted circle (``◌́``) to sit on;
@@ -15,7 +20,9 @@ Rules (the same on every page):
   the last piece of a word;
 - byte-level tokens that are not valid UTF-8 on their own are shown as bytes (``<0xE2>``),
   never as a replacement character;
-- every piece of token text is HTML-escaped; the id appears on hover.
+- every piece of token text is HTML-escaped; the id (and what else a view knows: bytes, offsets)
+  appears on hover, and on keyboard focus (every chip is a Tab stop; :data:`CHIP_CSS` shows the
+  same details under a focused chip).
 
 >>> display_text("Ġhello", scheme="byte-level", translate=True)
 '·hello'
@@ -36,7 +43,28 @@ from tokenizer_core.text.pre_tokenizers import unicode_to_bytes
 
 Scheme = Literal["plain", "byte-level", "metaspace", "wordpiece", "suffix"]
 _VISIBLE = {" ": "·", "\n": "⏎", "\t": "→", "\r": "↵"}
-_GOLDEN = 0.6180339887498949
+#: Chip backgrounds: light enough for dark text (contrast >= 7 with #111827) and at least 16
+#: CIEDE2000 apart pairwise under simulated deuteranopia, protanopia and tritanopia.
+PALETTE = ("#99EEFF", "#EEEE77", "#BB99FF", "#DDEEDD", "#DD9977", "#99AAAA")
+#: Chips of pieces that have no id (pre-tokenizer pieces).
+NO_ID_COLOUR = "#E5E7EB"
+#: Chip text (every palette colour is light, in both themes).
+CHIP_TEXT = "#111827"
+#: The mark of a boundary that only some tokenizers draw: a deep red, dark enough to stand out
+#: against every chip colour by lightness alone (36+ CIEDE2000 under every simulation).
+EDGE_COLOUR = "#8B1A2B"
+#: What every chip view adds once: focus shows a chip's details under it (the hover title's text),
+#: so ids and bytes are reachable from the keyboard.
+CHIP_CSS = f"""<style>
+.tp-chip[data-tip] {{ position: relative; cursor: help; }}
+.tp-chip[data-tip]:focus {{ outline: 2px solid #2563EB; outline-offset: 1px; z-index: 30; }}
+.tp-chip[data-tip]:focus::after {{
+  content: attr(data-tip); position: absolute; left: 0; top: 100%; margin-top: 3px; z-index: 31;
+  white-space: pre-wrap; overflow-wrap: anywhere; width: max-content; max-width: min(32em, 70vw);
+  background: {CHIP_TEXT}; color: #F9FAFB; font-size: 0.78rem; font-weight: 400; line-height: 1.4;
+  padding: 3px 6px; border-radius: 4px; pointer-events: none; box-shadow: 0 2px 6px rgba(0,0,0,.35);
+}}
+</style>"""
 # Control, format (ZWJ, bidi overrides, BOM), separator and surrogate characters: invisible, or able
 # to reorder the text around them, so they are shown by code point.
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Zs"})
@@ -44,15 +72,46 @@ _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Zs"})
 MAX_SHOWN = 40
 
 
-def token_colour(token_id: int) -> str:
-    """Background colour for a token id: an HSL pastel, the same for the same id everywhere.
+def token_colour(token_id: Optional[int]) -> str:
+    """Background colour for a token id, the same for the same id everywhere (consecutive ids,
+    such as the byte tokens of one character, differ).
 
-    >>> token_colour(7) == token_colour(7), token_colour(7) != token_colour(8)
-    (True, True)
+    >>> token_colour(7) == token_colour(7), token_colour(7) != token_colour(8), token_colour(None)
+    (True, True, '#E5E7EB')
     """
-    hue = ((token_id * _GOLDEN) % 1.0) * 360.0
-    light = 82 + (token_id % 3) * 4  # spread neighbours in lightness too
-    return f"hsl({hue:.0f}, 70%, {light}%)"
+    if token_id is None:
+        return NO_ID_COLOUR
+    return PALETTE[token_id % len(PALETTE)]
+
+
+def second_colour(token_id: int) -> str:
+    """The colour a token takes when its own is the one of the different token just before it.
+
+    >>> second_colour(0) != token_colour(0)
+    True
+    """
+    return PALETTE[(token_id + len(PALETTE) // 2) % len(PALETTE)]
+
+
+def row_colours(ids: Iterable[Optional[int]]) -> list[str]:
+    """Colours of a row of chips: each token's own, except that a token whose colour is the one of
+    the different token before it takes :func:`second_colour` (the same token twice keeps its colour;
+    the gap between chips parts them).
+
+    >>> row_colours([0, 6, 6, 1]) == [token_colour(0), second_colour(6), second_colour(6), token_colour(1)]
+    True
+    """
+    out: list[str] = []
+    prev_id: Optional[int] = None
+    for tid in ids:
+        colour = token_colour(tid)
+        if out and tid is not None and tid != prev_id and colour == out[-1]:
+            colour = second_colour(tid)
+        elif out and tid is not None and tid == prev_id:
+            colour = out[-1]
+        out.append(colour)
+        prev_id = tid
+    return out
 
 
 def _visible_char(c: str) -> str:
@@ -156,28 +215,34 @@ def scheme_for(tokenizer: object) -> Scheme:
 
 
 def chip_html(token_id: Optional[int], token: str, *, scheme: Scheme = "plain", translate: bool = True,
-              highlight: bool = False, title_extra: str = "", limit: int = MAX_SHOWN) -> str:
-    """One token as an escaped HTML chip (cut after ``limit`` characters, see :func:`shown_text`)."""
+              highlight: bool = False, title_extra: str = "", limit: int = MAX_SHOWN,
+              colour: Optional[str] = None) -> str:
+    """One token as an escaped HTML chip (cut after ``limit`` characters, see :func:`shown_text`),
+    a Tab stop whose details (id, string) show on hover and on focus; ``colour`` overrides the id's
+    (:func:`row_colours`)."""
     shown = shown_text(token, scheme=scheme, translate=translate, limit=limit) or "∅"
-    colour = token_colour(token_id) if token_id is not None else "#e5e7eb"
-    border = "2px solid #d9480f" if highlight else "1px solid rgba(0,0,0,0.12)"
+    colour = colour or token_colour(token_id)
+    border = f"2px solid {EDGE_COLOUR}" if highlight else "1px solid rgba(17,24,39,0.45)"
     weight = "700" if highlight else "400"
     title = f"id {token_id}" if token_id is not None else "no id"
     title += f" · {shorten(repr(token), 2 * MAX_SHOWN)}"
     if title_extra:
         title += f" · {title_extra}"
+    tip = html.escape(title, quote=True)
     return (
-        f'<span class="tp-chip" title="{html.escape(title, quote=True)}" '
-        f'style="background:{colour};color:#111827;border:{border};font-weight:{weight};border-radius:4px;'
-        f'padding:1px 4px;margin:1px;display:inline-block;font-family:ui-monospace,monospace;'
+        f'<span class="tp-chip" tabindex="0" title="{tip}" data-tip="{tip}" '
+        f'style="background:{colour};color:{CHIP_TEXT};border:{border};font-weight:{weight};border-radius:4px;'
+        f'padding:1px 4px;margin:1px 2px 1px 0;display:inline-block;font-family:ui-monospace,monospace;'
         f'white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%;unicode-bidi:isolate;line-height:1.7">{html.escape(shown)}</span>'
     )
 
 
 def chips_html(tokens: Iterable[tuple[Optional[int], str]], *, scheme: Scheme = "plain", translate: bool = True,
                highlight: Sequence[str] | frozenset[str] = frozenset()) -> str:
-    """A row of token chips; tokens whose string is in ``highlight`` get a bold border."""
+    """A row of token chips (:func:`row_colours`); tokens whose string is in ``highlight`` get a bold border."""
     hl = set(highlight)
-    body = "".join(chip_html(tid, tok, scheme=scheme, translate=translate, highlight=tok in hl)
-                   for tid, tok in tokens)
-    return f'<div class="tp-chips" style="line-height:2">{body}</div>'
+    tokens = list(tokens)
+    colours = row_colours(tid for tid, _ in tokens)
+    body = "".join(chip_html(tid, tok, scheme=scheme, translate=translate, highlight=tok in hl, colour=colour)
+                   for (tid, tok), colour in zip(tokens, colours))
+    return f'{CHIP_CSS}<div class="tp-chips" style="line-height:2">{body}</div>'
