@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
+from typing import Optional
 
 import pandas as pd
 import streamlit as st
@@ -17,11 +18,13 @@ import streamlit as st
 from tokenizer_core.analysis.compare import CompareRow, compare_rows, segments
 from tokenizer_core.analysis.vocabulary import token_bytes
 from tokenizer_core.corpus.documents import Corpus
+from tokenizer_core.wordpiece.trace import WordPieceTraining
 from ui import url_state
 from ui.compare import PREFIX
 from ui.compare.align import MAX_ALIGNED_CHARS, aligned_html
 from ui.compare.choices import Compared
 from ui.compare.corpus_metrics import CORPUS_METRIC_CHARS, corpus_rows
+from ui.compare.notes import wordpiece_note
 from ui.widgets.safe_html import render_html
 from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import scheme_for
@@ -70,10 +73,25 @@ def render_aligned(text: str, chosen: Sequence[Compared], *, translate: bool) ->
     st.markdown(f"Tokens: {counts}")
     render_html(aligned_html(text, rows, schemes=[scheme_for(c.tokenizer) for c in chosen], translate=translate,
                          describers=[(lambda t, tok=c.tokenizer: token_bytes(tok, t)) for c in chosen]))
-    st.caption("Each row is one tokenizer; a token sits under the characters it covers. Red edges: a boundary "
-               "that only some tokenizers draw (character and byte rows, which cut everywhere, are left out of "
-               "that count). Hover a token for its id and bytes."
+    st.caption("Each row is one tokenizer; a token sits under the characters it covers. Thick dark-red edges "
+               "(and a line in the text row): a boundary that only some tokenizers draw (character and byte rows, "
+               "which cut everywhere, are left out of that count). Dashed: a boundary inside a character's bytes "
+               "(the character is underlined with dashes in the text row), each token still drawn whole. "
+               "Hover a token, or Tab to it, for its id and bytes."
                + (f" Only the first {MAX_ALIGNED_CHARS:,} characters are aligned." if len(text) > MAX_ALIGNED_CHARS else ""))
+    _wordpiece_notes(text, chosen, [segs for _, segs in rows])
+
+
+def _wordpiece_notes(text: str, chosen: Sequence[Compared], rows: Optional[Sequence[list]] = None) -> None:
+    """Under rows of a WordPiece trained here: why it splits common words (:mod:`ui.compare.notes`)."""
+    for i, c in enumerate(chosen):
+        training = getattr(c.tokenizer.model, "training", None)
+        if not isinstance(training, WordPieceTraining):
+            continue
+        segs = rows[i] if rows is not None else segments(c.tokenizer, text[:MAX_ALIGNED_CHARS])
+        note = wordpiece_note(c.name, training, text[:MAX_ALIGNED_CHARS], segs)
+        if note:
+            st.info(note, icon=":material/info:")
 
 
 def _settings(names: Sequence[str]) -> tuple[int, float, str, list[str]]:
@@ -103,3 +121,4 @@ def render_metrics(text: str, chosen: Sequence[Compared], corpus: Corpus) -> Non
     st.dataframe(_frame(rows)[columns], hide_index=True, width="stretch", column_config=config)
     st.caption(f"The corpus metrics encode its first {CORPUS_METRIC_CHARS:,} characters, each line on its own, "
                "without special tokens.")
+    _wordpiece_notes(text, chosen)
