@@ -34,9 +34,12 @@ def test_course_model_viterbi_walk_and_nbest():
     nbest = frame_with(at, "rank")
     lattice = course_model().lattice("pug")
     exact = {tuple(p.pieces): p.probability for p in exact_distribution(lattice)}
-    assert len(nbest) == 3 and math.isclose(sum(nbest.iloc[:, 3]), 1.0, rel_tol=1e-9)
-    for seg, prob in zip(nbest["segmentation"], nbest.iloc[:, 3]):
+    assert len(nbest) == 3 and math.isclose(sum(nbest["probability"]), 1.0, rel_tol=1e-9)
+    for seg, prob in zip(nbest["segmentation"], nbest["probability"]):
         assert math.isclose(prob, exact[tuple(seg.split(" | "))], rel_tol=1e-9)
+    # Both probabilities are there, told apart: a path's own (exp(score)) and its share of all splits.
+    assert all(math.isclose(p, math.exp(s), rel_tol=1e-9) for p, s in zip(nbest["path probability"], nbest["score"]))
+    assert sum("P(path | text) = P(path) /" in c.value for c in at.caption) == 2
     assert any(m.label == "Entropy" for m in at.metric)
     # The course's pruning numbers.
     assert any(m.label == "Loss with every piece" and m.value == "169.8" for m in at.metric)

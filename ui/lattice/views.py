@@ -54,6 +54,12 @@ URL_PARAMS = (
 )
 
 
+#: Under the Viterbi table and the n-best list: the two probabilities they show, and why they differ.
+PROBABILITIES = ("Two probabilities: a path's own, P(path) = exp(score), the product of its pieces' probabilities "
+                 "(small, since every piece costs), and its share of all segmentations, P(path | text) = P(path) / "
+                 "Σ P over every way to split the text (the n-best list's last column). The same split has both.")
+
+
 def _seg(pieces) -> str:  # noqa: ANN001
     return " | ".join(visible_whitespace(p) for p in pieces)
 
@@ -70,11 +76,13 @@ def render_viterbi(lattice: Lattice) -> None:
         "best score": [r.best_score for r in rows],
     })
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        "best score": st.column_config.NumberColumn(format="%.4f")})
+        "best score": st.column_config.NumberColumn(format="%.4f", help="log P of the best path to this position")})
     best = lattice.viterbi()
+    share = math.exp(best.log_prob - lattice.log_partition())
     st.markdown(escape_markdown(
         f"Back from position {len(lattice.text)}: {_seg(best.pieces)} · score {best.log_prob:.4f} "
-        f"(probability {math.exp(best.log_prob):.3g})."))
+        f"(path probability {math.exp(best.log_prob):.3g}, share of all segmentations {share:.4f})."))
+    st.caption(PROBABILITIES)
 
 
 def render_nbest(lattice: Lattice, *, k: int) -> None:
@@ -82,10 +90,17 @@ def render_nbest(lattice: Lattice, *, k: int) -> None:
     paths = lattice.nbest(k)
     frame = pd.DataFrame({"rank": range(1, len(paths) + 1), "segmentation": [_seg(p.pieces) for p in paths],
                           "score": [p.log_prob for p in paths],
+                          "path probability": [math.exp(p.log_prob) for p in paths],
                           "probability": [math.exp(p.log_prob - log_z) for p in paths]})
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        "score": st.column_config.NumberColumn(format="%.4f"),
-        "probability": st.column_config.NumberColumn("P(segmentation | text)", format="%.4f")})
+        "score": st.column_config.NumberColumn("score (log P)", format="%.4f",
+                                               help="Sum of the pieces' log-probabilities."),
+        "path probability": st.column_config.NumberColumn("path probability P(path)", format="%.3g",
+                                                          help="exp(score): the product of the pieces' probabilities."),
+        "probability": st.column_config.NumberColumn("share P(path | text)", format="%.4f",
+                                                     help="P(path) divided by the sum of P over every segmentation "
+                                                          "of the text.")})
+    st.caption(PROBABILITIES)
     h = entropy(lattice)
     c1, c2, c3 = st.columns(3)
     c1.metric("Entropy", f"{h:.3f} nats", help="Of the distribution over all segmentations of this piece.")
