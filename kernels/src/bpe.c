@@ -1,6 +1,6 @@
 /* BPE over one piece's UTF-8 bytes: the adjacent pair with the lowest rank merges first, the leftmost
  * on equal ranks, as tokenizer_core/bpe/merging.py; a scan for short pieces, a heap over a linked list
- * for long ones (O(n log n)); results are remembered per piece. */
+ * for long ones (O(n log n), about 22 bytes of working memory per byte); results are remembered per piece. */
 #include "encoder.h"
 
 /* Keep the first (lowest) rank of a pair, as the Python merge table does. */
@@ -25,9 +25,6 @@ static int scratch_reserve(Scratch *s, size_t n) {
     a = PyMem_RawRealloc(s->prv, cap * sizeof(int32_t));
     if (!a) goto fail;
     s->prv = a;
-    int64_t *b = PyMem_RawRealloc(s->pend, cap * sizeof(int64_t));
-    if (!b) goto fail;
-    s->pend = b;
     s->cap = cap;
     return 0;
 fail:
@@ -40,7 +37,6 @@ void scratch_free(Scratch *s) {
     PyMem_RawFree(s->sym);
     PyMem_RawFree(s->nxt);
     PyMem_RawFree(s->prv);
-    PyMem_RawFree(s->pend);
     PyMem_RawFree(s->u8);
     memset(s, 0, sizeof(*s));
 }
@@ -75,11 +71,26 @@ static Py_ssize_t merge_scan(const Encoder *e, int32_t *ids, int64_t *ends, Py_s
     return n;
 }
 
-/* Heap entries ordered by (rank, position). */
-typedef struct { uint32_t rank; int32_t pos, left, right, merged; } HeapItem;
+/* Heap entries ordered by (rank, position): 8 bytes each. Whether an entry is still current is
+ * read off the list when it comes out (the pair now at its position has its rank), so it need not
+ * carry the pair. */
+typedef struct { uint32_t rank; int32_t pos; } HeapItem;
 
 static inline int heap_less(const HeapItem *a, const HeapItem *b) {
     return a->rank < b->rank || (a->rank == b->rank && a->pos < b->pos);
+}
+
+static void heap_sift_down(HeapItem *h, size_t n, size_t i) {
+    HeapItem x = h[i];
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n) break;
+        size_t r = l + 1, m = (r < n && heap_less(&h[r], &h[l])) ? r : l;
+        if (!heap_less(&h[m], &x)) break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = x;
 }
 
 static void heap_push(HeapItem *h, size_t *n, HeapItem x) {
@@ -95,73 +106,77 @@ static void heap_push(HeapItem *h, size_t *n, HeapItem x) {
 
 static HeapItem heap_pop(HeapItem *h, size_t *n) {
     HeapItem top = h[0];
-    HeapItem x = h[--(*n)];
-    size_t i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1;
-        if (l >= *n) break;
-        size_t r = l + 1, m = (r < *n && heap_less(&h[r], &h[l])) ? r : l;
-        if (!heap_less(&h[m], &x)) break;
-        h[i] = h[m];
-        i = m;
-    }
-    if (*n) h[i] = x;
+    h[0] = h[--(*n)];
+    if (*n) heap_sift_down(h, *n, 0);
     return top;
 }
 
-/* Merge a long piece with a heap over a linked list; returns the new length. */
-static Py_ssize_t merge_heap(const Encoder *e, Scratch *s, int32_t *ids, int64_t *ends, Py_ssize_t n) {
+/* The heap made again from the pairs now in the list, stale entries dropped (O(n)). */
+static size_t heap_rebuild(const Encoder *e, const int32_t *sym, const int32_t *nxt, HeapItem *h) {
+    size_t hn = 0;
+    int32_t merged;
+    HeapItem it;
+    for (int32_t i = 0; i >= 0 && nxt[i] >= 0; i = nxt[i])
+        if (pairs_get(&e->pairs, sym[i], sym[nxt[i]], &it.rank, &merged)) {
+            it.pos = i;
+            h[hn++] = it;
+        }
+    for (size_t k = hn / 2; k-- > 0;) heap_sift_down(h, hn, k);
+    return hn;
+}
+
+/* BPE of a long piece (n > SCAN_LIMIT bytes) into b: a heap over a linked list of the piece's
+ * byte positions (a symbol starts at its node's position and ends where the next node starts).
+ * Memory: 12 bytes per byte for the list and 10 for the heap, which is compacted when full (every
+ * entry ever pushed would need 24); the tokens are written once their number is known. */
+static int merge_long(const Encoder *e, Scratch *s, const unsigned char *p, Py_ssize_t n, TokBuf *b) {
     if (scratch_reserve(s, (size_t)n) < 0) return -1;
     int32_t *sym = s->sym, *nxt = s->nxt, *prv = s->prv;
-    int64_t *pend = s->pend;
-    /* At most n-1 initial entries and two per merge (n-1 merges). */
-    size_t hcap = 3 * (size_t)n + 4, hn = 0;
+    size_t hcap = (size_t)n + (size_t)n / 4 + 64, hn = 0;
     HeapItem *heap = PyMem_RawMalloc(hcap * sizeof(HeapItem));
     if (!heap) { kernel_no_memory(); return -1; }
     for (Py_ssize_t i = 0; i < n; i++) {
-        sym[i] = ids[i];
-        pend[i] = ends[i];
+        sym[i] = e->byte_id[p[i]];
         nxt[i] = (int32_t)(i + 1 < n ? i + 1 : -1);
         prv[i] = (int32_t)(i - 1);
     }
+    hn = heap_rebuild(e, sym, nxt, heap);
+    int32_t merged;
     HeapItem it;
-    for (Py_ssize_t i = 0; i + 1 < n; i++) {
-        if (pairs_get(&e->pairs, sym[i], sym[i + 1], &it.rank, &it.merged)) {
-            it.pos = (int32_t)i; it.left = sym[i]; it.right = sym[i + 1];
-            heap_push(heap, &hn, it);
-        }
-    }
     while (hn) {
         HeapItem x = heap_pop(heap, &hn);
-        int32_t i = x.pos;
-        /* A symbol only grows, so an entry whose ids still match is current. */
-        if (sym[i] != x.left) continue;
-        int32_t j = nxt[i];
-        if (j < 0 || sym[j] != x.right) continue;
-        sym[i] = x.merged;
+        int32_t i = x.pos, j = sym[i] < 0 ? -1 : nxt[i];
+        /* Current when the pair at i still has this rank (symbols only grow; a pair of another
+         * rank, or none, means the entry is stale). */
+        if (j < 0 || !pairs_get(&e->pairs, sym[i], sym[j], &it.rank, &merged) || it.rank != x.rank) continue;
+        sym[i] = merged;
         sym[j] = -1;
-        pend[i] = pend[j];
         int32_t k = nxt[j];
         nxt[i] = k;
         if (k >= 0) prv[k] = i;
-        int32_t p = prv[i];
-        if (p >= 0 && pairs_get(&e->pairs, sym[p], sym[i], &it.rank, &it.merged)) {
-            it.pos = p; it.left = sym[p]; it.right = sym[i];
+        int32_t q = prv[i];
+        if (hn + 2 > hcap) hn = heap_rebuild(e, sym, nxt, heap); /* at most n-1 pairs: room again */
+        if (q >= 0 && pairs_get(&e->pairs, sym[q], sym[i], &it.rank, &merged)) {
+            it.pos = q;
             heap_push(heap, &hn, it);
         }
-        if (k >= 0 && pairs_get(&e->pairs, sym[i], sym[k], &it.rank, &it.merged)) {
-            it.pos = i; it.left = sym[i]; it.right = sym[k];
+        if (k >= 0 && pairs_get(&e->pairs, sym[i], sym[k], &it.rank, &merged)) {
+            it.pos = i;
             heap_push(heap, &hn, it);
         }
     }
     PyMem_RawFree(heap);
     Py_ssize_t m = 0;
-    for (Py_ssize_t i = 0; i >= 0 && i < n; i = nxt[i]) {
-        ids[m] = sym[i];
-        ends[m] = pend[i];
+    for (int32_t i = 0; i >= 0; i = nxt[i]) m++;
+    if (tokbuf_reserve(b, m) < 0) return -1;
+    m = 0;
+    for (int32_t i = 0; i >= 0; i = nxt[i]) {
+        b->id[m] = sym[i];
+        b->end[m] = nxt[i] < 0 ? n : nxt[i];
         m++;
     }
-    return m;
+    b->n = m;
+    return 0;
 }
 
 /* Per slot of the cache's table: hash, offset, length and value. */
@@ -250,20 +265,21 @@ int encode_piece(Encoder *e, Scratch *s, const unsigned char *p, Py_ssize_t n, i
         int found = cache_lookup(e, p, n, b);
         if (found) return found < 0 ? ENC_NO_MEMORY : ENC_OK;
     }
-    if (tokbuf_reserve(b, n) < 0) return ENC_NO_MEMORY;
     int64_t whole;
     if (e->ignore_merges && btab_find(&e->vocab, p, n, &whole)) {
+        if (tokbuf_reserve(b, 1) < 0) return ENC_NO_MEMORY;
         b->id[0] = (int32_t)whole;
         b->end[0] = n;
         b->n = 1;
+    } else if (n > SCAN_LIMIT) {
+        if (merge_long(e, s, p, n, b) < 0) return ENC_NO_MEMORY;
     } else {
+        if (tokbuf_reserve(b, n) < 0) return ENC_NO_MEMORY;
         for (Py_ssize_t k = 0; k < n; k++) {
             b->id[k] = e->byte_id[p[k]];
             b->end[k] = k + 1;
         }
-        Py_ssize_t m = n <= SCAN_LIMIT ? merge_scan(e, b->id, b->end, n) : merge_heap(e, s, b->id, b->end, n);
-        if (m < 0) return ENC_NO_MEMORY;
-        b->n = m;
+        b->n = merge_scan(e, b->id, b->end, n);
     }
     /* Stored only when the lock is free at once: a busy cache costs this piece its place, never a wait. */
     if (use_cache && b->n < 256 && PyThread_acquire_lock(e->cache_lock, NOWAIT_LOCK)) {

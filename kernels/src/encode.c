@@ -22,7 +22,11 @@ void result_free(Result *r) {
 /* The UTF-8 bytes of text[i:j] in the call's s->u8 (the Python path encodes each piece the same way). */
 static const unsigned char *piece_utf8(Scratch *s, PyObject *text, const Text *t, Py_ssize_t i, Py_ssize_t j,
                                        Py_ssize_t *nbytes) {
-    size_t need = (size_t)(j - i) * 4;
+    size_t need = 0; /* the piece's UTF-8 size exactly (a long piece's buffer stays its own size) */
+    for (Py_ssize_t k = i; k < j; k++) {
+        Py_UCS4 c = AT(t, k);
+        need += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    }
     if (need > s->u8_cap) {
         size_t cap = s->u8_cap ? s->u8_cap : 1024;
         while (cap < need) cap *= 2;
@@ -57,7 +61,6 @@ int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t
     Text t = text_of(text);
     int ascii = PyUnicode_IS_ASCII(text);
     int64_t word = first_word;
-    int64_t charpos[CACHE_MAX_PIECE + 1];
     for (Py_ssize_t i = 0; i < t.len;) {
         Py_ssize_t j = next_piece(e, &t, i), nb = j - i;
         const unsigned char *bytes = ascii ? (const unsigned char *)t.data + i : piece_utf8(s, text, &t, i, j, &nb);
@@ -78,28 +81,21 @@ int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t
                 prev = pb->end[k];
             }
         } else {
-            /* The character of each byte: a token starts at its first byte's character and ends
-             * after its last byte's character (a token may hold part of a character). */
-            int64_t *cp = charpos, *heap_cp = NULL;
-            if (nb > CACHE_MAX_PIECE) {
-                heap_cp = PyMem_RawMalloc((size_t)nb * sizeof(int64_t));
-                if (!heap_cp) return ENC_NO_MEMORY;
-                cp = heap_cp;
+            /* The character of each byte, read in one walk (tokens lie end to end): a token starts
+             * at its first byte's character and ends after its last byte's character (a token
+             * may hold part of a character). No array per byte: a long piece costs nothing more. */
+            int64_t ch = -1, prev = 0; /* ch: the character of byte k - 1 */
+            Py_ssize_t k = 0;
+            for (Py_ssize_t q = 0; q < pb->n; q++) {
+                for (; k <= prev; k++) ch += (bytes[k] & 0xC0) != 0x80;
+                int64_t first = ch;
+                for (; k < pb->end[q]; k++) ch += (bytes[k] & 0xC0) != 0x80;
+                r->out.id[o + q] = pb->id[q];
+                r->out.start[o + q] = cs + first;
+                r->out.end[o + q] = cs + ch + 1;
+                r->word[o + q] = word;
+                prev = pb->end[q];
             }
-            int64_t ch = -1;
-            for (Py_ssize_t k = 0; k < nb; k++) {
-                if ((bytes[k] & 0xC0) != 0x80) ch++;
-                cp[k] = ch;
-            }
-            int64_t prev = 0;
-            for (Py_ssize_t k = 0; k < pb->n; k++) {
-                r->out.id[o + k] = pb->id[k];
-                r->out.start[o + k] = cs + cp[prev];
-                r->out.end[o + k] = cs + cp[pb->end[k] - 1] + 1;
-                r->word[o + k] = word;
-                prev = pb->end[k];
-            }
-            PyMem_RawFree(heap_cp);
         }
         r->out.n += pb->n;
         word++;

@@ -38,7 +38,6 @@ typedef struct {
 typedef struct {
     TokBuf piece;               /* the tokens of the current piece */
     int32_t *sym, *nxt, *prv;   /* long pieces' linked list */
-    int64_t *pend;
     size_t cap;
     unsigned char *u8;          /* UTF-8 of the current piece (non-ASCII texts) */
     size_t u8_cap;
