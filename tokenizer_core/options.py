@@ -26,6 +26,9 @@ TIE_BREAKS = ("ids", "first")
 DEFAULT_MAX_WORD_LENGTH = 4192
 #: Unigram: SentencePiece's default ``character_coverage`` (the share of character occurrences kept).
 DEFAULT_CHARACTER_COVERAGE = 0.9995
+#: Unigram: SentencePiece's default ``max_sentence_length``: longer training lines (in UTF-8 bytes,
+#: without their newline) are skipped.
+DEFAULT_MAX_SENTENCE_LENGTH = 4192
 
 
 def _positive_int(name: str, value: object) -> None:
@@ -76,10 +79,13 @@ class UnigramOptions:
     are SentencePiece's ``seed_sentencepiece_size`` and ``split_by_unicode_script`` (readable
     under those names too); ``max_word_length``: longer words only contribute their characters
     (see :data:`DEFAULT_MAX_WORD_LENGTH`; ``max_sentencepiece_length`` is
-    ``TrainOptions.max_piece_length``).
+    ``TrainOptions.max_piece_length``). ``max_sentence_length``: training lines longer than this
+    many UTF-8 bytes (newline aside) are skipped, as SentencePiece skips them (default 4192).
 
     >>> UnigramOptions(character_coverage=1.0).split_by_unicode_script
     True
+    >>> UnigramOptions().max_sentence_length
+    4192
     """
 
     seed_size: int = 1_000_000
@@ -89,9 +95,11 @@ class UnigramOptions:
     max_word_length: int = DEFAULT_MAX_WORD_LENGTH
     character_coverage: float = DEFAULT_CHARACTER_COVERAGE
     split_by_number: bool = True
+    max_sentence_length: int = DEFAULT_MAX_SENTENCE_LENGTH
 
     def __post_init__(self) -> None:
         _positive_int("seed_size", self.seed_size)
+        _positive_int("max_sentence_length", self.max_sentence_length)
         _positive_int("num_sub_iterations", self.num_sub_iterations)
         _positive_int("max_word_length", self.max_word_length)
         cc = self.character_coverage

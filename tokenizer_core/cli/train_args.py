@@ -13,6 +13,8 @@ one flag per :class:`~tokenizer_core.options.TrainOptions` setting, and the opti
 ...                       model="unigram").unigram
 >>> u.character_coverage, u.split_by_number
 (1.0, False)
+>>> options_from_args(p.parse_args(["c.txt", "--max-sentence-length", "100"]), model="unigram").unigram.max_sentence_length
+100
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import replace
 from tokenizer_core.cli.common import _CliError, _split_specials
 from tokenizer_core.options import (
     DEFAULT_CHARACTER_COVERAGE,
+    DEFAULT_MAX_SENTENCE_LENGTH,
     DEFAULT_MAX_WORD_LENGTH,
     DEFAULT_SPECIAL_TOKENS,
     BpeOptions,
@@ -75,6 +78,9 @@ def add_option_args(p: argparse.ArgumentParser) -> None:
                    help="Unigram: every digit a piece of its own (default off)")
     p.add_argument("--seed-sentencepiece-size", type=int, help="Unigram: seed pieces kept (default 1,000,000)")
     p.add_argument("--num-sub-iterations", type=int, help="Unigram: EM steps per pruning round (default 2)")
+    p.add_argument("--max-sentence-length", type=int,
+                   help=f"Unigram: skip training lines longer than this many UTF-8 bytes "
+                        f"(default {DEFAULT_MAX_SENTENCE_LENGTH}, SentencePiece's)")
 
 
 def _top_k(args: argparse.Namespace) -> int:
@@ -88,7 +94,7 @@ def _top_k(args: argparse.Namespace) -> int:
 _UNIGRAM_FLAGS = {"max_word_length": "max_word_length", "character_coverage": "character_coverage",
                   "split_by_number": "split_by_number", "split_by_unicode_script": "split_by_script",
                   "split_digits": "split_digits", "seed_sentencepiece_size": "seed_size",
-                  "num_sub_iterations": "num_sub_iterations"}
+                  "num_sub_iterations": "num_sub_iterations", "max_sentence_length": "max_sentence_length"}
 
 
 def _unigram_options(args: argparse.Namespace, *, model: str) -> UnigramOptions:

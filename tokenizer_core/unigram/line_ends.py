@@ -13,6 +13,8 @@ counts the last word of each line while the lines stream past to the counter.
 [('▁cat', 2), ('▁dog', 1)]
 >>> ends.last_word(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
 '▁dog'
+>>> list(short_lines(["ab\\n", "abc\\n", "é\\n"], max_bytes=2))   # "abc" has 3 bytes; "é" has 2
+['ab\\n', 'é\\n']
 """
 
 from __future__ import annotations
@@ -20,6 +22,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any, Optional
+
+
+def short_lines(lines: Iterable[str], *, max_bytes: int) -> Iterator[str]:
+    """``lines`` without those longer than ``max_bytes`` UTF-8 bytes (their newline not counted):
+    SentencePiece's ``max_sentence_length``, which skips such lines before it trains.
+    Anything but text passes on (the counter refuses it with its own message).
+    """
+    # Only a line of between max_bytes/4 and max_bytes characters needs encoding to know.
+    sure_short = max_bytes // 4
+    for line in lines:
+        if isinstance(line, str) and len(line) > sure_short:
+            text = line[:-1] if line.endswith("\n") else line
+            if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+                continue
+        yield line
 
 
 class LineEnds:

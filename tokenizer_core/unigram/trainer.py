@@ -52,7 +52,7 @@ from tokenizer_core.types import ProgressCallback, no_progress
 from tokenizer_core.unigram.batched_lattice import _edge_parts, _edges, _Lattices
 from tokenizer_core.unigram.coverage import char_counts, required_chars, split_at_rare
 from tokenizer_core.unigram.em import EMState, digamma, piece_keys
-from tokenizer_core.unigram.line_ends import LineEnds
+from tokenizer_core.unigram.line_ends import LineEnds, short_lines
 from tokenizer_core.unigram.memory import keep_large_blocks_returnable, return_free_memory
 from tokenizer_core.unigram.pruning import finalize, prune
 from tokenizer_core.unigram.results import RemovedPiece, UnigramRound, UnigramTrainResult
@@ -286,7 +286,8 @@ def count_words(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any,
 def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
                         progress: ProgressCallback = no_progress) -> TokenizerParts:
     """A complete Unigram tokenizer: special tokens first (score 0), then the 256 byte
-    tokens if ``byte_fallback``, then the learned pieces, most probable first.
+    tokens if ``byte_fallback``, then the learned pieces, most probable first. Lines longer than
+    ``options.unigram.max_sentence_length`` UTF-8 bytes are skipped, as SentencePiece skips them.
 
     ``options.vocab_size`` (default 8000) counts all of them; ``options.unigram`` holds the
     Unigram-only settings (see :class:`~tokenizer_core.options.UnigramOptions`).
@@ -302,7 +303,7 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
         raise TokenizerError(f"unk_token {options.unk_token!r} must be one of the special tokens "
                              f"{list(options.special_tokens)}")
     parts = unigram_components(lowercase=options.lowercase, byte_fallback=options.byte_fallback)
-    ends = LineEnds(lines)
+    ends = LineEnds(short_lines(lines, max_bytes=options.unigram.max_sentence_length))
     counts = count_words(ends, normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"],
                          progress=progress)
     line_final = ends.words(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])

@@ -14,7 +14,7 @@ from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.io.hf_json import load_from_hub
 from tokenizer_core.io.uploads import import_files
-from tokenizer_core.options import DEFAULT_CHARACTER_COVERAGE, TrainOptions, UnigramOptions
+from tokenizer_core.options import DEFAULT_CHARACTER_COVERAGE, DEFAULT_MAX_SENTENCE_LENGTH, TrainOptions, UnigramOptions
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import train
 from ui import cache, url_state
@@ -84,6 +84,8 @@ class TrainRequest:
     lowercase: bool = False
     #: Unigram only: SentencePiece's ``character_coverage`` (its default for Unigram).
     character_coverage: float = DEFAULT_CHARACTER_COVERAGE
+    #: Unigram only: SentencePiece's ``max_sentence_length`` (longer lines, in UTF-8 bytes, are skipped).
+    max_sentence_length: int = DEFAULT_MAX_SENTENCE_LENGTH
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "algorithm", Algorithm(self.algorithm))  # a value from a widget is a str
@@ -94,7 +96,8 @@ class TrainRequest:
             return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=True,
                                 special_tokens=("<|endoftext|>",), unk_token=None)
         specials = ("<unk>", "<s>", "</s>") if a is Algorithm.UNIGRAM else ("[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]")
-        unigram = UnigramOptions(character_coverage=self.character_coverage)
+        unigram = UnigramOptions(character_coverage=self.character_coverage,
+                                 max_sentence_length=self.max_sentence_length)
         return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=False,
                             special_tokens=specials, unk_token=specials[0], unigram=unigram)
 
@@ -106,6 +109,8 @@ class TrainRequest:
         case = ", lowercased" if self.lowercase else ""
         if self.algorithm is Algorithm.UNIGRAM and self.character_coverage != DEFAULT_CHARACTER_COVERAGE:
             case += f", character coverage {self.character_coverage:g}"
+        if self.algorithm is Algorithm.UNIGRAM and self.max_sentence_length != DEFAULT_MAX_SENTENCE_LENGTH:
+            case += f", lines up to {self.max_sentence_length:,} bytes"
         return f"{self.algorithm.label}, {self.vocab_size:,} tokens{case}, on “{corpus_name}”"
 
 
@@ -136,18 +141,24 @@ def train_panel() -> None:
     algorithm = c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=PREFIX + "algorithm")
     vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, step=500, key=PREFIX + "vocab_size")
     lowercase = c3.checkbox("Lowercase", key=PREFIX + "lowercase")
-    coverage = DEFAULT_CHARACTER_COVERAGE
+    coverage, max_sentence = DEFAULT_CHARACTER_COVERAGE, DEFAULT_MAX_SENTENCE_LENGTH
     if algorithm == Algorithm.UNIGRAM.value:
-        coverage = st.number_input(
+        u1, u2 = st.columns(2)
+        coverage = u1.number_input(
             "Character coverage", min_value=0.98, max_value=1.0, value=DEFAULT_CHARACTER_COVERAGE, step=0.0005,
             format="%.4f", key=PREFIX + "character_coverage",
             help="SentencePiece's character_coverage: the share of the text's characters the vocabulary "
                  "keeps; the rarest rest become <unk>. 0.9995 is SentencePiece's default, 1.0 keeps every character.")
+        max_sentence = u2.number_input(
+            "Max sentence length", min_value=1, max_value=1 << 30, value=DEFAULT_MAX_SENTENCE_LENGTH, step=1024,
+            key=PREFIX + "max_sentence_length",
+            help="SentencePiece's max_sentence_length: training skips lines longer than this many bytes "
+                 "(UTF-8). 4192 is SentencePiece's default.")
     if not c4.button("Train", key=PREFIX + "train", type="primary", icon=":material/model_training:"):
         st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
         return
     request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=bool(lowercase),
-                           character_coverage=float(coverage))
+                           character_coverage=float(coverage), max_sentence_length=int(max_sentence))
     trained = train_onto_shelf(request)
     if trained is not None:
         item, seconds = trained
