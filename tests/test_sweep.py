@@ -258,3 +258,19 @@ def test_no_knee_without_a_bend_or_enough_points():
     assert knee(rows_of([(s, 3.0) for s in sizes])) is None  # flat
     assert knee(rows_of([(100, 1.0), (200, 2.0)])) is None
     assert knee([]) is None
+
+
+def test_rows_say_why_a_size_differs_from_the_one_asked_for():
+    """The trainers know why they stopped short: BPE ran out of pairs; a size below the alphabet is
+    larger than asked; sizes reached say nothing."""
+    lines = list(load_sample("hf-course-hug-pug").lines())
+    rows = sweep("bpe", lines, lines, sizes=[5, 12, 100], options=TrainOptions())
+    by_size = {r.requested_size: r for r in rows}
+    assert by_size[12].vocab_size == 12 and by_size[12].note == ""
+    assert by_size[100].vocab_size < 100
+    assert by_size[100].note == (f"{100 - by_size[100].vocab_size:,} fewer than asked: "
+                                 "no pairs left to merge: every word is a single token")
+    assert by_size[5].vocab_size > 5 and by_size[5].note.startswith("the alphabet and special tokens alone make")
+    unigram = sweep("unigram", lines, lines, sizes=[200], options=TrainOptions())[0]
+    assert unigram.vocab_size < 200 and "fewer than asked" in unigram.note
+    assert "seed" in unigram.note
