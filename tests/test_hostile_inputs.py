@@ -110,7 +110,9 @@ def test_the_cli_refuses_deeply_nested_json(argv, tmp_path, capsys):
 
 
 def test_a_100000_character_word_trains_every_subword_model():
-    lines = ["q" * 100_000 + " hug pug\n", "hug pug pun bun\n"]
+    # Unigram skips the long line as SentencePiece does (max_sentence_length, 4,192 bytes) and
+    # learns from the others, so they hold "hug" often enough for it to become a piece.
+    lines = ["q" * 100_000 + " hug pug\n", *["hug pug pun bun hugs\n"] * 20]
     for model in ("bpe", "wordpiece", "unigram"):
         opts = TrainOptions(vocab_size=60, special_tokens=("<unk>",), unk_token="<unk>")
         tok = training.train(model, lines, options=opts)
