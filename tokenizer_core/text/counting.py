@@ -15,7 +15,6 @@ because in Python the GPT-2 regex scan, not the merging, dominates training time
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections import Counter
@@ -70,11 +69,17 @@ def _byte_mapped(raw: dict[str, int]) -> Counter[str]:
     return out
 
 
+def _multiprocessing() -> Any:
+    import multiprocessing  # here: with pickle and socket it costs every training process ~3 MB
+
+    return multiprocessing
+
+
 def _fork_ok() -> bool:
     # Forking a process that runs other threads (a web server) can deadlock; only fork alone.
     return (
         threading.active_count() == 1
-        and "fork" in multiprocessing.get_all_start_methods()
+        and "fork" in _multiprocessing().get_all_start_methods()
         and (os.cpu_count() or 1) > 1
     )
 
@@ -139,7 +144,7 @@ def _count_chunks(chunks: Iterator[tuple[str, bool]], split: Any, workers: Optio
     else:
         return total
     # Large input: the rest goes to worker processes.
-    ctx = multiprocessing.get_context("fork")
+    ctx = _multiprocessing().get_context("fork")
     tasks = ctx.Queue(maxsize=2 * workers)
     results = ctx.Queue()
     _JOB_SPLIT = split

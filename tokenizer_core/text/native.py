@@ -11,7 +11,6 @@ The kernel is optional: without it (no compiler at install, or ``TOKENIZER_CORE_
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import threading
@@ -33,6 +32,12 @@ except ImportError:  # pragma: no cover - exercised on machines without a compil
 _TABLE_VERSION = 1  # bump when the table's layout changes
 _CASELESS = "sdmtlver"  # the letters of cl100k's (?i:[sdmt]|ll|ve|re)
 _lock = threading.Lock()
+
+
+def _digest(data: bytes) -> bytes:
+    import hashlib  # here: hashlib's OpenSSL binding costs 3.5 MB in every process that imports us
+
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def available() -> bool:
@@ -69,7 +74,7 @@ def _class_table() -> bytes:
     try:  # the table, then its digest: a damaged file is rebuilt, never used
         stored = path.read_bytes()
         data, digest = stored[:0x110000], stored[0x110000:]
-        if len(data) == 0x110000 and digest == hashlib.blake2b(data, digest_size=16).digest():
+        if len(data) == 0x110000 and digest == _digest(data):
             return data
     except OSError:
         pass
@@ -77,7 +82,7 @@ def _class_table() -> bytes:
     try:  # best effort: a read-only home only costs the next process 0.1 s
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data + hashlib.blake2b(data, digest_size=16).digest())
+        tmp.write_bytes(data + _digest(data))
         os.replace(tmp, path)
     except OSError:
         pass
