@@ -250,7 +250,8 @@ def _as_ids(word_counts, alphabet):
 
 
 @pytest.mark.parametrize("how", [dict(vocab_size=600), dict(num_merges=150, min_frequency=3), dict(vocab_size=5000),
-                                 dict(num_merges=40, prefix="##")])
+                                 dict(num_merges=40, prefix="##"), dict(vocab_size=800, top_k=10),
+                                 dict(num_merges=300, top_k=1), dict(num_merges=60, prefix="##", top_k=4)])
 def test_merge_loop_runs_the_same_steps(how, multilingual):
     from collections import Counter
 
@@ -271,16 +272,17 @@ def test_merge_loop_runs_the_same_steps(how, multilingual):
 
 @settings(max_examples=120, deadline=None, derandomize=True)
 @given(word_counts=st.dictionaries(st.text("abcab", min_size=1, max_size=9), st.integers(0, 6), max_size=25),
-       merges=st.integers(0, 30))
-def test_merge_loop_on_tiny_corpora_with_ties_and_repeats(word_counts, merges):
-    """Few letters: many tied counts, overlapping pairs (aaa, abab), zero counts, words of one symbol."""
+       merges=st.integers(0, 30), top_k=st.sampled_from([0, 0, 1, 3, 10]))
+def test_merge_loop_on_tiny_corpora_with_ties_and_repeats(word_counts, merges, top_k):
+    """Few letters: many tied counts, overlapping pairs (aaa, abab), zero counts, words of one symbol;
+    runner-ups (top_k) as the Python queue's stash gives them, duplicate entries of a pair included."""
     alphabet = sorted({c for w in word_counts for c in w}) or ["a"]
     words, counts = _as_ids(word_counts, alphabet)
-    kernel_run, python_run = _runs(words, counts, alphabet, num_merges=merges)
+    kernel_run, python_run = _runs(words, counts, alphabet, num_merges=merges, top_k=top_k)
     assert kernel_run == python_run
 
 
-def test_training_takes_the_kernel_only_without_runner_ups():
+def test_runner_ups_change_no_merge():
     from tokenizer_core.bpe.trainer import train_bpe_counts
 
     counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}

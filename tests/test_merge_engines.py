@@ -17,9 +17,10 @@ def _choice(**how: object) -> type:
 
 
 @pytest.mark.skipif(not available(), reason="the compiled kernel is not installed")
-def test_the_kernel_runs_plain_trainings_only() -> None:
+def test_the_kernel_runs_trainings_with_ties_by_ids() -> None:
     assert _choice() is KernelEngine
-    assert _choice(top_k=1) is QueueEngine  # runner-ups: the kernel records none
+    assert _choice(top_k=1) is KernelEngine  # runner-ups too, as the queue's stash gives them
+    assert _choice(top_k=1001) is QueueEngine  # more runner-ups than the kernel collects
     assert _choice(tie_break="first") is FirstSeenEngine  # the kernel breaks ties by ids only
     assert _choice(shift=32) is QueueEngine  # pair keys beyond the kernel's ints
 

@@ -179,22 +179,60 @@ static int check_ready(const MergeState *m) {
 
 PyDoc_STRVAR(ms_best_doc,
 "best() -> (key, count) of the next pair to merge, or None when the queue is empty.\n"
-"Stale entries met on the way go back with their current count, as the Python loop does.");
+"best(top_k) -> (key, count, runner_ups): also up to top_k runner-up pairs (key, count), best first,\n"
+"as the Python engine's stash gives them. Stale entries met on the way go back with their current\n"
+"count, as the Python loop does.");
 
-static PyObject *run_best(MergeState *m, PyObject *Py_UNUSED(ignored)) {
-    while (m->hn) {
+/* best(): the valid entry with the lowest (-count, key, sequence number), stale entries met on
+ * the way put back with their current count. best(top_k): also the next valid entries up to top_k
+ * + 1 in all, as the Python engine's stash holds them; they go back into the queue, and the
+ * runner-ups are their pairs, each once, not the chosen one, with a count above 0. */
+static PyObject *run_best(MergeState *m, PyObject *args) {
+    Py_ssize_t top_k = 0;
+    if (!PyArg_ParseTuple(args, "|n", &top_k)) return NULL;
+    if (top_k < 0 || top_k > 1000) {
+        PyErr_SetString(PyExc_ValueError, "top_k must be between 0 and 1000");
+        return NULL;
+    }
+    QEntry found[1001];
+    Py_ssize_t nf = 0;
+    while (m->hn && nf < top_k + 1) {
         QEntry e = qpop(m);
         int64_t cur = pair_count(m, e.key);
         if (cur != -e.neg) {
             e.neg = -cur;
-            if (qpush(m, e) < 0) return NULL;
+            if (qpush(m, e) < 0) goto fail;
             continue;
         }
-        if (m->chosen >= 0) list_free(m, m->chosen);
-        m->chosen = e.list;
-        return Py_BuildValue("(KL)", (unsigned long long)e.key, (long long)cur);
+        found[nf++] = e;
     }
-    Py_RETURN_NONE;
+    if (!nf) Py_RETURN_NONE;
+    /* Back into the queue: it held them a moment ago, so it never grows here. */
+    for (Py_ssize_t k = 1; k < nf; k++)
+        if (qpush(m, found[k]) < 0) return NULL;
+    if (m->chosen >= 0) list_free(m, m->chosen);
+    m->chosen = found[0].list;
+    if (PyTuple_GET_SIZE(args) == 0)
+        return Py_BuildValue("(KL)", (unsigned long long)found[0].key, (long long)-found[0].neg);
+    PyObject *runner_ups = PyList_New(0);
+    if (!runner_ups) return NULL;
+    for (Py_ssize_t k = 1; k < nf; k++) {
+        int seen = found[k].key == found[0].key || found[k].neg >= 0;
+        for (Py_ssize_t j = 1; j < k && !seen; j++) seen = found[j].key == found[k].key;
+        if (seen) continue;
+        PyObject *item = Py_BuildValue("(KL)", (unsigned long long)found[k].key, (long long)-found[k].neg);
+        if (!item || PyList_Append(runner_ups, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(runner_ups);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return Py_BuildValue("(KLN)", (unsigned long long)found[0].key, (long long)-found[0].neg, runner_ups);
+fail:
+    /* out of memory: the entries taken out go back where they can (the queue stays usable) */
+    for (Py_ssize_t k = 0; k < nf; k++) qpush(m, found[k]);
+    return NULL;
 }
 
 PyDoc_STRVAR(ms_merge_doc,
@@ -298,9 +336,9 @@ static PyObject *run_words(MergeState *m, PyObject *Py_UNUSED(ignored)) {
     return out;
 }
 
-static PyObject *MergeState_best(MergeState *m, PyObject *ignored) {
+static PyObject *MergeState_best(MergeState *m, PyObject *args) {
     if (check_ready(m) < 0 || enter_call(&m->busy, "MergeState") < 0) return NULL;
-    PyObject *out = run_best(m, ignored);
+    PyObject *out = run_best(m, args);
     leave_call(&m->busy);
     return out;
 }
@@ -320,7 +358,7 @@ static PyObject *MergeState_words(MergeState *m, PyObject *ignored) {
 }
 
 static PyMethodDef MergeState_methods[] = {
-    {"best", (PyCFunction)MergeState_best, METH_NOARGS, ms_best_doc},
+    {"best", (PyCFunction)MergeState_best, METH_VARARGS, ms_best_doc},
     {"merge", (PyCFunction)MergeState_merge, METH_VARARGS, ms_merge_doc},
     {"words", (PyCFunction)MergeState_words, METH_NOARGS, ms_words_doc},
     {NULL, NULL, 0, NULL},

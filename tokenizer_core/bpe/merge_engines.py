@@ -5,7 +5,7 @@
 merge it everywhere; the loop itself only applies the size limits and records the steps.
 
 * :class:`KernelEngine`: the compiled kernel's ``MergeState`` on its own copy of the words; ties
-  by ids, no runner-ups (tests/test_kernel.py compares whole runs with the Python engines).
+  by ids, runner-ups as the queue's (tests/test_kernel.py compares whole runs with the Python engines).
 * :class:`QueueEngine`: the Python reference; a lazily corrected queue of pairs (ties by ids).
 * :class:`FirstSeenEngine`: the queue, but among tied pairs the one seen first in the corpus wins.
 
@@ -54,30 +54,32 @@ def choose_engine(words: list[list[int]], counts: list[int], *, shift: int, tie_
                   top_k: int) -> MergeEngine:
     """The engine for this run.
 
-    The kernel runs the same steps as the Python queue several times faster, but records no
-    runner-ups, knows only ties by ids, and keeps ids and counts in C ints; when any of that is
-    asked for or exceeded, the Python engines run. The Python engines edit ``words`` in place.
+    The kernel runs the same steps as the Python queue several times faster, runner-ups included,
+    but knows only ties by ids and keeps ids and counts in C ints; when more is asked for or
+    exceeded, the Python engines run. The Python engines edit ``words`` in place.
     """
-    if top_k == 0 and tie_break == "ids" and available() and shift <= 31 and sum(counts) < 1 << 62:
-        return KernelEngine(words, counts, shift=shift)
+    if tie_break == "ids" and top_k <= 1000 and available() and shift <= 31 and sum(counts) < 1 << 62:
+        return KernelEngine(words, counts, shift=shift, top_k=top_k)
     if tie_break == "first":
         return FirstSeenEngine(words, counts, shift=shift, top_k=top_k)
     return QueueEngine(words, counts, shift=shift, top_k=top_k)
 
 
 class KernelEngine(MergeEngine):
-    """The compiled kernel's ``MergeState`` (ties by ids, no runner-ups)."""
+    """The compiled kernel's ``MergeState`` (ties by ids), with ``top_k`` runner-ups taken as the
+    Python queue's stash takes them."""
 
-    def __init__(self, words: list[list[int]], counts: list[int], *, shift: int) -> None:
+    def __init__(self, words: list[list[int]], counts: list[int], *, shift: int, top_k: int = 0) -> None:
         self._state = kernel().MergeState(words, counts, shift)
+        self._top_k = top_k
         self._best: Any = None
 
     def best_count(self) -> int:
-        self._best = self._state.best()
+        self._best = self._state.best(self._top_k) if self._top_k else self._state.best()
         return 0 if self._best is None else max(self._best[1], 0)
 
     def take(self) -> tuple[int, list[Scored]]:
-        return self._best[0], []
+        return self._best[0], (self._best[2] if self._top_k else [])
 
     def merge(self, a: int, b: int, new_id: int) -> int:
         return self._state.merge(a, b, new_id)
