@@ -106,7 +106,8 @@ def test_the_other_batch_controls(streamlit_server, browser_page):
     expect(page.get_by_text("One batch of 2: padded to 8").first).to_be_visible(timeout=30_000)
     page.locator(".st-key-batch_use_lengths button").click()
     wait_idle(page)
-    expect(page.get_by_text("One batch of 3: padded to 6").first).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("This batch of 3: padded to 6").first).to_be_visible(timeout=30_000)  # its own lengths again
+    expect(page.locator(".st-key-batch_lengths input")).to_have_value("")
 
     page.locator(".st-key-batch_source").get_by_text("Lines of the corpus").click()
     wait_idle(page)
