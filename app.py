@@ -52,12 +52,13 @@ def route() -> None:
     corpus_link.show_message()
     cancel.show_note()  # a long job the user cancelled in the last run
     url_state.show_refusals(display_refused)
-    page.run()
-    corpus_link.publish()
-    shelf_link.publish()
-    refresh_shelf()  # the page may have put a tokenizer on the shelf; the share link is now complete
-    workspace.keep_in_use(corpus_link.in_use() + shelf_link.in_use())  # what an open session uses never expires
-    url_state.publish(display.URL_PARAMS)
+    with url_state.one_entry():  # the run's address changes in one go: one history entry per new view
+        page.run()
+        corpus_link.publish()
+        shelf_link.publish()
+        refresh_shelf()  # the page may have put a tokenizer on the shelf; the share link is now complete
+        workspace.keep_in_use(corpus_link.in_use() + shelf_link.in_use())  # what an open session uses never expires
+        url_state.publish(display.URL_PARAMS)
 
 
 if __name__ == "__main__":  # a session's run (Streamlit executes the script as __main__)

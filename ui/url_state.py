@@ -17,6 +17,18 @@ One length policy: a text longer than :data:`MAX_URL_TEXT` characters is never c
 of the address, and the sidebar says so (:func:`left_out`); a link carrying a longer one is
 refused with a message.
 
+The address describes what is on screen. The inputs of a form that only acts when a button is
+pressed (Train, Import) are marked with :func:`form`: the address shows the values of the last
+press (:func:`commit`), or the link's, never the ones being edited, so a link copied at any time
+names the run on show.
+
+History: Streamlit pushes a browser history entry for each change of the address. A run's changes
+are gathered (:func:`one_entry`, around the router's page run) and written at once, so a run that
+changes the view adds exactly one entry, and a run that changes nothing adds none. The browser's
+Back and Forward rerun the page with the address they go to (:func:`history_navigation`), and then
+every parameter is read from it, those absent going back to their defaults, so the page shows that
+view again (Streamlit replaces, rather than pushes, whatever that run writes).
+
 >>> p = integer("budget", "merges_budget", default=1000, lo=1, hi=30_000)
 >>> p.parse("2000"), p.dump(2000)
 (2000, '2000')
@@ -29,8 +41,9 @@ ValueError: 'unigram' is not one of bpe, wordpiece
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 import streamlit as st
@@ -45,6 +58,8 @@ _MAX_SEEN = 64
 MAX_URL_TEXT = 1000
 _LEFT_OUT = "url_left_out"  # parameter name -> why this run left its value out of the address
 _SEP = "\x1f"  # joins the values of a list parameter into one "raw" value for the seen-list
+_COMMITTED = "url_committed"  # parameter name -> the value of a form input the address shows
+_BATCH = "url_batch"  # while a run's changes are gathered: parameter name -> its values ([] removes it)
 
 
 @dataclass(frozen=True)
@@ -63,6 +78,19 @@ class UrlParam:
     limit: Optional[int] = None
     #: What the sidebar calls it when it is left out, e.g. "the text".
     what: str = ""
+    #: A form input (see :func:`form`): the address shows its committed value, not the widget's.
+    committed: bool = False
+
+
+def form(*params: UrlParam) -> tuple[UrlParam, ...]:
+    """Mark ``params`` as the inputs of a form acted on by a button (Train): :func:`publish` writes
+    the values of the last :func:`commit` (or of the link that opened the page), so editing them
+    leaves the address, which describes the run on show, alone until the button is pressed.
+
+    >>> form(integer("n", "k", default=1, lo=1, hi=9))[0].committed
+    True
+    """
+    return tuple(replace(p, committed=True) for p in params)
 
 
 def choice(name: str, key: str, options: Iterable[str], *, default: str) -> UrlParam:
@@ -161,6 +189,15 @@ def is_news(name: str, raw: Optional[str]) -> bool:
     return raw is not None and raw not in _seen().get(name, ())
 
 
+def history_navigation() -> bool:
+    """Whether this run was started by the browser's Back or Forward (its address is then the view
+    to show again, whoever wrote it)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and getattr(ctx, "is_history_navigation", False))
+
+
 def _raw_of(p: UrlParam) -> Optional[str]:
     if p.many:
         values = st.query_params.get_all(p.name)
@@ -168,19 +205,59 @@ def _raw_of(p: UrlParam) -> Optional[str]:
     return st.query_params.get(p.name)
 
 
+def _committed() -> dict[str, Any]:
+    return st.session_state.setdefault(_COMMITTED, {})
+
+
+def _set(p: UrlParam, value: Any) -> None:
+    st.session_state[p.key] = value
+    if p.committed:
+        _committed()[p.name] = value
+
+
+def _reset(p: UrlParam) -> None:
+    """Back to the default (the address went back to a view without this value)."""
+    if p.default is None:
+        st.session_state.pop(p.key, None)
+    else:
+        st.session_state[p.key] = list(p.default) if p.many else p.default
+    if p.committed:
+        _committed().pop(p.name, None)
+
+
 def restore(params: Sequence[UrlParam]) -> list[str]:
-    """Copy the address' new values into session state; returns a message per value refused."""
+    """Copy the address' new values into session state; returns a message per value refused.
+
+    After the browser's Back or Forward every value is read, and those the address lacks go back
+    to their defaults: the page shows the view that address describes."""
     refused = []
+    back = history_navigation()
     for p in params:
         raw = _raw_of(p)
-        if not is_news(p.name, raw):
+        if back and raw is None:
+            _reset(p)
+            continue
+        if not back and not is_news(p.name, raw):
             continue
         note_seen(p.name, raw)
         try:
-            st.session_state[p.key] = [p.parse(v) for v in raw.split(_SEP)] if p.many else p.parse(raw)
+            _set(p, [p.parse(v) for v in raw.split(_SEP)] if p.many else p.parse(raw))
         except (ValueError, TypeError) as err:
             refused.append(f"?{p.name}= in the address was ignored: {err}.")
     return refused
+
+
+def commit(params: Sequence[UrlParam], values: Optional[Mapping[str, Any]] = None) -> None:
+    """The form inputs among ``params`` now describe the view (call when its button acts): their
+    current values, or those ``values`` gives by session-state key, go into the address."""
+    store = _committed()
+    for p in params:
+        if not p.committed:
+            continue
+        if values is not None and p.key in values:
+            store[p.name] = values[p.key]
+        elif p.key in st.session_state:
+            store[p.name] = st.session_state[p.key]
 
 
 def keep(params: Sequence[UrlParam]) -> None:
@@ -209,29 +286,77 @@ def _dump(p: UrlParam, value: Any) -> Any:
     return p.dump(value)
 
 
+def _get_all(name: str) -> list[str]:
+    """The values ``?name=`` will have after this run (its gathered changes included)."""
+    batch = st.session_state.get(_BATCH)
+    if batch is not None and name in batch:
+        return list(batch[name])
+    return st.query_params.get_all(name)
+
+
+def current_pairs() -> list[tuple[str, str]]:
+    """The address' parameters as they will be after this run, in order (for the share link)."""
+    batch = st.session_state.get(_BATCH) or {}
+    names = list(st.query_params) + [n for n in batch if n not in st.query_params]
+    return [(name, value) for name in names for value in _get_all(name)]
+
+
+def _apply(changes: Mapping[str, list[str]]) -> None:
+    """Write ``changes`` (name -> values, [] removes) into the address with one message, hence at
+    most one browser history entry."""
+    current = {name: st.query_params.get_all(name) for name in st.query_params}
+    target = dict(current)
+    for name, values in changes.items():
+        if values:
+            target[name] = list(values)
+        else:
+            target.pop(name, None)
+    if target != current:
+        st.query_params.from_dict(target)
+
+
+def _write(changes: Mapping[str, list[str]]) -> None:
+    batch = st.session_state.get(_BATCH)
+    if batch is not None:
+        batch.update(changes)
+    else:
+        _apply(changes)
+
+
+@contextmanager
+def one_entry() -> Iterator[None]:
+    """Gather the address changes of the code inside and write them at its end (also when it fails
+    or stops): one history entry for a run that changes the view, none for one that does not."""
+    st.session_state[_BATCH] = {}
+    try:
+        yield
+    finally:
+        _apply(st.session_state.pop(_BATCH, None) or {})
+
+
 def publish(params: Sequence[UrlParam]) -> None:
     """Write the current values into the address (defaults and values absent from the session left
-    out; a value over its parameter's length limit is left out too, and :func:`left_out` says so)."""
+    out; a value over its parameter's length limit is left out too, and :func:`left_out` says so).
+    A form input (:func:`form`) is written with its committed value, not the widget's."""
     notes = st.session_state.setdefault(_LEFT_OUT, {})
+    committed = _committed()
+    changes: dict[str, list[str]] = {}
     for p in params:
         notes.pop(p.name, None)
-        value = st.session_state.get(p.key, p.default)
+        value = committed.get(p.name, p.default) if p.committed else st.session_state.get(p.key, p.default)
         raw = _dump(p, value) if value is not None else ""
         too_long = p.limit is not None and isinstance(raw, str) and len(raw) > p.limit
         if too_long:
             notes[p.name] = f"{p.what} ({len(raw):,} characters; a link carries up to {p.limit:,})"
         if value == p.default or raw == "" or raw == [] or too_long:
-            if p.name in st.query_params:
-                del st.query_params[p.name]
+            if _get_all(p.name):
+                changes[p.name] = []
             continue
-        if p.many:
-            if st.query_params.get_all(p.name) != raw:
-                st.query_params[p.name] = raw
-            note_seen(p.name, _SEP.join(raw))
-        else:
-            if st.query_params.get(p.name) != raw:
-                st.query_params[p.name] = raw
-            note_seen(p.name, raw)
+        values = list(raw) if p.many else [raw]
+        if _get_all(p.name) != values:
+            changes[p.name] = values
+        note_seen(p.name, _SEP.join(values))
+    _write(changes)
 
 
 def left_out() -> list[str]:
@@ -246,9 +371,7 @@ def clear_left_out() -> None:
 
 def forget(params: Sequence[UrlParam]) -> None:
     """Take these parameters out of the address (their input is not on show)."""
-    for p in params:
-        if p.name in st.query_params:
-            del st.query_params[p.name]
+    _write({p.name: [] for p in params if _get_all(p.name)})
 
 
 def show_refusals(messages: Sequence[str]) -> None:

@@ -14,12 +14,14 @@ from ui.batch.controls import URL_PARAMS, choose_rows, choose_settings, choose_t
 from ui.widgets import display
 from ui.widgets.text import escape_markdown
 
-TABS = ["Batch", "Masks", "Waste and throughput", "Export"]
+TABS = ("Batch", "Masks", "Waste and throughput", "Export")
+TAB = "batch_tab"  # the open tab, in the address like every input (?batch_tab=Masks)
+PARAMS = (*URL_PARAMS, *views.URL_PARAMS, url_state.choice(TAB, TAB, TABS, default=TABS[0]))
 
 
 def render_page() -> None:
     """The whole page (called by ``pages/batch.py``)."""
-    url_state.seed((*URL_PARAMS, *views.URL_PARAMS))
+    url_state.seed(PARAMS)
     display.intro("A model takes rectangles: rows of the same length. Here short rows are **padded**, long "
                   "ones **truncated** (their overflow kept as windows), special tokens added by a **template**, "
                   "and the **attention mask** tells the model which positions are real.")
@@ -31,10 +33,10 @@ def render_page() -> None:
             picked = choose_tokenizer()
         settings = choose_settings(picked.tokenizer) if picked is not None else None
     if picked is None:
-        url_state.publish((*URL_PARAMS, *views.URL_PARAMS))
+        url_state.publish(PARAMS)
         return
     base = picked.tokenizer
-    url_state.publish((*URL_PARAMS, *views.URL_PARAMS))  # before the views: a failure below keeps the link
+    url_state.publish(PARAMS)  # before the views: a failure below keeps the link
     if settings is None:
         return
     if not texts:
@@ -47,7 +49,7 @@ def render_page() -> None:
     except TokenizerError as err:
         st.error(escape_markdown(str(err)))
         return
-    tabs = st.tabs(TABS)
+    tabs = st.tabs(TABS, key=TAB, on_change="rerun")
     with tabs[0]:
         views.render_grid(batch, tok)
     with tabs[1]:
@@ -56,3 +58,4 @@ def render_page() -> None:
         views.render_waste(batch)
     with tabs[3]:
         views.render_export(batch, settings, tok, pairs=pairs is not None)
+    url_state.publish(PARAMS)  # again: what the views filled in (one history entry all the same)

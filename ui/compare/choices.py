@@ -32,9 +32,10 @@ GRANULARITY_LABELS = {"word": "word", "char": "character", "byte": "byte"}
 
 URL_PARAMS = (
     url_state.many(KINDS, KINDS, default=GRANULARITIES, options=GRANULARITIES, what="the baselines"),
-    url_state.many(ALGORITHMS, ALGORITHMS, default=DEFAULT_ALGORITHMS, options=[a.value for a in Algorithm],
-                   what="the algorithms"),
-    url_state.integer(VOCAB, VOCAB, default=4000, lo=300, hi=200_000),
+    # The Train panel is a form: the address shows what was last trained (or the link's values).
+    *url_state.form(url_state.many(ALGORITHMS, ALGORITHMS, default=DEFAULT_ALGORITHMS,
+                                   options=[a.value for a in Algorithm], what="the algorithms"),
+                    url_state.integer(VOCAB, VOCAB, default=4000, lo=300, hi=200_000)),
     shelf_picker.params_many(SHELF, SHELF),
 )
 
@@ -75,6 +76,7 @@ def _train_panel() -> None:
     if not c3.button("Train", help="Train the chosen algorithms on the corpus and add them below", key=PREFIX + "train",
                      type="primary", disabled=not algorithms, icon=":material/model_training:"):
         return
+    url_state.commit(URL_PARAMS)
     for algorithm in algorithms:
         trained = train_onto_shelf(TrainRequest(Algorithm(algorithm), int(vocab)))
         if trained is not None:

@@ -44,7 +44,8 @@ class Chosen:
 #: The model picker and the Train panel in the address (named by their widget keys).
 MODEL_PARAMS = (
     shelf_picker.param(MODEL, MODEL),
-    url_state.integer(PREFIX + "vocab_size", PREFIX + "vocab_size", default=2000, lo=300, hi=100_000),
+    # The Train panel is a form: the address shows the size last trained (or the link's).
+    *url_state.form(url_state.integer(PREFIX + "vocab_size", PREFIX + "vocab_size", default=2000, lo=300, hi=100_000)),
 )
 TEXT_PARAMS = (
     url_state.text("text", TEXT, default=DEFAULT_TEXT, what="the text"),
@@ -58,6 +59,7 @@ def _train_button() -> None:
     vocab = c1.number_input("Vocabulary size", min_value=300, max_value=100_000, step=500, key=PREFIX + "vocab_size")
     if not c2.button("Train Unigram", help="Train a Unigram tokenizer on the active corpus", key=PREFIX + "train", icon=":material/model_training:"):
         return
+    url_state.commit(MODEL_PARAMS)
     trained = train_onto_shelf(TrainRequest(Algorithm.UNIGRAM, vocab_size=int(vocab)))
     if trained is None:
         return

@@ -21,12 +21,14 @@ from ui.widgets import display
 from ui.widgets.export import plotly_chart
 from ui.widgets.text import escape_markdown
 
-TABS = ["Lattice", "Viterbi table", "n-best and entropy", "Subword sampling", "BPE-dropout", "Training"]
+TABS = ("Lattice", "Viterbi table", "n-best and entropy", "Subword sampling", "BPE-dropout", "Training")
+TAB = PREFIX + "tab"  # the open tab, in the address like every input (?lattice_tab=Viterbi+table)
+TAB_PARAM = url_state.choice(TAB, TAB, TABS, default=TABS[0])
 
 
 def render_page() -> None:
     """The whole page (called by ``pages/lattice.py``)."""
-    params = (*MODEL_PARAMS, *TEXT_PARAMS, *views.URL_PARAMS)
+    params = (*MODEL_PARAMS, *TEXT_PARAMS, *views.URL_PARAMS, TAB_PARAM)
     url_state.seed(params)
     display.intro("A Unigram model scores every way to cut a piece of text into vocabulary pieces; the "
                   "**lattice** holds them all. Viterbi finds the best path; sampling draws others "
@@ -50,7 +52,7 @@ def render_page() -> None:
         st.warning(f"This piece has {len(piece):,} characters; the first {MAX_PIECE_CHARS} are drawn.")
         piece = piece[:MAX_PIECE_CHARS]
     lattice = chosen.model.lattice(piece)
-    tabs = st.tabs(TABS)
+    tabs = st.tabs(TABS, key=TAB, on_change="rerun")
     with tabs[0]:
         plotly_chart(lambda style: lattice_figure(lattice, style=style), key=PREFIX + "graph", name="lattice")
         best = lattice.viterbi()
@@ -69,3 +71,4 @@ def render_page() -> None:
         views.render_dropout()
     with tabs[5]:
         views.render_training(chosen.model, is_course=chosen.tokenizer is None)
+    url_state.publish(params)  # again: the tabs' pickers fill their values in (one history entry all the same)

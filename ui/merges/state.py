@@ -59,8 +59,10 @@ LINKED_STEP = "merges_linked_step"  # a ?step= from the address, waiting for its
 
 _D = DEFAULT_SETTINGS
 #: The settings in the address: a link restores them (and ?step= trains them and opens that step).
+#: The training settings are a form: the address shows those of the run on show (committed when it
+#: is trained, see :func:`commit_run`), not the ones being edited; the text and speed act at once.
 SETTING_PARAMS = (
-    url_state.choice("algo", SETTING_KEYS["algorithm"], ALGORITHMS, default=_D.algorithm),
+    *url_state.form(url_state.choice("algo", SETTING_KEYS["algorithm"], ALGORITHMS, default=_D.algorithm),
     url_state.choice("symbols", SETTING_KEYS["level"], LEVELS, default=_D.level),
     url_state.choice("pre", SETTING_KEYS["pre_tokenizer"], {p for c in PRE_TOKENIZERS.values() for p in c},
                      default=_D.pre_tokenizer),
@@ -69,7 +71,7 @@ SETTING_PARAMS = (
     url_state.integer("n", SETTING_KEYS["budget"], default=_D.budget, lo=1, hi=MAX_BUDGET),
     url_state.integer("minfreq", SETTING_KEYS["min_frequency"], default=_D.min_frequency, lo=0, hi=1_000_000),
     url_state.choice("ties", SETTING_KEYS["tie_break"], TIE_BREAKS, default=_D.tie_break),
-    url_state.flag("lower", SETTING_KEYS["lowercase"], default=_D.lowercase),
+    url_state.flag("lower", SETTING_KEYS["lowercase"], default=_D.lowercase)),
     url_state.text("text", TEXT, default=DEFAULT_TEXT, limit=MAX_CHARS),
     url_state.number("speed", SPEED_VALUE, default=0.5, lo=0.1, hi=2.0),
 )
@@ -80,12 +82,18 @@ STEP_OUT = url_state.integer("step", STEP, default=None, lo=0, hi=MAX_BUDGET)
 
 
 def publish_url(*, run_shown: bool) -> None:
-    """Write the settings, the text and (while a run is on show) the step into the address."""
-    url_state.publish(SETTING_PARAMS)
+    """Write the settings of the run on show, the text and (while a run is on show) the step into
+    the address."""
     if run_shown:
-        url_state.publish((STEP_OUT,))
+        url_state.publish((*SETTING_PARAMS, STEP_OUT))
     else:
+        url_state.publish(SETTING_PARAMS)
         url_state.forget((STEP_OUT,))
+
+
+def commit_run(settings: MergeSettings) -> None:
+    """The run of ``settings`` is on show: its settings are what the address names."""
+    url_state.commit(SETTING_PARAMS, {key: getattr(settings, name) for name, key in SETTING_KEYS.items()})
 
 
 def prepare(corpus_name: str, corpus_key: str) -> None:

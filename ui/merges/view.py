@@ -80,6 +80,8 @@ def render_page() -> None:
     corpus_key = state.active_corpus_key()
     ms.prepare(corpus.name, corpus_key)
     url_state.show_refusals(url_state.restore((*ms.SETTING_PARAMS, ms.STEP_IN)))
+    if url_state.history_navigation() and ms.LINKED_STEP not in st.session_state:
+        st.session_state.pop(ms.TRAINED, None)  # Back to the view before a run was shown
     display.intro(INTRO)
     if not display.presenter():  # a slide shows the merge, not the primer
         with st.expander("New to BPE? How it works in four lines", icon=":material/help:"):
@@ -114,6 +116,7 @@ def _train(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optional
     run = get_run(corpus, corpus_key, settings)
     if run is not None:
         st.session_state[ms.TRAINED] = (corpus_key, run.settings)
+        ms.commit_run(run.settings)
         # Every page can use what was trained here: it goes on the session's shelf.
         shelf.add(run.tokenizer, name=f"{run.settings.describe()}", kind="trained",
                   detail=f"{run.settings.describe()}, on “{display_name(corpus)}” (BPE page)")
@@ -229,7 +232,8 @@ def _stepper(run: MergeRun, run_id: str) -> None:
     if run.teaching:
         _pair_table(run, step, translate)
     _encode_panel(run, step, info, translate)
-    ms.publish_url(run_shown=True)  # a fragment rerun (a step) does not reach the page's own publish
+    if not st.session_state.get(ms.PLAYING):  # a step shown while playing is no view to go Back to
+        ms.publish_url(run_shown=True)  # a fragment rerun (a step) does not reach the page's own publish
 
 
 def _controls(n: int, step: int, run_id: str) -> None:

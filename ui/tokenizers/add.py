@@ -62,8 +62,9 @@ _LABELS = {
 ALGORITHMS: dict[str, str] = {a.value: a.label for a in Algorithm}
 
 #: The Train and Upload panels' inputs in the address (named by their widget keys, as links made
-#: before this module existed name them).
-URL_PARAMS = (
+#: before this module existed name them). They are forms: the address shows what was last trained or
+#: imported (or what the link said), not what is being edited.
+URL_PARAMS = url_state.form(
     url_state.choice(PREFIX + "algorithm", PREFIX + "algorithm", [a.value for a in Algorithm], default=Algorithm.BPE_BYTES.value),
     url_state.integer(PREFIX + "vocab_size", PREFIX + "vocab_size", default=8000, lo=300, hi=200_000),
     url_state.flag(PREFIX + "lowercase", PREFIX + "lowercase", default=False),
@@ -157,6 +158,7 @@ def train_panel() -> None:
     if not c4.button("Train", key=PREFIX + "train", type="primary", icon=":material/model_training:"):
         st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
         return
+    url_state.commit(URL_PARAMS[:3])
     request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=bool(lowercase),
                            character_coverage=float(coverage), max_sentence_length=int(max_sentence))
     trained = train_onto_shelf(request)
@@ -197,6 +199,7 @@ def upload_panel() -> None:
     lowercase = st.checkbox("vocab.txt: uncased model (lowercase the input)", key=PREFIX + "uncased")
     if not st.button("Import", key=PREFIX + "import", disabled=not files, icon=":material/upload_file:"):
         return
+    url_state.commit(URL_PARAMS[3:])
     pairs = [(f.name, f.getvalue()) for f in files or []]
     try:
         tok = import_files(pairs, lowercase=lowercase)

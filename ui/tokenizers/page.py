@@ -62,9 +62,14 @@ def _summary(tok: Tokenizer) -> None:
     st.markdown(" → ".join(f"{name} `{escape_markdown(component_name(c))}`" for name, c in stages))
 
 
-#: Every input of the page kept in its address.
+ADD_TABS = ("Train on the active corpus", "Upload a file", "Hugging Face Hub")
+VIEW_TABS = ("Vocabulary", "Pipeline on a text", "Special tokens", "Merge tree")
+ADD_TAB, VIEW_TAB = PREFIX + "add_tab", PREFIX + "tab"  # the open tabs (?tokenizers_tab=Merge+tree)
+
+#: Every input of the page kept in its address, the open tabs included.
 URL_PARAMS = (shelf_picker.param(add.SELECTED, add.SELECTED), *add.URL_PARAMS, *explore.URL_PARAMS,
-              *stages.URL_PARAMS)
+              *stages.URL_PARAMS, url_state.choice(ADD_TAB, ADD_TAB, ADD_TABS, default=ADD_TABS[0]),
+              url_state.choice(VIEW_TAB, VIEW_TAB, VIEW_TABS, default=VIEW_TABS[0]))
 
 
 def render_page() -> None:
@@ -75,7 +80,7 @@ def render_page() -> None:
         "train or import here, the ones the BPE page trains, and pretrained references that work offline."
     )
     with st.expander("Add a tokenizer to the shelf", expanded=False, icon=":material/add:"):
-        tab_train, tab_upload, tab_hub = st.tabs(["Train on the active corpus", "Upload a file", "Hugging Face Hub"])
+        tab_train, tab_upload, tab_hub = st.tabs(ADD_TABS, key=ADD_TAB, on_change="rerun")
         with tab_train:
             add.train_panel()
         with tab_upload:
@@ -88,13 +93,14 @@ def render_page() -> None:
     # Options are labels, not keys: what a user reads is what the widget holds.
     held = shelf_picker.pick_one(key=add.SELECTED)
     if held is None:
+        url_state.publish(URL_PARAMS)
         return
     tok = held.tokenizer
     st.caption(escape_markdown(held.item.detail))
     _summary(tok)
     _downloads(held)
     translate = display.markers_toggle("tokenizers")
-    vocab, pipeline, specials, trees = st.tabs(["Vocabulary", "Pipeline on a text", "Special tokens", "Merge tree"])
+    vocab, pipeline, specials, trees = st.tabs(VIEW_TABS, key=VIEW_TAB, on_change="rerun")
     with vocab:
         render_vocabulary(held, state.active_corpus(), translate=translate)
     with pipeline:

@@ -15,6 +15,8 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from ui import url_state
+
 
 def link_for(base: str, pairs: Sequence[tuple[str, str]]) -> str:
     """``base`` with the query ``pairs`` (a parameter may repeat)."""
@@ -23,8 +25,7 @@ def link_for(base: str, pairs: Sequence[tuple[str, str]]) -> str:
 
 def current_link() -> str:
     """This page's link as the browser will show it after this run."""
-    pairs = [(name, value) for name in st.query_params for value in st.query_params.get_all(name)]
-    return link_for(st.context.url or "", pairs)
+    return link_for(st.context.url or "", url_state.current_pairs())
 
 
 def render_share() -> None:

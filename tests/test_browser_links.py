@@ -1,0 +1,116 @@
+"""Links that reproduce the view, in Chromium: every tab is in the address and a link opens it, the
+address names the run on show (not settings still being edited), and the browser's Back goes to the
+previous view without reruns that change nothing filling the history."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, quote_plus, urlparse
+
+import pytest
+
+from tests._pages import wait_idle
+
+pytestmark = pytest.mark.browser
+
+#: (page path, parameter, a tab other than the first, text only that tab shows)
+TABS = [
+    ("lattice", "lattice_tab", "Viterbi table", "Back from position"),
+    ("lattice", "lattice_tab", "n-best and entropy", None),
+    ("lattice", "lattice_tab", "Subword sampling", None),
+    ("compare", "compare_tab", "Metrics", None),
+    ("compare", "compare_tab", "Robustness", None),
+    ("batch", "batch_tab", "Masks", None),
+    ("batch", "batch_tab", "Waste and throughput", None),
+    ("tokenizers", "tokenizers_tab", "Merge tree", None),
+]
+
+
+def _query(page) -> dict[str, list[str]]:  # noqa: ANN001 (a Playwright page)
+    return parse_qs(urlparse(page.url).query)
+
+
+def _selected(page, label: str):  # noqa: ANN001
+    return page.get_by_role("tab", name=label, exact=True)
+
+
+@pytest.mark.parametrize(("path", "param", "label", "evidence"), TABS, ids=[f"{t[0]}-{t[2]}" for t in TABS])
+def test_a_link_naming_a_tab_opens_it(streamlit_server, browser_page, path, param, label, evidence):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{streamlit_server}/{path}?{param}={quote_plus(label)}")
+    wait_idle(page)
+    expect(_selected(page, label)).to_have_attribute("aria-selected", "true", timeout=60_000)
+    if evidence:
+        expect(page.get_by_text(evidence).first).to_be_visible(timeout=30_000)
+    assert _query(page).get(param) == [label]  # the address keeps naming it
+    assert page.console_errors == []
+
+
+def test_clicking_a_tab_names_it_in_the_address_and_back_returns_to_the_previous_one(streamlit_server,
+                                                                                    browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{streamlit_server}/batch")
+    wait_idle(page)
+    expect(_selected(page, "Batch")).to_have_attribute("aria-selected", "true", timeout=60_000)
+    wait_idle(page)
+    start = page.evaluate("history.length")
+    _selected(page, "Masks").click()
+    expect(page).to_have_url(re.compile(r"batch_tab=Masks"), timeout=30_000)
+    wait_idle(page)
+    _selected(page, "Waste and throughput").click()
+    expect(page).to_have_url(re.compile(r"batch_tab=Waste"), timeout=30_000)
+    wait_idle(page)
+    assert page.evaluate("history.length") == start + 2  # one entry per view, none in between
+    page.go_back()
+    wait_idle(page)
+    expect(page).to_have_url(re.compile(r"batch_tab=Masks$|batch_tab=Masks&"), timeout=30_000)
+    expect(_selected(page, "Masks")).to_have_attribute("aria-selected", "true", timeout=30_000)
+    wait_idle(page)
+    assert _query(page).get("batch_tab") == ["Masks"]  # the page did not write the later view back
+    page.go_back()
+    wait_idle(page)
+    expect(_selected(page, "Batch")).to_have_attribute("aria-selected", "true", timeout=30_000)
+    assert "batch_tab" not in _query(page)
+    assert page.console_errors == []
+
+
+def test_the_address_names_the_run_on_show_not_settings_being_edited(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{streamlit_server}/merges")
+    wait_idle(page)
+    budget = page.locator(".st-key-merges_budget input")
+    expect(budget).to_be_visible(timeout=60_000)
+    before, length = page.url, page.evaluate("history.length")
+    budget.fill("300")
+    budget.press("Enter")
+    wait_idle(page)
+    expect(budget).to_have_value("300")
+    assert page.url == before  # editing a setting is not a new view
+    assert page.evaluate("history.length") == length
+    page.locator(".st-key-merges_train button").click()
+    expect(page).to_have_url(re.compile(r"[?&]n=300(&|$)"), timeout=60_000)
+    wait_idle(page)
+    assert _query(page).get("step") == ["0"]
+    assert page.evaluate("history.length") == length + 1  # Train: one new view
+    trained = page.url
+    # Edit again without training: the address still names the run on show.
+    page.locator("[data-testid='stExpander'] summary").filter(has_text="Settings").first.click()
+    expect(budget).to_be_visible(timeout=30_000)
+    budget.fill("400")
+    budget.press("Enter")
+    wait_idle(page)
+    expect(budget).to_have_value("400")
+    assert page.url == trained
+    # The link opens that run at that step (a fresh session).
+    other = page.context.new_page()
+    other.goto(trained)
+    wait_idle(other)
+    expect(other.locator(".st-key-merges_budget input")).to_have_value("300", timeout=60_000)
+    other.close()
+    assert page.console_errors == []
