@@ -363,3 +363,26 @@ print(any(a + 0.25 * (b - a) < s < a + 0.75 * (b - a) for s in steps))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                          cwd=os.path.dirname(os.path.dirname(__file__)))
     assert out.stdout.strip() == "True", out.stderr[-2000:]
+
+
+def test_batches_made_as_encoding_objects():
+    """encode_batch(encoding=Encoding) fills the dataclass's slots directly: the same fields as the
+    rows, a fresh "overflowing" list each, and a class without those slots is refused."""
+    from tokenizer_core.types import Encoding
+
+    enc = _kernel_of(load_reference("gpt2"))
+    texts = [*real_lines(50), "", "naïve 😀"]
+    rows = enc.encode_batch(texts, 1, threads=2)
+    objects = enc.encode_batch(texts, 1, threads=2, encoding=Encoding)
+    assert [type(o) for o in objects] == [Encoding] * len(texts)
+    assert [dataclasses.astuple(o)[:8] for o in objects] == [tuple(r) for r in rows]
+    assert objects[0].overflowing == [] and objects[0].overflowing is not objects[1].overflowing
+
+    @dataclasses.dataclass
+    class NoSlots:
+        ids: list
+
+    with pytest.raises((TypeError, AttributeError)):
+        enc.encode_batch(texts, 0, encoding=NoSlots)
+    with pytest.raises(TypeError):
+        enc.encode_batch(texts, 0, encoding="Encoding")

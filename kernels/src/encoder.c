@@ -6,6 +6,8 @@
  * in characters, word ids) are built without a Python loop. tokenizer_core/bpe/kernel.py builds it. */
 #include "encoder.h"
 
+#include <structmember.h>
+
 #include <pthread.h>
 
 /* Objects come from tp_new zeroed and usable before __init__ (Encoder.__new__(Encoder)): every
@@ -113,6 +115,49 @@ static PyObject *repeated(PyObject *o, Py_ssize_t n) {
     return l;
 }
 
+/* ------------------------------------------------------------------ Encoding objects */
+
+/* The fields of tokenizer_core.types.Encoding, in the order of a batch row (then "overflowing"). */
+static const char *const ENCODING_FIELDS[9] = {"ids", "tokens", "offsets", "type_ids", "attention_mask",
+                                               "special_tokens_mask", "word_ids", "sequence_ids", "overflowing"};
+
+/* The byte offsets of a slotted class's nine Encoding fields (its __slots__' member descriptors),
+ * so that rows become objects of that class without a Python __init__ each (a quarter-million
+ * dataclass calls cost as much as encoding the batch). 0 on success; TypeError otherwise. */
+static int encoding_offsets(PyTypeObject *type, Py_ssize_t offsets[9]) {
+    for (int f = 0; f < 9; f++) {
+        PyObject *d = PyObject_GetAttrString((PyObject *)type, ENCODING_FIELDS[f]);
+        if (!d) return -1;
+        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok) offsets[f] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "%.100s.%s is not a slot", type->tp_name, ENCODING_FIELDS[f]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* An object of `type` holding the row's eight lists and a new empty "overflowing" list (steals row). */
+static PyObject *encoding_from_row(PyTypeObject *type, const Py_ssize_t offsets[9], PyObject *row) {
+    PyObject *overflowing = PyList_New(0);
+    PyObject *obj = overflowing ? type->tp_alloc(type, 0) : NULL;
+    if (!obj) {
+        Py_XDECREF(overflowing);
+        Py_DECREF(row);
+        return NULL;
+    }
+    for (int f = 0; f < 8; f++) {
+        PyObject *v = PyTuple_GET_ITEM(row, f);
+        Py_INCREF(v);
+        *(PyObject **)((char *)obj + offsets[f]) = v;
+    }
+    *(PyObject **)((char *)obj + offsets[8]) = overflowing;
+    Py_DECREF(row);
+    return obj;
+}
+
 /* ------------------------------------------------------------------ batches on threads */
 
 /* A window of a batch encoded by several threads without the GIL: each takes the next text in
@@ -166,21 +211,25 @@ static void encode_window(BatchJob *job, int threads) {
 #define WINDOW_CHARS ((Py_ssize_t)1 << 21)
 
 PyDoc_STRVAR(encode_batch_doc,
-"encode_batch(texts, sequence_id, threads=1) -> one row per text:\n"
+"encode_batch(texts, sequence_id, threads=1, *, encoding=None) -> one row per text:\n"
 "(ids, tokens, offsets, type_ids, attention_mask, special_tokens_mask, word_ids, sequence_ids),\n"
-"the fields of an Encoding in order (type and sequence ids are sequence_id).\n\n"
+"the fields of an Encoding in order (type and sequence ids are sequence_id); with encoding (a\n"
+"slotted class with those fields and \"overflowing\"), objects of that class instead.\n\n"
 "Texts are encoded a window at a time (about 2M characters) on `threads` threads without the\n"
 "GIL, then the window's lists are made. The lists hold only ints, strs and tuples of ints, so they\n"
 "can be in no reference cycle; they are left out of the cyclic GC, which would otherwise walk\n"
 "every token of a large batch again at each collection.");
 
 static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) {
-    static char *names[] = {"texts", "sequence_id", "threads", NULL};
+    static char *names[] = {"texts", "sequence_id", "threads", "encoding", NULL};
     PyObject *texts, *seq_obj;
-    Py_ssize_t threads = 1;
+    PyTypeObject *encoding = NULL;
+    Py_ssize_t threads = 1, offsets[9];
     if (check_ready(e) < 0 ||
-        !PyArg_ParseTupleAndKeywords(args, kw, "OO!|n", names, &texts, &PyLong_Type, &seq_obj, &threads))
+        !PyArg_ParseTupleAndKeywords(args, kw, "OO!|n$O!", names, &texts, &PyLong_Type, &seq_obj, &threads,
+                                     &PyType_Type, &encoding))
         return NULL;
+    if (encoding && encoding_offsets(encoding, offsets) < 0) return NULL;
     if (threads < 1 || threads > 64) {
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
         return NULL;
@@ -246,6 +295,7 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) 
             if (!type_ids || !mask || !special || !seq_ids) { Py_DECREF(row); goto fail; }
             for (int f = 0; f < 8; f++) PyObject_GC_UnTrack(PyTuple_GET_ITEM(row, f));
             PyObject_GC_UnTrack(row);
+            if (encoding && !(row = encoding_from_row(encoding, offsets, row))) goto fail;
             PyList_SET_ITEM(out, k, row);
         }
         first = last;

@@ -32,7 +32,7 @@ for field (tests/test_bpe_fast_pipeline.py and tests/test_kernel.py compare them
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import accumulate, chain, repeat, starmap
+from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
 from typing import Any, Optional
 
@@ -142,7 +142,8 @@ class ByteLevelFastPath:
                     or added.may_match(texts, normalized=True, normalizer=None, skip_special=skip)):
                 return None
             threads = default_threads() if threads is None else max(1, min(threads, 64))
-            return list(starmap(Encoding, self.kernel.encode_batch(texts, sequence_id, threads=threads)))
+            # The kernel makes the Encoding objects itself (their slots filled directly).
+            return self.kernel.encode_batch(texts, sequence_id, threads=threads, encoding=Encoding)
         except (TypeError, UnicodeEncodeError):
             return None
 
