@@ -91,6 +91,25 @@ def training(sizes: list[int], vocab: int, workdir: Path) -> None:
               f"rustbpe {'yes' if same_rust else 'NO'} (first {common:,})", flush=True)
 
 
+def page_training(mb: int, merges: int) -> None:
+    """The BPE page's training (runner-ups recorded, top_k=10) against the command line's (none),
+    in this process, on the same lines: the page trains in the kernel too."""
+    from tokenizer_core.bpe.trainer import train_bpe
+    from tokenizer_core.corpus.streaming import stream_lines
+    from tokenizer_core.options import TrainOptions
+
+    path = bench_corpus_path(mb)
+    times = {}
+    for top_k in (10, 0):
+        start = time.perf_counter()
+        result = train_bpe(stream_lines(path), options=TrainOptions(num_merges=merges, byte_level=True, top_k=top_k))[1]
+        times[top_k] = (time.perf_counter() - start, result.merges)
+    same = times[10][1] == times[0][1]
+    print(f"\n== The BPE page's training, {merges:,} merges on {mb} MB: with runner-ups {times[10][0]:.2f} s, "
+          f"without {times[0][0]:.2f} s = {times[10][0] / times[0][0]:.2f}x; same merges {'yes' if same else 'NO'} ==",
+          flush=True)
+
+
 def encoding(mb: int, threads: int, workdir: Path) -> None:
     import tokie
 
@@ -145,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         if not args.skip_training:
             training([int(s) for s in args.sizes.split(",") if s], args.vocab, Path(tmp))
+            page_training(max(int(s) for s in args.sizes.split(",") if s), 2000)
         encoding(args.encode_mb, args.threads, Path(tmp))
     return 0
 
