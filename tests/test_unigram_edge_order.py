@@ -26,12 +26,19 @@ def test_counting_sort_matches_lexsort(words, multi):
     start, end, piece, _ = _edges(w, _index(pieces), None)
     level = np.arange(w.num_nodes) - np.repeat(w.first, w.last - w.first + 1)
     fwd = np.lexsort((start, end, level[end]))
-    got_start, got_span, got_piece, b_order = sort_edges(_edge_parts(w, _index(pieces), None), level)
-    assert got_start.tolist() == start[fwd].tolist()
-    assert (got_start + got_span).tolist() == end[fwd].tolist()
-    assert got_piece.tolist() == piece[fwd].tolist()
+    got = sort_edges(_edge_parts(w, _index(pieces), None), level)
+    got_end = np.repeat(got.forward.node, got.forward.size)
+    assert (got_end - got.span).tolist() == start[fwd].tolist()
+    assert got_end.tolist() == end[fwd].tolist()
+    assert got.piece.tolist() == piece[fwd].tolist()
     s, e = start[fwd], end[fwd]
-    assert b_order.tolist() == np.lexsort((e, s, level[s])).tolist()
+    assert got.b_order.tolist() == np.lexsort((e, s, level[s])).tolist()
+    # Backward groups: the start node of each edge in backward order.
+    assert np.repeat(got.backward.node, got.backward.size).tolist() == s[got.b_order].tolist()
+    for groups in (got.forward, got.backward):
+        # ``bounds[k]``: the first group whose node is at level k or deeper.
+        levels = level[groups.node]
+        assert groups.bounds.tolist() == np.searchsorted(levels, np.arange(len(groups.bounds))).tolist()
 
 
 def test_lattices_from_arrays_and_from_parts_agree():
@@ -39,8 +46,10 @@ def test_lattices_from_arrays_and_from_parts_agree():
     pieces = ["a", "b", "c", "▁", "ab", "▁a", "bc", "▁ab"]
     lat_a = _Lattices(w, *_edges(w, _index(pieces), None))
     lat_b = _Lattices.from_parts(w, _edge_parts(w, _index(pieces), None))
-    for name in ("start", "span", "piece", "b_order", "f_gstart", "f_gnode", "b_gstart", "b_gnode"):
+    for name in ("span", "piece", "b_order", "f_bounds", "b_bounds"):
         assert getattr(lat_a, name).tolist() == getattr(lat_b, name).tolist(), name
+    for a, b in ((lat_a.f, lat_b.f), (lat_a.b, lat_b.b)):
+        assert [x.tolist() for x in a] == [x.tolist() for x in b]
     lp = np.log(np.full(len(pieces), 1 / len(pieces)))
     assert lat_a.expected_counts(lp, len(pieces))[0].tolist() == lat_b.expected_counts(lp, len(pieces))[0].tolist()
 

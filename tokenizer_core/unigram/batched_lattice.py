@@ -16,11 +16,11 @@ loop per word.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Optional, Union
+from typing import Optional
 
 import numpy as np
 
-from tokenizer_core.unigram.edge_order import Part, parts_by_length, sort_edges
+from tokenizer_core.unigram.edge_order import Groups, Part, group_bounds, parts_by_length, sort_edges
 from tokenizer_core.unigram.memory import return_free_memory
 from tokenizer_core.unigram.words import _PieceIndex, _Words
 
@@ -35,7 +35,11 @@ def _grouped_logsumexp(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray
 
 
 class _Lattices:
-    """The lattices of many words at once: flat edge arrays sorted by (end position, end node)."""
+    """The lattices of many words at once: flat edge arrays sorted by (end position, end node).
+
+    Per edge only its span, piece and backward place are kept; its end node (forward) or start node
+    (backward) is the node of its group, and the other node is ``span`` away: no node per edge.
+    """
 
     def __init__(self, words: _Words, start: np.ndarray, end: np.ndarray, piece: np.ndarray,
                  word: Optional[np.ndarray] = None) -> None:
@@ -54,26 +58,26 @@ class _Lattices:
     def _build(self, words: _Words, parts: list[Part]) -> None:
         self.w = words
         pos_t = np.int32 if words.num_nodes < 2**31 else np.int64
-        # Per node: its word and its position inside it (a few bytes per character); the word of
-        # an edge is the word of its end node, so it is not kept per edge.
+        # Each node's position inside its word, for the sort only: a few bytes per character.
         sizes = words.last - words.first + 1
-        self._node_word = np.repeat(np.arange(len(sizes), dtype=pos_t), sizes)
-        self._node_level = np.arange(words.num_nodes, dtype=pos_t)
-        self._node_level -= np.repeat(words.first.astype(pos_t), sizes)
+        level = np.arange(words.num_nodes, dtype=pos_t)
+        level -= np.repeat(words.first.astype(pos_t), sizes)
         del sizes
+        edges = sort_edges(parts, level)
+        del level
         # Edge indices fit in 32 bits: half the memory of the persistent per-edge arrays.
-        self.start, self.span, self.piece, b_order = sort_edges(parts, self._node_level)
-        self.b_order = b_order.astype(np.int32, copy=False)
-        del b_order
+        self.span, self.piece, self.f, self.b = edges.span, edges.piece, edges.forward, edges.backward
+        self.b_order = edges.b_order.astype(np.int32, copy=False)
+        del edges
         self._index()
 
     def keep(self, keep_piece: np.ndarray, new_id: np.ndarray) -> None:
         """Drop edges of removed pieces and renumber the rest; both sort orders survive filtering."""
-        # The groups are found again at the end: their old arrays (a third of the lattice) go
-        # first, so they do not add to the filtering's copies (the peak of training).
-        del self.f_gstart, self.f_gnode, self.f_gsize, self.b_gstart, self.b_gnode, self.b_gsize
         return_free_memory()
         k = keep_piece[self.piece]
+        # Each group keeps the edges of kept pieces; a group left empty goes (its node has no edge).
+        self.f = _kept_groups(self.f, k)
+        self.b = _kept_groups(self.b, k[self.b_order])
         position = np.cumsum(k, dtype=np.int32)
         position -= 1
         # ``b_order`` filtered and renumbered in place, chunk by chunk (the write cursor never
@@ -86,34 +90,21 @@ class _Lattices:
             self.b_order[kept:kept + len(new)] = new
             kept += len(new)
         del position
+        return_free_memory()  # ``position``'s pages, before the new order array takes its own
         self.b_order = self.b_order[:kept].copy()
         # One array at a time, so each old one goes before the next new one is made.
-        self.start = self.start[k]
         self.span = self.span[k]
         self.piece = new_id.astype(np.int32)[self.piece[k]]  # int32 ids: no int64 copy per edge
         del k
+        return_free_memory()
         self._index()
 
     def _index(self) -> None:
-        # Levels (node positions inside their words) looked up per group of edges, one group
-        # per node, rather than per edge: the levels' bounds with small temporaries.
-        levels = np.arange(self.w.max_length + 2)
-        # Forward: edges grouped by end node, levels = end position inside the word.
-        self.f_gstart, self.f_gnode, self.f_gsize = _groups(self._end, len(self.start))
-        self.f_gbounds = np.searchsorted(self._node_level[self.f_gnode], levels)
-        self.f_bounds = np.append(self.f_gstart, len(self.start))[self.f_gbounds]
-        # Backward: the same edges grouped by start node (order ``b_order``), levels = start position.
-        self.b_gstart, self.b_gnode, self.b_gsize = _groups(lambda key: self.start[self.b_order[key]],
-                                                            len(self.start))
-        self.b_gbounds = np.searchsorted(self._node_level[self.b_gnode], levels)
-        self.b_bounds = np.append(self.b_gstart, len(self.start))[self.b_gbounds]
+        # First edge of each level in both orders (the groups' first of each level is in ``bounds``).
+        self.f_bounds = group_bounds(self.f.size, self.f.bounds)
+        self.b_bounds = group_bounds(self.b.size, self.b.bounds)
 
-    def _end(self, key: Union[slice, np.ndarray]) -> np.ndarray:
-        """End nodes of the edges ``key`` selects (an int32 array)."""
-        return self.start[key] + self.span[key]
-
-    def _levels(self, bounds: np.ndarray, gbounds: np.ndarray,
-                gstart: np.ndarray) -> Iterator[tuple[int, int, int, int, np.ndarray]]:
+    def _levels(self, bounds: np.ndarray, groups: Groups) -> Iterator[tuple[int, int, int, int, np.ndarray]]:
         """``(lo, hi, glo, ghi, group starts - lo)``: edges ``lo:hi`` of whole groups ``glo:ghi`` of one
         level, at most about ``_CHUNK`` edges at a time (a larger group comes alone). Groups of one
         level do not depend on each other, so any split gives the same numbers, with small temporaries.
@@ -122,16 +113,26 @@ class _Lattices:
             lo, hi = int(bounds[lev]), int(bounds[lev + 1])
             if lo == hi:
                 continue
-            glo, ghi = int(gbounds[lev]), int(gbounds[lev + 1])
+            glo, ghi = int(groups.bounds[lev]), int(groups.bounds[lev + 1])
+            # Group starts of this level only, from the sizes: not stored for all groups.
+            gstart = np.empty(ghi - glo, dtype=np.int64)
+            gstart[0] = lo
+            np.cumsum(groups.size[glo:ghi - 1], out=gstart[1:])
+            gstart[1:] += lo
             if hi - lo <= _CHUNK:
-                yield lo, hi, glo, ghi, gstart[glo:ghi] - lo
+                yield lo, hi, glo, ghi, gstart - lo
                 continue
-            cuts = np.searchsorted(gstart[glo:ghi], np.arange(lo + _CHUNK, hi, _CHUNK)) + glo
+            cuts = np.searchsorted(gstart, np.arange(lo + _CHUNK, hi, _CHUNK)) + glo
             bounds_g = [glo, *sorted(set(cuts.tolist()) - {glo, ghi}), ghi]
             for ga, gb in zip(bounds_g[:-1], bounds_g[1:]):
-                a = int(gstart[ga])
-                z = int(gstart[gb]) if gb < ghi else hi
-                yield a, z, ga, gb, gstart[ga:gb] - a
+                a = int(gstart[ga - glo])
+                z = int(gstart[gb - glo]) if gb < ghi else hi
+                yield a, z, ga, gb, gstart[ga - glo:gb - glo] - a
+
+    @staticmethod
+    def _nodes(groups: Groups, glo: int, ghi: int) -> np.ndarray:
+        """The node of every edge of groups ``glo:ghi`` (end nodes forward, start nodes backward)."""
+        return np.repeat(groups.node[glo:ghi], groups.size[glo:ghi])
 
     def forward(self, lpe: np.ndarray) -> np.ndarray:
         return self._forward(lambda lo, hi: lpe[lo:hi])
@@ -143,20 +144,22 @@ class _Lattices:
         """Forward scores, ``edge_lp(lo, hi)`` giving the log-probabilities of edges ``lo:hi``."""
         alpha = np.full(self.w.num_nodes, -np.inf)
         alpha[self.w.first] = 0.0
-        for lo, hi, glo, ghi, gs in self._levels(self.f_bounds, self.f_gbounds, self.f_gstart):
-            v = alpha[self.start[lo:hi]] + edge_lp(lo, hi)
-            alpha[self.f_gnode[glo:ghi]] = _grouped_logsumexp(v, gs, self.f_gsize[glo:ghi])
+        for lo, hi, glo, ghi, gs in self._levels(self.f_bounds, self.f):
+            start = self._nodes(self.f, glo, ghi) - self.span[lo:hi]
+            v = alpha[start] + edge_lp(lo, hi)
+            alpha[self.f.node[glo:ghi]] = _grouped_logsumexp(v, gs, self.f.size[glo:ghi])
         return alpha
 
     def _backward(self, edge_lp: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
         """Backward scores, ``edge_lp(edges)`` giving the log-probabilities of the edges at those indices."""
         beta = np.full(self.w.num_nodes, -np.inf)
         beta[self.w.last] = 0.0
-        levels = list(self._levels(self.b_bounds, self.b_gbounds, self.b_gstart))
+        levels = list(self._levels(self.b_bounds, self.b))
         for lo, hi, glo, ghi, gs in reversed(levels):
             bo = self.b_order[lo:hi]
-            v = beta[self._end(bo)] + edge_lp(bo)
-            beta[self.b_gnode[glo:ghi]] = _grouped_logsumexp(v, gs, self.b_gsize[glo:ghi])
+            end = self._nodes(self.b, glo, ghi) + self.span[bo]
+            v = beta[end] + edge_lp(bo)
+            beta[self.b.node[glo:ghi]] = _grouped_logsumexp(v, gs, self.b.size[glo:ghi])
         return beta
 
     def expected_counts(self, lp: np.ndarray, num_pieces: int) -> tuple[np.ndarray, float]:
@@ -171,13 +174,15 @@ class _Lattices:
         # ``np.bincount``), so working in chunks keeps the temporaries small and changes no bit.
         # ``lpe + alpha[s]`` is the same number as ``alpha[s] + lpe``: addition commutes exactly.
         counts = np.zeros(num_pieces)
-        for c in range(0, len(self.piece), _CHUNK):
-            sl = slice(c, c + _CHUNK)
-            start, piece = self.start[sl], self.piece[sl]
-            end = start + self.span[sl]
-            word = self._node_word[end]
+        for lo, hi, glo, ghi, _ in self._levels(self.f_bounds, self.f):
+            # The word of each end node, found per group (a node's word: the last word starting at
+            # or before it) and repeated per edge, rather than kept for every node.
+            group_word = np.searchsorted(self.w.first, self.f.node[glo:ghi], side="right") - 1
+            word = np.repeat(group_word, self.f.size[glo:ghi])
+            end = self._nodes(self.f, glo, ghi)
+            piece = self.piece[lo:hi]
             post = lp[piece]
-            post += alpha[start]
+            post += alpha[end - self.span[lo:hi]]
             post += beta[end]
             post -= z[word]
             np.exp(post, out=post)
@@ -190,14 +195,15 @@ class _Lattices:
         best = np.full(self.w.num_nodes, -np.inf)
         best[self.w.first] = 0.0
         back = np.full(self.w.num_nodes, -1, dtype=np.int64)
-        for lo, hi, glo, ghi, gs in self._levels(self.f_bounds, self.f_gbounds, self.f_gstart):
-            v = best[self.start[lo:hi]] + lp[self.piece[lo:hi]]  # gathered per level, not per edge
+        for lo, hi, glo, ghi, gs in self._levels(self.f_bounds, self.f):
+            start = self._nodes(self.f, glo, ghi) - self.span[lo:hi]
+            v = best[start] + lp[self.piece[lo:hi]]  # gathered per level, not per edge
             m = np.maximum.reduceat(v, gs)
-            hit = np.flatnonzero(v == np.repeat(m, self.f_gsize[glo:ghi]))
+            hit = np.flatnonzero(v == np.repeat(m, self.f.size[glo:ghi]))
             group = np.searchsorted(gs, hit, side="right") - 1
             first = np.ones(len(hit), dtype=bool)
             first[1:] = group[1:] != group[:-1]
-            nodes = self.f_gnode[glo:ghi]
+            nodes = self.f.node[glo:ghi]
             best[nodes] = m
             back[nodes[group[first]]] = lo + hit[first]
         return back, best
@@ -211,30 +217,23 @@ class _Lattices:
         while len(wid):
             e = back[cur]
             yield wid, self.piece[e]
-            cur = self.start[e]
+            cur = cur - self.span[e]  # the edge ends at ``cur``: it starts ``span`` before
             more = cur != self.w.first[wid]
             wid, cur = wid[more], cur[more]
 
 
-def _groups(nodes: Callable[[Union[slice, np.ndarray]], np.ndarray],
-            total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Runs of equal nodes (``nodes(key)`` gives the nodes of the edges ``key`` selects; equal ones
-    are adjacent): start index, node and size of each. Read in chunks: no per-edge copy of the nodes.
-    """
-    new_group = np.empty(total, dtype=bool)
-    for lo in range(0, total, _CHUNK):
-        x = nodes(slice(max(lo - 1, 0), min(lo + _CHUNK, total)))  # from one edge back: its neighbour
-        if lo == 0:
-            new_group[0] = True
-            np.not_equal(x[1:], x[:-1], out=new_group[1:len(x)])
-        else:
-            np.not_equal(x[1:], x[:-1], out=new_group[lo:lo + len(x) - 1])
-    gstart = np.flatnonzero(new_group).astype(np.int32)
-    del new_group
-    # A node has at most one edge per piece length: sizes fit in one byte unless pieces are long.
-    gsize = np.diff(np.append(gstart, np.int32(total)))
-    gsize = gsize.astype(np.uint8 if len(gsize) == 0 or gsize.max() < 256 else np.int32)
-    return gstart, nodes(gstart), gsize
+def _kept_groups(groups: Groups, kept: np.ndarray) -> Groups:
+    """``groups`` after filtering their edges (in the groups' order) by the boolean ``kept``."""
+    if not len(groups.node):
+        return groups
+    starts = np.zeros(len(groups.size), dtype=np.int64)
+    np.cumsum(groups.size[:-1], out=starts[1:])
+    size = np.add.reduceat(kept, starts, dtype=np.int32)
+    del starts
+    alive = size > 0
+    alive_before = np.zeros(len(alive) + 1, dtype=np.int64)
+    np.cumsum(alive, out=alive_before[1:])
+    return Groups(groups.node[alive], size[alive].astype(groups.size.dtype), alive_before[groups.bounds])
 
 
 def _edge_parts(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray]) -> list[Part]:

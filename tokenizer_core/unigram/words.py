@@ -14,6 +14,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from tokenizer_core.unigram.edge_order import distinct
+
 BOUNDARY = "▁"
 _HASH_BASE = np.uint64(0x100000001B3)  # odd multiplier of the polynomial window hash (mod 2**64)
 
@@ -97,7 +99,7 @@ class _Words:
         new[self.offsets[:-1]] = True
         # Facts about each distinct character, looked up per position through a code-point table
         # (a few MB at most) rather than an int64 inverse index per position.
-        uniq = np.unique(self.cps)
+        uniq = distinct(self.cps)
         chars = [chr(int(c)) for c in uniq]
         table_size = int(uniq[-1]) + 1 if len(uniq) else 1
         is_ws = self.cps == ord(BOUNDARY)
@@ -170,7 +172,7 @@ class _PieceIndex:
     def __init__(self, hashes: np.ndarray, lengths: np.ndarray) -> None:
         self.max_len = int(lengths.max()) if len(lengths) else 0
         self._by_len: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        for length in np.unique(lengths):
+        for length in distinct(lengths):
             ids = np.flatnonzero(lengths == length)
             order = np.argsort(hashes[ids], kind="stable")
             self._by_len[int(length)] = (hashes[ids][order], ids[order])
