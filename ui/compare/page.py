@@ -38,24 +38,27 @@ def render_page() -> None:
         with left:
             text = text_source.choose_text(corpus)
         with right:
-            chosen = choices.choose_tokenizers(corpus)
+            build = choices.choose(corpus)
     translate = display.markers_toggle("compare")
+    # The tabs are drawn before the tokenizers are built: the page's skeleton is on screen at once and
+    # the open tab fills in (a first visit builds the corpus' baselines there, under progress bars).
     aligned, metrics, robust, languages, sweep = st.tabs(TABS, key=TAB, on_change="rerun")
     if sweep.open:
         with sweep:
             sweep_view.render_sweep(corpus)
-    elif not chosen:
-        next(tab for tab in (aligned, metrics, robust, languages) if tab.open).info("Pick at least one tokenizer above.")
-    elif aligned.open:
-        with aligned:
+        url_state.publish(URL_PARAMS)
+        return
+    tab = next(tab for tab in (aligned, metrics, robust, languages) if tab.open)
+    with tab:
+        chosen = build()
+        if not chosen:
+            st.info("Pick at least one tokenizer above.")
+        elif aligned.open:
             views.render_aligned(text, chosen, translate=translate)
-    elif metrics.open:
-        with metrics:
+        elif metrics.open:
             views.render_metrics(text, chosen, corpus)
-    elif robust.open:
-        with robust:
+        elif robust.open:
             probes.render_robustness(chosen, translate=translate)
-    elif languages.open:
-        with languages:
+        else:
             probes.render_languages(chosen)
     url_state.publish(URL_PARAMS)
