@@ -109,16 +109,15 @@ class _Lattices:
         level, at most about ``_CHUNK`` edges at a time (a larger group comes alone). Groups of one
         level do not depend on each other, so any split gives the same numbers, with small temporaries.
         """
+        # Group starts found once per pass from the sizes (4 bytes a group while the pass runs),
+        # not stored with the lattice.
+        starts = _group_starts(groups.size)
         for lev in range(len(bounds) - 1):
             lo, hi = int(bounds[lev]), int(bounds[lev + 1])
             if lo == hi:
                 continue
             glo, ghi = int(groups.bounds[lev]), int(groups.bounds[lev + 1])
-            # Group starts of this level only, from the sizes: not stored for all groups.
-            gstart = np.empty(ghi - glo, dtype=np.int64)
-            gstart[0] = lo
-            np.cumsum(groups.size[glo:ghi - 1], out=gstart[1:])
-            gstart[1:] += lo
+            gstart = starts[glo:ghi]
             if hi - lo <= _CHUNK:
                 yield lo, hi, glo, ghi, gstart - lo
                 continue
@@ -128,6 +127,20 @@ class _Lattices:
                 a = int(gstart[ga - glo])
                 z = int(gstart[gb - glo]) if gb < ghi else hi
                 yield a, z, ga, gb, gstart[ga - glo:gb - glo] - a
+
+    @staticmethod
+    def _group_runs(groups: Groups) -> Iterator[tuple[int, int, int, int]]:
+        """``(lo, hi, glo, ghi)``: edges ``lo:hi`` of whole groups ``glo:ghi``, about ``_CHUNK`` edges at
+        a time across levels (where the levels' order does not matter: few steps on deep lattices).
+        """
+        ends = np.cumsum(groups.size, dtype=np.int64)  # one past each group's last edge
+        total = int(ends[-1]) if len(ends) else 0
+        glo = lo = 0
+        while lo < total:
+            ghi = max(int(np.searchsorted(ends, lo + _CHUNK, side="right")), glo + 1)
+            hi = int(ends[ghi - 1])
+            yield lo, hi, glo, ghi
+            glo, lo = ghi, hi
 
     @staticmethod
     def _nodes(groups: Groups, glo: int, ghi: int) -> np.ndarray:
@@ -174,7 +187,7 @@ class _Lattices:
         # ``np.bincount``), so working in chunks keeps the temporaries small and changes no bit.
         # ``lpe + alpha[s]`` is the same number as ``alpha[s] + lpe``: addition commutes exactly.
         counts = np.zeros(num_pieces)
-        for lo, hi, glo, ghi, _ in self._levels(self.f_bounds, self.f):
+        for lo, hi, glo, ghi in self._group_runs(self.f):
             # The word of each end node, found per group (a node's word: the last word starting at
             # or before it) and repeated per edge, rather than kept for every node.
             group_word = np.searchsorted(self.w.first, self.f.node[glo:ghi], side="right") - 1
@@ -222,14 +235,24 @@ class _Lattices:
             wid, cur = wid[more], cur[more]
 
 
+def _group_starts(sizes: np.ndarray) -> np.ndarray:
+    """The first edge of each group, from the group sizes (int32 where the edges' count fits).
+
+    >>> _group_starts(np.array([2, 1, 3], dtype=np.uint8)).tolist()
+    [0, 2, 3]
+    """
+    total = int(sizes.sum(dtype=np.int64))
+    starts = np.zeros(len(sizes), dtype=np.int32 if total < 2**31 else np.int64)
+    np.cumsum(sizes[:-1], dtype=starts.dtype, out=starts[1:])
+    return starts
+
+
 def _kept_groups(groups: Groups, kept: np.ndarray) -> Groups:
     """``groups`` after filtering their edges (in the groups' order) by the boolean ``kept``."""
     if not len(groups.node):
         return groups
-    starts = np.zeros(len(groups.size), dtype=np.int64)
-    np.cumsum(groups.size[:-1], out=starts[1:])
-    size = np.add.reduceat(kept, starts, dtype=np.int32)
-    del starts
+    # Summed in the sizes' own type (one byte where groups are small): no cast of every edge.
+    size = np.add.reduceat(kept.view(np.uint8), _group_starts(groups.size), dtype=groups.size.dtype)
     alive = size > 0
     alive_before = np.zeros(len(alive) + 1, dtype=np.int64)
     np.cumsum(alive, out=alive_before[1:])
