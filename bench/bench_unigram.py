@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         args.size_mb = 1.0
     out = sys.stdout
     out.write(f"{'corpus':17}{'vocab':>6}{'ours tok':>10}{'sp tok':>10}{'ratio':>8}"
-              f"{'ours MB':>9}{'sp MB':>8}{'ratio':>7}\n")
+              f"{'ours MB':>9}{'sp MB':>8}{'ratio':>7}{'ours s':>8}{'sp s':>7}\n")
     met = True
     for name, lines in _corpora(int(args.size_mb * 1_000_000)).items():
         if args.only and args.only.lower() not in name.lower():
@@ -151,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         tok_ratio, mem_ratio = ours["tokens"] / sp["tokens"], ours["peak_mb"] / sp["peak_mb"]
         met &= tok_ratio <= 1.0 and mem_ratio <= 1.5
         out.write(f"{name:17}{vocab:>6,}{ours['tokens']:>10,}{sp['tokens']:>10,}{tok_ratio:>8.4f}"
-                  f"{ours['peak_mb']:>9,.0f}{sp['peak_mb']:>8,.0f}{mem_ratio:>7.2f}\n")
+                  f"{ours['peak_mb']:>9,.0f}{sp['peak_mb']:>8,.0f}{mem_ratio:>7.2f}"
+                  f"{ours['seconds']:>8.2f}{sp['seconds']:>7.2f}\n")
         out.flush()
     out.write(f"targets (tokens at most SentencePiece's, peak memory at most 1.5x): {'met' if met else 'MISSED'}\n")
     return 0
