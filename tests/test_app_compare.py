@@ -11,6 +11,7 @@ from tokenizer_core.analysis.sweep import log_sizes, split_lines, sweep
 from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.io.references import load_reference
 from ui.compare.page import TAB
+from ui.compare.sweep_view import LINKED_NOTE
 from ui.tokenizers.add import TrainRequest
 
 PAGE = "pages/compare.py"
@@ -119,6 +120,52 @@ def test_sweep_rows_equal_the_core_sweep():
     assert at.get("plotly_chart")
 
 
+def _sweep_frame(at: AppTest):
+    return next(d.value for d in at.dataframe if "heldout_tokens" in d.value.columns)
+
+
+def test_the_address_names_the_sweep_on_show_not_the_settings_being_edited():
+    at = show(open_page("hf-course-hug-pug"), "Vocabulary-size sweep")
+    at.selectbox(key="compare_sweep_algorithm").set_value("bpe-chars").run()
+    at = ok(at.select_slider(key="compare_sweep_range").set_value((256, 1000)).run())
+    assert "compare_sweep_range" not in at.query_params and "compare_sweep" not in at.query_params
+    at.number_input(key="compare_sweep_points").set_value(3).run()
+    at = ok(at.button(key="compare_sweep_run").click().run())
+    ran = {"compare_sweep": "1", "compare_sweep_algorithm": "bpe-chars", "compare_sweep_range": ["256", "1000"],
+           "compare_sweep_points": "3"}
+    assert {name: at.query_params[name] for name in ran} == ran
+    # Editing a setting leaves the address naming the sweep on show until the button is pressed again.
+    at = ok(at.number_input(key="compare_sweep_points").set_value(4).run())
+    assert at.query_params["compare_sweep_points"] == "3"
+    assert any("settings differ" in c.value for c in at.caption)
+    at = ok(at.button(key="compare_sweep_run").click().run())
+    assert at.query_params["compare_sweep_points"] == "4" and len(_sweep_frame(at)) == 4
+
+
+def test_a_link_naming_a_sweep_runs_it_again_with_its_settings():
+    params = {"compare_tab": "Vocabulary-size sweep", "compare_sweep": "1", "compare_sweep_algorithm": "bpe-chars",
+              "compare_sweep_range": ["256", "1000"], "compare_sweep_points": "3", "compare_sweep_heldout": "0.2"}
+    at = open_link(params, sample="hf-course-hug-pug")
+    assert at.number_input(key="compare_sweep_points").value == 3
+    assert any(c.value == LINKED_NOTE for c in at.caption)  # says why it runs on opening
+    train, held = split_lines(list(load_sample("hf-course-hug-pug").lines()), heldout_fraction=0.2)
+    options = TrainRequest(algorithm="bpe-chars", vocab_size=1000, lowercase=False).options()
+    rows = sweep("bpe", train, held, sizes=log_sizes(256, 1000, 3), options=options)
+    assert list(_sweep_frame(at)["heldout_tokens"]) == [r.heldout_tokens for r in rows]
+    assert {name: at.query_params[name] for name in params} == params  # the address keeps naming it
+    # The next run shows the same sweep without running it again.
+    at = ok(at.run())
+    assert not any(c.value == LINKED_NOTE for c in at.caption) and len(_sweep_frame(at)) == 3
+
+
+def test_a_link_with_sweep_settings_but_no_sweep_only_fills_them_in():
+    at = open_link({"compare_tab": "Vocabulary-size sweep", "compare_sweep_points": "3"},
+                   sample="hf-course-hug-pug")
+    assert at.number_input(key="compare_sweep_points").value == 3
+    assert not [d for d in at.dataframe if "heldout_tokens" in d.value.columns]
+    assert any("Run the sweep" in i.value for i in at.info)
+
+
 def open_link(params: dict, sample: str = "sennrich-low-lower-newest-widest") -> AppTest:
     """Open the page as a shared link does: the address carries ``params``."""
     at = pages.open_page("pages/corpus.py", sample=sample)
@@ -146,7 +193,8 @@ def test_closed_tabs_keep_their_settings():
     at = ok(at.select_slider(key="compare_sweep_range").set_value((256, 1000)).run())
     at = show(at, "Side by side")
     assert at.query_params["compare_d_model"] == "12"  # still in the address while its tab is closed
-    assert at.query_params["compare_sweep_range"] == ["256", "1000"]
+    at = show(at, "Vocabulary-size sweep")
+    assert at.select_slider(key="compare_sweep_range").value == (256, 1000)  # kept, though not yet run
     at = show(at, "Metrics")
     assert at.number_input(key="compare_d_model").value == 12
     frame = at.dataframe[0].value

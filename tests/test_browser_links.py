@@ -114,3 +114,60 @@ def test_the_address_names_the_run_on_show_not_settings_being_edited(streamlit_s
     expect(other.locator(".st-key-merges_budget input")).to_have_value("300", timeout=60_000)
     other.close()
     assert page.console_errors == []
+
+
+def _sweep_json(page) -> dict:  # noqa: ANN001
+    """The sweep's numbers, as its JSON download gives them (the training seconds left out)."""
+    import json
+
+    with page.expect_download(timeout=60_000) as download:
+        page.locator(".st-key-compare_sweep_numbers_json button:visible").click()
+    numbers = json.loads(open(download.value.path(), encoding="utf-8").read())
+    for row in numbers["rows"]:
+        row.pop("seconds")
+    return numbers
+
+
+def test_a_sweep_link_runs_that_sweep_again(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    # Settings in a link without a sweep only fill the form in.
+    page.goto(f"{streamlit_server}/compare?compare_tab={quote_plus('Vocabulary-size sweep')}"
+              "&compare_sweep_algorithm=bpe-chars&compare_sweep_range=256&compare_sweep_range=1000"
+              "&compare_sweep_points=3")
+    wait_idle(page)
+    expect(page.get_by_text(re.compile(r"^Sizes: 256, 510, 1,000\."))).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("Pick the sizes and press")).to_be_visible()
+    assert "compare_sweep" not in _query(page)
+    length = page.evaluate("history.length")
+    page.locator(".st-key-compare_sweep_run button").click()
+    expect(page).to_have_url(re.compile(r"[?&]compare_sweep=1(&|$)"), timeout=60_000)
+    wait_idle(page)
+    expect(page.locator(".st-key-compare_sweep_numbers_json button:visible")).to_be_visible(timeout=60_000)
+    assert page.evaluate("history.length") == length + 1  # the sweep: one new view
+    ran, numbers = page.url, _sweep_json(page)
+    assert numbers["sizes_asked"] == [256, 510, 1000] and numbers["algorithm"] == "bpe-chars"
+    # Editing a setting leaves the address naming the sweep on show.
+    points = page.locator(".st-key-compare_sweep_points input")
+    points.fill("4")
+    points.press("Enter")
+    wait_idle(page)
+    expect(page.get_by_text("its settings differ from the ones above")).to_be_visible(timeout=30_000)
+    assert page.url == ran
+    # The link, in a fresh session, runs the same sweep again and shows the same numbers.
+    other = page.context.new_page()
+    other.goto(ran)
+    wait_idle(other)
+    expect(other.locator(".st-key-compare_sweep_points input")).to_have_value("3", timeout=60_000)
+    expect(other.get_by_text("This link names a sweep")).to_be_visible(timeout=60_000)
+    expect(other.locator(".st-key-compare_sweep_numbers_json button:visible")).to_be_visible(timeout=60_000)
+    assert _sweep_json(other) == numbers
+    assert other.url == ran
+    other.close()
+    # Back goes to the view before the sweep: no sweep on show there.
+    page.go_back()
+    wait_idle(page)
+    expect(page.get_by_text("Pick the sizes and press")).to_be_visible(timeout=30_000)
+    assert "compare_sweep" not in _query(page)
+    assert page.console_errors == []

@@ -12,8 +12,8 @@ it draws the result. No finished size is lost.
 Keys in ``st.session_state`` owned here start with ``compare_sweep_``. A finished sweep is kept for
 every session in ``cache.SWEEPS`` under the corpus digest and the settings.
 
->>> [p.name for p in URL_PARAMS][:2]
-['compare_sweep_algorithm', 'compare_sweep_range']
+>>> [p.name for p in URL_PARAMS][:2], URL_PARAMS[-1].name, all(p.committed for p in URL_PARAMS)
+(['compare_sweep_algorithm', 'compare_sweep_range'], 'compare_sweep', True)
 """
 
 from __future__ import annotations
@@ -57,12 +57,18 @@ def _size(raw: str) -> int:
     return int(raw)
 
 
-URL_PARAMS = (
+#: ``?compare_sweep=1``: a sweep is on show (read from a link into this key, for the panel to run).
+LINKED = SWEEP + "linked"
+#: The settings are a form acted on by *Run the sweep*: the address shows those of the sweep on
+#: show (committed when it runs, with ``compare_sweep=1``), not the ones being edited. A link
+#: carrying them runs that sweep again when its tab opens (see :func:`render_sweep`).
+URL_PARAMS = url_state.form(
     url_state.choice(ALGORITHM, ALGORITHM, [a.value for a in Algorithm], default=Algorithm.BPE_BYTES.value),
     # Two sizes, repeated in the address (``?compare_sweep_range=500&compare_sweep_range=16000``).
     url_state.UrlParam(RANGE, RANGE, DEFAULT_RANGE, _size, many=True, what="the sizes"),
     url_state.integer(POINTS, POINTS, default=6, lo=2, hi=12),
     url_state.number(HELDOUT, HELDOUT, default=0.1, lo=0.05, hi=0.5),
+    url_state.flag(PREFIX + "sweep", LINKED, default=False),
 )
 
 
@@ -330,11 +336,31 @@ def _show(result: SweepResult) -> None:
     export.json_button(sweep_json(result), key=SWEEP + "numbers", name=f"sweep {name}", label="Sweep as JSON")
 
 
+#: Said above the progress bar when a link's sweep runs on opening.
+LINKED_NOTE = ("This link names a sweep: it runs again here with the settings above (the same corpus and "
+               "settings give the same numbers; one already run on this server shows at once).")
+
+
+def _linked(request: SweepRequest) -> bool:
+    """Whether the address names a sweep that is not on show (a link, a reload, Back or Forward):
+    it is run again, like a press of *Run the sweep*. Back or Forward to a view without a sweep
+    leaves none on show."""
+    named = bool(st.session_state.pop(LINKED, False))
+    box = _box()
+    if not named and url_state.history_navigation():
+        box.result = None
+    return named and (box.result is None or box.result.request != request)
+
+
 def render_sweep(corpus: Corpus) -> None:
     request = _settings(corpus)
     row = st.container(horizontal=True)  # buttons as wide as their labels, never cut
     run = row.button("Run the sweep", key=SWEEP + "run", type="primary", icon=":material/play_arrow:")
+    if not run and _linked(request):
+        st.caption(LINKED_NOTE)
+        run = True
     if run:
+        url_state.commit(URL_PARAMS, {LINKED: True})  # the address now names this sweep
         stop = row.empty()
         with stop.container():  # the sizes already finished are kept (see the module's notes)
             cancel_button(key=SWEEP + "stop", what="The vocabulary-size sweep")
