@@ -12,6 +12,7 @@ from tests import _pages as pages
 from tests._pages import html_bodies, ok
 from tokenizer_core.io.references import load_reference
 from tokenizer_core.unigram.explain import course_model, exact_distribution
+from ui.lattice.graph import VITERBI_COLOUR
 
 PAGE = "pages/lattice.py"
 
@@ -74,6 +75,28 @@ def test_training_a_unigram_shows_its_rounds_and_sentences_split_into_pieces():
     assert len(pieces) == 3 and pieces[0].startswith("1. ▁hugs")
     rounds = frame_with(at, "EM iterations")
     assert len(rounds) >= 1 and rounds["vocabulary"].iloc[-1] <= 300 * 1.1 + 1
+    # The training chart and tables download like every other (PNG, SVG, CSV).
+    keys = download_keys(at)
+    assert {"lattice_training_chart_png", "lattice_training_chart_svg", "lattice_rounds_table_csv"} <= keys
+
+
+def download_keys(at: AppTest) -> set[str]:
+    """The widget keys of the page's download buttons."""
+    return {b.proto.id.rsplit("-", 1)[-1] for b in at.get("download_button")}
+
+
+def test_every_chart_and_table_downloads_and_the_caption_names_the_paths_colour():
+    at = open_page(text="hugs")
+    keys = download_keys(at)
+    for chart in ("lattice_graph", "lattice_sampling_chart"):
+        assert {chart + "_png", chart + "_svg"} <= keys
+    for table in ("lattice_viterbi_table", "lattice_nbest_table", "lattice_sampling_table", "lattice_pruning_table"):
+        assert table + "_csv" in keys
+    # Every plotly chart is drawn through the export helper: no toolbar, buttons under it instead.
+    for chart in at.get("plotly_chart"):
+        assert json.loads(chart.proto.config).get("displayModeBar") is False
+    caption = next(c.value for c in at.caption if "Viterbi path" in c.value)
+    assert f"{VITERBI_COLOUR}\\: the Viterbi path" in caption and "red" not in caption
 
 
 def test_hostile_text_is_escaped_in_every_html_block():

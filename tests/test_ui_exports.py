@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -15,7 +16,8 @@ from tokenizer_core.batch.packing import waste_by_batch_size
 from tokenizer_core.unigram.explain import course_model
 from ui.batch.views import coincide, heatmap, waste_figure, waste_sizes
 from ui.compare.sweep_view import SIZE_CHOICES, shortfalls, size_ticks, sweep_figure, sweep_frame
-from ui.lattice.graph import lattice_figure
+from ui.lattice.graph import PRESENTER_MAX_HEIGHT, VITERBI_COLOUR, lattice_figure
+from ui.lattice.views import sampling_figure, training_figure
 from ui.widgets import export
 from ui.widgets.charts import compression_chart
 from ui.widgets.export_theme import ChartStyle, style_altair, style_plotly
@@ -97,6 +99,42 @@ def test_lattice_takes_the_theme_and_grows_in_presenter_mode(style):
     big = lattice_figure(lattice, style=ChartStyle(dark=style.dark, presenter=True))
     assert big.data[-1].textfont.size == 1.5 * chars.textfont.size
     assert big.layout.height > fig.layout.height
+
+
+def _hue(hex_colour: str) -> float:
+    import colorsys
+
+    h = hex_colour.lstrip("#")
+    return 360 * colorsys.rgb_to_hls(*(int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)))[0]
+
+
+@pytest.mark.parametrize("style", STYLES, ids=["light", "dark"])
+def test_the_viterbi_path_is_the_colour_the_caption_names(style):
+    fig = lattice_figure(course_model().lattice("unhug"), style=style)
+    path = next(t for t in fig.data if t.name == "Viterbi path")
+    assert path.line.color == style.accent
+    assert VITERBI_COLOUR == "orange" and 15 <= _hue(style.accent) <= 40  # orange, not red (0°) or yellow (60°)
+
+
+@pytest.mark.parametrize("word", ["hugs", "unhugs", "pug", "hugs" * 15])
+def test_the_presenter_lattice_fits_the_first_screen(word):
+    lattice = course_model().lattice(word)
+    big = lattice_figure(lattice, style=ChartStyle(presenter=True))
+    assert big.layout.height <= PRESENTER_MAX_HEIGHT
+    assert big.layout.height >= lattice_figure(lattice).layout.height  # still no smaller than on a desk
+
+
+@pytest.mark.parametrize("style", STYLES, ids=["light", "dark"])
+def test_lattice_sampling_and_training_charts_take_the_theme(style):
+    sampling = sampling_figure(["un | hug", "<u> | n"], [0.7, 0.3], [0.69, 0.31], draws=1000, style=style)
+    assert [bar.marker.color for bar in sampling.data] == [style.blue, style.accent]
+    assert sampling.data[0].x[1] == "&lt;u&gt; | n"  # token text escaped (plotly draws it as markup)
+    rounds = [SimpleNamespace(round=i, vocab_size=1000 - 100 * i, loss=5.0 - 0.1 * i) for i in range(3)]
+    training = training_figure(rounds, style=style)
+    assert [t.line.color for t in training.data] == [style.blue, style.accent]
+    presenter = ChartStyle(dark=style.dark, presenter=True)
+    assert sampling_figure(["a"], [1.0], [1.0], draws=1, style=presenter).layout.height > sampling.layout.height
+    assert training_figure(rounds, style=presenter).layout.height > training.layout.height
 
 
 def test_plotly_styling_sets_unset_colours_and_keeps_the_charts_own():

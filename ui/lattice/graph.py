@@ -21,6 +21,12 @@ from ui.widgets.export_theme import LIGHT, ChartStyle
 from ui.widgets.tokens import visible_whitespace
 
 _ARC_POINTS = 24
+#: The colour of the Viterbi path in words, for captions: the theme's accent, #c2410c in light
+#: mode and #ff922b in dark mode (tests check that both are orange).
+VITERBI_COLOUR = "orange"
+#: The tallest lattice in presenter mode, in pixels: under the page's title, the folded settings
+#: and the tabs it leaves about 100 px to spare on a 1280x720 screen (and more at 1024x768).
+PRESENTER_MAX_HEIGHT = 440
 
 
 def _arc(start: int, end: int, height: float) -> tuple[list[float], list[float]]:
@@ -80,7 +86,10 @@ def lattice_figure(lattice: Lattice, *, alpha: float = 1.0, style: ChartStyle = 
                              hoverinfo="skip", showlegend=False))
     top = max([0.6 + 0.5 * (e.end - e.start) + 0.2 for e in lattice.edges] + [1.5])
     grow = style.size(60) / 60
-    fig.update_layout(height=min(round(640 * grow), round((180 + 60 * top) * grow)),
+    height = min(round(640 * grow), round((180 + 60 * top) * grow))
+    if style.presenter:
+        height = min(height, PRESENTER_MAX_HEIGHT)
+    fig.update_layout(height=height,
                       margin=dict(l=10, r=10, t=style.size(30), b=10),
                       xaxis=dict(visible=False, range=[-0.5, n + 0.5]),
                       yaxis=dict(visible=False, range=[-0.8, top + 0.35]),

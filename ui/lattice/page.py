@@ -16,7 +16,7 @@ from ui.lattice.choices import (
     choose_text,
     model_pieces,
 )
-from ui.lattice.graph import lattice_figure
+from ui.lattice.graph import VITERBI_COLOUR, lattice_figure
 from ui.widgets import display
 from ui.widgets.export import plotly_chart
 from ui.widgets.text import escape_markdown
@@ -58,7 +58,7 @@ def render_page() -> None:
         best = lattice.viterbi()
         st.caption(escape_markdown(
             f"{len(lattice.edges):,} edges over {len(piece)} characters. Arc width: marginal probability "
-            f"(how likely the piece is on the path); red: the Viterbi path ({' | '.join(best.pieces)}, "
+            f"(how likely the piece is on the path); {VITERBI_COLOUR}: the Viterbi path ({' | '.join(best.pieces)}, "
             f"score {best.log_prob:.3f}). Hover an arc's label for its id and numbers."))
     with tabs[1]:
         views.render_viterbi(lattice)

@@ -28,7 +28,8 @@ from tokenizer_core.unigram.model import Unigram
 from ui import url_state
 from ui.lattice import PREFIX
 from ui.shelf import state as shelf
-from ui.widgets import display, shelf_picker
+from ui.widgets import display, export, shelf_picker
+from ui.widgets.export_theme import LIGHT, ChartStyle
 from ui.widgets.safe_html import render_html
 from ui.widgets.shelf_picker import Picked
 from ui.widgets.text import escape_markdown
@@ -75,7 +76,7 @@ def render_viterbi(lattice: Lattice) -> None:
         "back-pointer": [r.best_start for r in rows],
         "best score": [r.best_score for r in rows],
     })
-    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+    export.table(frame, key=PREFIX + "viterbi_table", name="viterbi table", hide_index=True, column_config={
         "best score": st.column_config.NumberColumn(format="%.4f", help="log P of the best path to this position")})
     best = lattice.viterbi()
     share = math.exp(best.log_prob - lattice.log_partition())
@@ -92,7 +93,7 @@ def render_nbest(lattice: Lattice, *, k: int) -> None:
                           "score": [p.log_prob for p in paths],
                           "path probability": [math.exp(p.log_prob) for p in paths],
                           "probability": [math.exp(p.log_prob - log_z) for p in paths]})
-    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+    export.table(frame, key=PREFIX + "nbest_table", name="n-best", hide_index=True, column_config={
         "score": st.column_config.NumberColumn("score (log P)", format="%.4f",
                                                help="Sum of the pieces' log-probabilities."),
         "path probability": st.column_config.NumberColumn("path probability P(path)", format="%.3g",
@@ -106,6 +107,34 @@ def render_nbest(lattice: Lattice, *, k: int) -> None:
     c1.metric("Entropy", f"{h:.3f} nats", help="Of the distribution over all segmentations of this piece.")
     c2.metric("In bits", f"{h / math.log(2):.3f}")
     c3.metric("Segmentations as likely as that", f"{math.exp(h):.2f}", help="exp(entropy): the perplexity.")
+
+
+def sampling_figure(labels: list[str], exact: list[float], sampled: list[float], *, draws: int,
+                    style: ChartStyle = LIGHT) -> go.Figure:
+    """Exact probability against the share of ``draws`` samples, a pair of bars per segmentation
+    (``labels``: token text, escaped here)."""
+    escaped = [html.escape(lbl) for lbl in labels]
+    fig = go.Figure([
+        go.Bar(name="exact probability", x=escaped, y=exact, marker_color=style.blue),
+        go.Bar(name=f"share of {draws:,} samples", x=escaped, y=sampled, marker_color=style.accent),
+    ])
+    fig.update_layout(barmode="group", height=style.size(360), margin=dict(l=10, r=10, t=style.size(30), b=10),
+                      yaxis_tickformat=".0%", legend=dict(orientation="h", y=1.02, yanchor="bottom"))
+    return fig
+
+
+def training_figure(rounds, *, style: ChartStyle = LIGHT) -> go.Figure:  # noqa: ANN001 (the trainer's rounds)
+    """Vocabulary size (log axis) and loss per word against the EM round."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=[r.round for r in rounds], y=[r.vocab_size for r in rounds], name="vocabulary size",
+                             mode="lines+markers", line=dict(color=style.blue), marker=dict(color=style.blue)))
+    fig.add_trace(go.Scatter(x=[r.round for r in rounds], y=[r.loss for r in rounds], name="loss per word",
+                             mode="lines+markers", yaxis="y2", line=dict(color=style.accent),
+                             marker=dict(color=style.accent)))
+    fig.update_layout(height=style.size(320), margin=dict(l=10, r=10, t=style.size(30), b=10), xaxis_title="EM round",
+                      yaxis=dict(title="vocabulary size", type="log"), legend=dict(orientation="h", y=1.1),
+                      yaxis2=dict(title="loss per word", overlaying="y", side="right"))
+    return fig
 
 
 def render_sampling(lattice: Lattice) -> None:
@@ -125,17 +154,12 @@ def render_sampling(lattice: Lattice) -> None:
         return
     shown = exact[:15]
     labels = [_seg(p.pieces) for p in shown]
-    fig = go.Figure([
-        go.Bar(name="exact probability", x=[html.escape(lbl) for lbl in labels], y=[p.probability for p in shown]),
-        go.Bar(name=f"share of {draws:,} samples", x=[html.escape(lbl) for lbl in labels],
-               y=[counts.get(p.pieces, 0) / draws for p in shown]),
-    ])
-    fig.update_layout(barmode="group", height=360, margin=dict(l=10, r=10, t=30, b=10), yaxis_tickformat=".0%",
-                      legend=dict(orientation="h", y=1.02, yanchor="bottom"))
-    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})
-    frame = pd.DataFrame({"segmentation": labels, "exact": [p.probability for p in shown],
-                          "sampled": [counts.get(p.pieces, 0) / draws for p in shown]})
-    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+    sampled = [counts.get(p.pieces, 0) / draws for p in shown]
+    export.plotly_chart(lambda style: sampling_figure(labels, [p.probability for p in shown], sampled, draws=draws,
+                                                      style=style),
+                        key=PREFIX + "sampling_chart", name="subword sampling")
+    frame = pd.DataFrame({"segmentation": labels, "exact": [p.probability for p in shown], "sampled": sampled})
+    export.table(frame, key=PREFIX + "sampling_table", name="subword sampling", hide_index=True, column_config={
         "exact": st.column_config.NumberColumn(format="%.4f"), "sampled": st.column_config.NumberColumn(format="%.4f")})
     if len(exact) > len(shown):
         st.caption(f"The {len(shown)} most likely of {len(exact):,}+ segmentations are shown.")
@@ -182,10 +206,10 @@ def render_training(model: Unigram, *, is_course: bool) -> None:
                     "with every piece, and what removing each piece longer than one character would add.")
         losses = pruning_losses(course_model(), COURSE_WORDS)
         st.metric("Loss with every piece", f"{losses[0].loss_with:.1f}")
-        st.dataframe(pd.DataFrame({"piece": [x.piece for x in losses], "loss without it": [x.loss_without for x in losses],
+        export.table(pd.DataFrame({"piece": [x.piece for x in losses], "loss without it": [x.loss_without for x in losses],
                                    "increase": [x.increase for x in losses],
                                    "words split differently": [", ".join(x.changed) for x in losses]}),
-                     hide_index=True, width="stretch", column_config={
+                     key=PREFIX + "pruning_table", name="course pruning", hide_index=True, column_config={
                          "loss without it": st.column_config.NumberColumn(format="%.2f"),
                          "increase": st.column_config.NumberColumn(format="%.2f")})
         st.caption("Pruning drops the pieces whose removal costs least first (here all but hug cost nothing: "
@@ -196,18 +220,12 @@ def render_training(model: Unigram, *, is_course: bool) -> None:
         st.info("This model was not trained in this app, so its training trace is not known.")
         return
     rounds = result.rounds
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=[r.round for r in rounds], y=[r.vocab_size for r in rounds], name="vocabulary size",
-                             mode="lines+markers"))
-    fig.add_trace(go.Scatter(x=[r.round for r in rounds], y=[r.loss for r in rounds], name="loss per word",
-                             mode="lines+markers", yaxis="y2"))
-    fig.update_layout(height=320, margin=dict(l=10, r=10, t=30, b=10), xaxis_title="EM round",
-                      yaxis=dict(title="vocabulary size", type="log"), legend=dict(orientation="h", y=1.1),
-                      yaxis2=dict(title="loss per word", overlaying="y", side="right"))
-    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})
-    st.dataframe(pd.DataFrame([{"round": r.round, "vocabulary": r.vocab_size, "log-likelihood": r.log_likelihood,
+    export.plotly_chart(lambda style: training_figure(rounds, style=style), key=PREFIX + "training_chart",
+                        name="unigram training rounds")
+    export.table(pd.DataFrame([{"round": r.round, "vocabulary": r.vocab_size, "log-likelihood": r.log_likelihood,
                                 "loss per word": r.loss, "EM iterations": r.em_iterations, "tokens": r.num_tokens,
-                                "pieces removed": len(r.removed)} for r in rounds]), hide_index=True, width="stretch",
+                                "pieces removed": len(r.removed)} for r in rounds]),
+                 key=PREFIX + "rounds_table", name="unigram training rounds", hide_index=True,
                  column_config={"vocabulary": st.column_config.NumberColumn(format="localized"),
                                 "log-likelihood": st.column_config.NumberColumn(format="%.1f"),
                                 "loss per word": st.column_config.NumberColumn(format="%.4f"),
@@ -222,6 +240,7 @@ def render_training(model: Unigram, *, is_course: bool) -> None:
     if frame.empty:
         st.caption("No piece was removed in this round.")
     else:
-        st.dataframe(frame.sort_values("loss", na_position="last").head(300), hide_index=True, width="stretch",
+        export.table(frame.sort_values("loss", na_position="last").head(300), key=PREFIX + "removed_table",
+                     name=f"pieces removed in round {picked}", hide_index=True,
                      column_config={"log-prob": st.column_config.NumberColumn(format="%.3f"),
                                     "loss": st.column_config.NumberColumn(format="%.6f")})
