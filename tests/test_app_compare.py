@@ -59,6 +59,9 @@ def test_metrics_on_the_text_match_the_core():
     at.radio(key="compare_metrics_view").set_value("Strategy table").run()
     strategy = ok(at).dataframe[0].value
     assert list(strategy.columns) == ["name", "vocab_size", "chars_per_token", "compression", "char_coverage"]
+    # Both metrics tables download as CSV.
+    keys = {b.proto.id.rsplit("-", 1)[-1] for b in at.get("download_button")}
+    assert {"compare_metrics_text_csv", "compare_metrics_corpus_csv"} <= keys
     assert strategy[strategy["name"] == "char"].iloc[0]["compression"] == 1.0
 
 

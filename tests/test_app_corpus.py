@@ -95,6 +95,9 @@ def test_counted_sample_shows_its_counts_and_preview():
     assert at.code[0].value.startswith("hug\nhug\n")
     top = at.dataframe[0].value
     assert list(top["word"][:2]) == ["pun", "hug"] and list(top["count"][:2]) == [12, 10]
+    # Every table has its CSV button (top words, the character inventory, scripts).
+    keys = {b.proto.id.rsplit("-", 1)[-1] for b in at.get("download_button")}
+    assert {"corpus_top_words_csv", "corpus_inventory_csv", "corpus_scripts_csv"} <= keys
 
 
 def test_pasted_hostile_text_is_shown_as_text():

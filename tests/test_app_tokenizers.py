@@ -73,6 +73,7 @@ def test_vocabulary_search_and_merge_tree():
     gpt2 = load_reference("gpt2")
     assert len(frame) == sum("Ġthe" in t for t in gpt2.get_vocab())
     assert all(t.startswith("·the") or "·the" in t for t in frame["token"])  # Ġ shown as a visible space
+    assert "tokenizers_vocab_table_csv" in {b.proto.id.rsplit("-", 1)[-1] for b in at.get("download_button")}
     at = ok(at.text_input(key="tokenizers_tree_token").input("Ġthe").run())
     tree = next(b for b in html_bodies(at).split("\n") if "tp-tree" in b)
     assert "merge #" in tree and "·the" in tree  # Ġ shown as a visible space
@@ -122,3 +123,4 @@ def test_special_tab_lists_added_tokens_with_their_flags():
     assert set(frame.columns) >= {"id", "special", "single_word", "lstrip", "rstrip", "normalized", "in model vocab"}
     row = frame[frame["token"] == "<|endoftext|>"].iloc[0]
     assert row["id"] == 100257 and bool(row["special"]) and not bool(row["normalized"])
+    assert "tokenizers_added_table_csv" in {b.proto.id.rsplit("-", 1)[-1] for b in at.get("download_button")}

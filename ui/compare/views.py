@@ -25,6 +25,7 @@ from ui.compare.align import MAX_ALIGNED_CHARS, aligned_html
 from ui.compare.choices import Compared
 from ui.compare.corpus_metrics import CORPUS_METRIC_CHARS, corpus_rows
 from ui.compare.notes import wordpiece_note
+from ui.widgets import export
 from ui.widgets.safe_html import render_html
 from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import scheme_for
@@ -113,12 +114,14 @@ def render_metrics(text: str, chosen: Sequence[Compared], corpus: Corpus) -> Non
     if text:
         rows = compare_rows([(c.name, c.tokenizer) for c in chosen], [text], d_model=d_model, price_per_1k=price,
                             baseline=baseline)
-        st.dataframe(_frame(rows)[columns], hide_index=True, width="stretch", column_config=config)
+        export.table(_frame(rows)[columns], key=PREFIX + "metrics_text", name="metrics on the text", hide_index=True,
+                     column_config=config)
     else:
         st.info("The text is empty.")
     st.subheader("On the corpus")
     rows = corpus_rows(chosen, corpus, d_model=d_model, price=price, baseline=baseline)
-    st.dataframe(_frame(rows)[columns], hide_index=True, width="stretch", column_config=config)
+    export.table(_frame(rows)[columns], key=PREFIX + "metrics_corpus", name="metrics on the corpus", hide_index=True,
+                 column_config=config)
     st.caption(f"The corpus metrics encode its first {CORPUS_METRIC_CHARS:,} characters, each line on its own, "
                "without special tokens.")
     _wordpiece_notes(text, chosen)

@@ -13,8 +13,9 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.corpus.loading import Corpus
+from ui.corpus import PREFIX
 from ui.corpus.overview import CorpusOverview
-from ui.widgets.export import altair_chart
+from ui.widgets.export import altair_chart, table
 from ui.widgets.text import escape_markdown, format_bytes, format_count
 
 PREVIEW_CHARS = 3000
@@ -77,8 +78,10 @@ def render_words(overview: CorpusOverview) -> None:
         if not stats.word_freq:
             st.info("This corpus has no words (only punctuation, symbols or emoji).")
         else:
-            st.dataframe(
+            table(
                 overview.top_words,
+                key=PREFIX + "top_words",
+                name="top words",
                 hide_index=True,
                 height=320,
                 column_config={"share %": st.column_config.NumberColumn(format="%.2f")},
@@ -106,15 +109,18 @@ def render_characters(overview: CorpusOverview) -> None:
     )
     left, right = st.columns([3, 1])
     with left:
-        st.dataframe(
+        table(
             overview.inventory,
+            key=PREFIX + "inventory",
+            name="character inventory",
             hide_index=True,
             height=360,
             column_config={"share %": st.column_config.NumberColumn(format="%.3f")},
         )
     with right:
         scripts = overview.scripts
-        st.dataframe(scripts, hide_index=True, height=min(360, 38 + 35 * len(scripts)))
+        table(scripts, key=PREFIX + "scripts", name="scripts", hide_index=True,
+              height=min(360, 38 + 35 * len(scripts)))
 
 
 def render_preview(corpus: Corpus) -> None:

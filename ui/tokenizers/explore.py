@@ -25,7 +25,7 @@ from ui import cache, url_state
 from ui.merges.html import tree_block_html
 from ui.merges.run import MAX_TREE_NODES, TreeNode, bounded_tree
 from ui.tokenizers import PREFIX
-from ui.widgets.export import plotly_chart
+from ui.widgets.export import plotly_chart, table
 from ui.widgets.safe_html import render_html
 from ui.widgets.shelf_picker import Picked
 from ui.widgets.text import escape_markdown
@@ -112,8 +112,8 @@ def render_vocabulary(held: Picked, corpus: Corpus, *, translate: bool) -> None:
     ascending = {"id": True, "length": False, "merge_rank": True, "score": False, "count": False}[sort]
     frame = frame.sort_values(sort, ascending=ascending, na_position="last", kind="stable")
     st.caption(f"{len(frame):,} tokens" + (f"; the first {MAX_ROWS:,} shown" if len(frame) > MAX_ROWS else ""))
-    st.dataframe(frame.head(MAX_ROWS), hide_index=True, width="stretch", height=360,
-                 column_config={"score": st.column_config.NumberColumn(format="%.3f")})
+    table(frame.head(MAX_ROWS), key=PREFIX + "vocab_table", name="vocabulary", hide_index=True, height=360,
+          column_config={"score": st.column_config.NumberColumn(format="%.3f")})
     _length_chart(entries)
 
 
@@ -136,7 +136,7 @@ def render_specials(tok: Tokenizer) -> None:
         return
     frame = pd.DataFrame(rows).rename(columns={"content": "token", "in_model_vocab": "in model vocab"})
     # Shown through the dataframe widget, which renders cell text as text (never as HTML).
-    st.dataframe(frame, hide_index=True, width="stretch")
+    table(frame, key=PREFIX + "added_table", name="added tokens", hide_index=True)
     st.caption(
         "Added tokens are matched whole in the raw text before the model runs. **special**: skipped "
         "when decoding with special tokens skipped; **single_word**: only matched as a whole word; "
