@@ -368,3 +368,16 @@ def test_leaving_a_classic_sample_restores_the_usual_settings():
     at = ok(at.switch_page(PAGE).run())
     assert at.session_state["merges_budget"] == 2000
     assert at.session_state["merges_marker"] == "none" and at.session_state["merges_min_frequency"] == 0
+
+
+def test_single_chips_get_the_focus_popup_css_from_the_page_layout():
+    """The BPE page draws single chips (chip_html), not chip rows: the page-wide layout CSS carries
+    the chips' focus rule, so a focused chip shows its id and bytes there too."""
+    from ui.widgets.tokens import CHIP_CSS
+
+    at = click(open_page("hf-course-hug-pug"), "merges_train")
+    bodies = [h.proto.body for h in at.get("html")]
+    chips = [b for b in bodies if 'class="tp-chip" tabindex="0"' in b and "data-tip=" in b]
+    assert chips and not any(CHIP_CSS in b for b in chips)  # the page's own chips come without it
+    assert sum(CHIP_CSS in b for b in bodies) == 1  # once, in the layout CSS
+    assert ".tp-chip[data-tip]:focus::after" in CHIP_CSS

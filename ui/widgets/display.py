@@ -22,6 +22,7 @@ import streamlit as st
 
 from ui import url_state
 from ui.widgets.safe_html import render_html
+from ui.widgets.tokens import CHIP_CSS
 
 RAW_MARKERS = "display_raw_markers"  # session-wide: show Ġ ▁ ## </w> as they are
 PRESENTER = "display_presenter"  # session-wide: presenter mode
@@ -131,5 +132,6 @@ def presenter_toggle() -> None:
 
 
 def apply_css() -> None:
-    """The layout CSS, and presenter mode's when it is on (call once per run, before the page)."""
-    render_html(_LAYOUT_CSS + (_PRESENTER_CSS if presenter() else ""))
+    """The layout CSS, the token chips' (their details on keyboard focus, for pages that draw single
+    chips too), and presenter mode's when it is on (call once per run, before the page)."""
+    render_html(_LAYOUT_CSS + CHIP_CSS + (_PRESENTER_CSS if presenter() else ""))
