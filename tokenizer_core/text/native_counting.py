@@ -7,7 +7,6 @@ chunk order keeps the order of first appearance of one pass over the corpus, so 
 same, piece for piece and in order, whatever the number of threads.
 
 >>> from tokenizer_core.text.kernel_codes import PieceSplit
-from tokenizer_core.text.line_chunks import line_chunks
 >>> from tokenizer_core.text.native import available
 >>> not available() or count_native(["a b a\\n", "b c\\n"], how=PieceSplit.WHITESPACE, threads=2) == {"a": 2, "b": 2, "c": 1}
 True
