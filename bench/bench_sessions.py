@@ -191,6 +191,35 @@ async def _enter(page: Any, box: Any, value: str, param: str, key: str = "Enter"
     raise RuntimeError(f"{param}: the page lost {value!r} three times")
 
 
+async def _type(page: Any, box: Any, value: str) -> None:
+    """Type ``value`` into a form's input ``box`` and commit it with Enter; return once the app is idle
+    with the value in the box (typed again if a run already under way redrew the box)."""
+    for _ in range(3):
+        await box.fill(value)
+        await box.press("Enter")
+        await _idle(page)
+        if await box.input_value() == value:
+            return
+    raise AssertionError(f"the box kept refusing {value!r}")
+
+
+async def _press_until(page: Any, button: Any, outcome: Any, *, tries: int = 3) -> None:
+    """Click ``button`` until ``outcome`` shows: a click that lands while a rerun redraws the page
+    (one that committed a form's input, say) can be lost, and nothing else would say so."""
+    from playwright.async_api import Error as PlaywrightError
+    from playwright.async_api import expect
+
+    for attempt in range(tries):
+        await button.click()
+        try:
+            await expect(outcome).to_be_visible(timeout=TIMEOUT_MS // (tries - attempt))
+            return
+        except (AssertionError, PlaywrightError):
+            if attempt == tries - 1:
+                raise
+            await _idle(page)
+
+
 async def _choose(page: Any, key: str, option: str) -> None:
     """Pick ``option`` in the select box with widget key ``key`` (opened again if a redraw closed it)."""
     from playwright.async_api import Error as PlaywrightError
@@ -297,11 +326,14 @@ async def _session(context: Any, base: str, word: str, other: str, upload: bytes
         await _sidebar(page, "Tokenizers")
         await page.get_by_text("Add a tokenizer to the shelf").click()
         await _idle(page)
-        await _enter(page, page.locator(".st-key-tokenizers_vocab_size input"), str(TRAIN_VOCAB), "tokenizers_vocab_size")
+        # A form's settings reach the address only when Train acts (the address describes the run
+        # on screen), so the value is checked in its box, and in the address after Train.
+        await _type(page, page.locator(".st-key-tokenizers_vocab_size input"), str(TRAIN_VOCAB))
         await expect(page.locator(".st-key-tokenizers_algorithm").get_by_role("combobox")).to_have_value(
             "BPE on bytes (GPT-2 style)", timeout=TIMEOUT_MS)
-        await page.locator(".st-key-tokenizers_train button").click()
-        await expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("put on the shelf", timeout=TIMEOUT_MS)
+        await _press_until(page, page.locator(".st-key-tokenizers_train button"),
+                           page.get_by_test_id("stAlertContentSuccess").filter(has_text="put on the shelf"))
+        await expect(page).to_have_url(re.compile(rf"[?&]tokenizers_vocab_size={TRAIN_VOCAB}(&|$)"), timeout=TIMEOUT_MS)
         await _idle(page)
         await expect(page.locator(".st-key-tokenizers_selected").get_by_role("combobox")).to_have_value(
             _label(TRAINED_LABEL), timeout=TIMEOUT_MS)
@@ -311,6 +343,10 @@ async def _session(context: Any, base: str, word: str, other: str, upload: bytes
 
         # Upload a tokenizer.json of its own: same file name, type and size as everybody's.
         await page.get_by_role("tab", name="Upload a file").click()
+        # The open tab is part of the address: the click reruns the page, which must end before the
+        # file is handed over (a redraw in between drops it).
+        await expect(page).to_have_url(re.compile(r"[?&]tokenizers_add_tab=Upload"), timeout=TIMEOUT_MS)
+        await _idle(page)
         await page.locator(".st-key-tokenizers_upload input[type=file]").set_input_files(
             {"name": "tokenizer.json", "mimeType": "application/json", "buffer": upload})
         importer = page.locator(".st-key-tokenizers_import button")
