@@ -35,6 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.bench_bpe import HF_TRAIN, OURS_CLI, _reference_encoders, run_process  # noqa: E402
+from bench.bench_bpe import timed as bench_timed  # noqa: E402
 from bench.corpus import bench_corpus_path  # noqa: E402
 
 GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -126,13 +127,7 @@ def encoding(mb: int, threads: int, workdir: Path) -> None:
     tk = tokie.Tokenizer.from_json(str(json_path))
 
     def timed(fn, repeat: int = 3):
-        best, out = float("inf"), None
-        for _ in range(repeat):
-            out = None
-            start = time.perf_counter()
-            out = fn()
-            best = min(best, time.perf_counter() - start)
-        return best, out
+        return bench_timed(fn, repeat)
 
     reference = tt.encode_ordinary_batch(lines, num_threads=threads)
     rows = []
