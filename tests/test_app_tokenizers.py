@@ -45,6 +45,10 @@ def test_references_are_on_the_shelf_and_gpt2_is_shown():
     for tid in gpt2.encode(text).ids[:5]:
         assert f'title="id {tid} ' in bodies
     assert any("ByteLevel" in m.value for m in at.markdown)
+    # The shelf table and the pipeline's token table each have a visible CSV button.
+    buttons = {b.proto.id.rsplit("-", 1)[-1]: b for b in at.get("download_button")}
+    assert {"tokenizers_shelf_table_csv", "tokenizers_stages_table_csv"} <= set(buttons)
+    assert all(buttons[k].proto.label == "CSV" for k in ("tokenizers_shelf_table_csv", "tokenizers_stages_table_csv"))
 
 
 def test_training_puts_a_tokenizer_on_the_shelf_and_selects_it():

@@ -17,6 +17,7 @@ from ui.tokenizers import PREFIX, add, explore, stages
 from ui.tokenizers.explore import render_merge_tree, render_specials, render_vocabulary
 from ui.tokenizers.stages import component_name, render_pipeline
 from ui.widgets import display, shelf_picker
+from ui.widgets.export import table
 from ui.widgets.shelf_picker import Picked
 from ui.widgets.text import escape_markdown
 
@@ -24,7 +25,7 @@ from ui.widgets.text import escape_markdown
 def _shelf_table(items: list[shelf.ShelfItem]) -> None:
     frame = pd.DataFrame({"name": [i.name for i in items], "kind": [shelf.KIND_LABELS[i.kind] for i in items],
                           "details": [i.detail for i in items]})
-    st.dataframe(frame, hide_index=True, width="stretch", height=min(320, 40 + 35 * len(items)))
+    table(frame, key=PREFIX + "shelf_table", name="shelf", hide_index=True, height=min(320, 40 + 35 * len(items)))
 
 
 def _make_files(tok: Tokenizer) -> tuple[str, str, str]:

@@ -14,6 +14,7 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from ui import url_state
 from ui.tokenizers import PREFIX
+from ui.widgets.export import table
 from ui.widgets.safe_html import render_html
 from ui.widgets.text import escape_markdown
 from ui.widgets.tokens import chip_html, chips_html, scheme_for, visible_whitespace
@@ -75,7 +76,8 @@ def render_pipeline(tok: Tokenizer, *, translate: bool) -> None:
         "type_id": final.type_ids, "special": final.special_tokens_mask,
         "word": pd.array(final.word_ids, dtype="Int64"),
     })
-    st.dataframe(frame, hide_index=True, width="stretch", height=min(300, 40 + 35 * len(frame)))
+    table(frame, key=PREFIX + "stages_table", name="pipeline tokens", hide_index=True,
+          height=min(300, 40 + 35 * len(frame)))
     _stage("5. Decoder", tok.decoder, f"<div {box}>{html.escape(visible_whitespace(decoded))}</div>")
     same = "equals" if decoded == text else "differs from"
     st.caption(f"{len(final.ids):,} tokens for {len(text):,} characters; the decoded text {same} the input.")
