@@ -60,3 +60,25 @@ def test_the_same_content_under_two_names_is_one_item_and_different_content_two(
     at = AppTest.from_function(script).run()
     assert not at.exception, at.exception
     assert at.text[0].value == "(True, True, True, 2)"
+
+
+
+def test_compare_draws_its_picker_and_tabs_without_loading_a_tokenizer(monkeypatch):
+    """Compare's picker needs only labels: with the sweep tab open no reference is loaded (the page's
+    skeleton never waits for one); the tab that shows the picks loads them."""
+    loaded: list[str] = []
+    real = shelf.tokenizer
+
+    def tokenizer(key: str):
+        loaded.append(key)
+        return real(key)
+
+    monkeypatch.setattr(shelf, "tokenizer", tokenizer)
+    at = open_page("pages/corpus.py")
+    at.query_params["compare_tab"] = "Vocabulary-size sweep"
+    at = ok(at.switch_page("pages/compare.py").run())
+    assert at.multiselect(key="compare_shelf").value == ["gpt2 · reference", "cl100k_base · reference"]
+    assert at.tabs and not [k for k in loaded if k.startswith("ref:")], loaded
+    at.session_state["compare_tab"] = "Side by side"
+    at = ok(at.run())
+    assert {"ref:gpt2", "ref:cl100k_base"} <= set(loaded)

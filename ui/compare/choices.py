@@ -98,16 +98,18 @@ def choose_tokenizers(corpus: Corpus) -> list[Compared]:
 def choose(corpus: Corpus) -> Callable[[], list[Compared]]:
     """The pickers; returns what builds the tokenizers they give, baselines first. The page calls it
     where the result is shown, after drawing its tabs: a first visit builds the baselines (seconds
-    on a big corpus) under their progress bars with the rest of the page already on screen."""
+    on a big corpus) under their progress bars and loads the shelf's picks (the references, about
+    a second the first time) with the rest of the page already on screen."""
     kinds = st.multiselect("Baselines (trained on the corpus)", list(GRANULARITIES),
                            format_func=GRANULARITY_LABELS.get, key=KINDS)
     _train_panel()
-    picked = shelf_picker.pick_many(key=SHELF, label="From the shelf", prefer=DEFAULT_SHELF, short=_short,
-                                    help="Everything on the shelf: references, and what you trained or imported.")
+    # Only labels here: the tokenizers load in build(), inside the open tab, after the skeleton is drawn.
+    picked = shelf_picker.choose_many(key=SHELF, label="From the shelf", prefer=DEFAULT_SHELF, short=_short,
+                                      help="Everything on the shelf: references, and what you trained or imported.")
 
     def build() -> list[Compared]:
         out = [b for b in (baseline(kind, corpus) for kind in kinds) if b is not None]
-        for p in picked:
+        for p in shelf_picker.load_many(picked):
             # A reference's name is unique; the user's own tokenizers keep the label that tells them apart.
             out.append(Compared(p.name if p.item.kind == Kind.REFERENCE else p.label, p.digest, p.tokenizer))
         return out

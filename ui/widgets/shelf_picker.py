@@ -125,10 +125,12 @@ def pick_one(*, key: str, label: str = "Tokenizer", prefer: Sequence[str] = (), 
     return Picked(picked, item, tok)
 
 
-def pick_many(*, key: str, label: str, prefer: Sequence[str] = (), help: Optional[str] = None,
-              short: Optional[Callable[[str], str]] = None) -> list[Picked]:
-    """A multiselect of the shelf; the first time, the items named in ``prefer`` are selected. Items
-    that cannot be loaded are said and left out of the list returned."""
+def choose_many(*, key: str, label: str, prefer: Sequence[str] = (), help: Optional[str] = None,
+                short: Optional[Callable[[str], str]] = None) -> list[tuple[str, shelf.ShelfItem]]:
+    """A multiselect of the shelf; the first time, the items named in ``prefer`` are selected.
+    Returns the chosen labels and items without loading any tokenizer (a reference costs a
+    second the first time): a page draws the rest of its skeleton first, then :func:`load_many`
+    where the tokenizers are used."""
     offered = _offered(None)
     if key not in st.session_state:
         st.session_state[key] = [lbl for lbl, item in offered.items() if item.name in prefer]
@@ -137,13 +139,26 @@ def pick_many(*, key: str, label: str, prefer: Sequence[str] = (), help: Optiona
         _unknown(lost)
     st.session_state[key] = [c for c in chosen if c in offered]
     labels = st.multiselect(label, list(offered), key=key, help=help, format_func=short or str)
-    out = []
     for lbl in labels:
-        tok = load(offered[lbl])
+        shelf_link.note_used(offered[lbl])  # its store id goes into the page's address, whichever tab is open
+    return [(lbl, offered[lbl]) for lbl in labels]
+
+
+def load_many(chosen: Sequence[tuple[str, shelf.ShelfItem]]) -> list[Picked]:
+    """The tokenizers :func:`choose_many` gave; items that cannot be loaded are said and left out."""
+    out = []
+    for lbl, item in chosen:
+        tok = load(item)
         if tok is not None:
-            shelf_link.note_used(offered[lbl])
-            out.append(Picked(lbl, offered[lbl], tok))
+            out.append(Picked(lbl, item, tok))
     return out
+
+
+def pick_many(*, key: str, label: str, prefer: Sequence[str] = (), help: Optional[str] = None,
+              short: Optional[Callable[[str], str]] = None) -> list[Picked]:
+    """A multiselect of the shelf (:func:`choose_many`) and the tokenizers picked, loaded at once.
+    Items that cannot be loaded are said and left out of the list returned."""
+    return load_many(choose_many(key=key, label=label, prefer=prefer, help=help, short=short))
 
 
 def select(key: str, item: shelf.ShelfItem, *, many: bool = False) -> None:
