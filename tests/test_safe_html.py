@@ -130,3 +130,32 @@ def test_every_compare_tab_escapes_hostile_tokens():
             assert markup_problems(body) == [], (tab, body[:200])
         assert not any("not shown as formatting" in w.value for w in at.warning), tab  # the guard refused none
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown["Side by side"]  # one token, shown as text
+
+
+def test_the_aligned_view_escapes_tokens_cut_inside_characters_and_row_names():
+    """The aligned view's shared cells, byte-boundary marks and their titles (which name the
+    character a cut falls in, its bytes and the rows that cut it) carry token text and row names:
+    hostile ones, with multi-byte characters between tags so that byte rows cut inside them."""
+    from tokenizer_core.analysis.compare import granularity_tokenizer, segments
+    from tokenizer_core.io.references import load_reference
+    from ui.compare.align import aligned_html
+
+    text = "ü<script>alert('é')</script>😀<img src=x onerror=\"a()\">" + HOSTILE[3]
+    toks = {'<b onmouseover="x()">gpt2</b>': load_reference("gpt2"),
+            "<script>bytes</script>": granularity_tokenizer("byte", [text]),
+            "chars & 'quotes'": granularity_tokenizer("char", [text])}
+    rows = [(name, segments(tok, text)) for name, tok in toks.items()]
+    block = aligned_html(text, rows, schemes=["bytes", "bytes", "plain"], translate=False)
+    assert markup_problems(block) == [], block[:300]
+    assert not re.search(r"<\s*(script|img|b)\b", block, re.I)
+    assert "&lt;script&gt;" in block and "&lt;b onmouseover=" in block
+
+
+def test_the_dropout_rows_escape_hostile_tokens():
+    """The Lattice page's BPE-dropout rows: a share next to the chips of one segmentation."""
+    from ui.widgets.tokens import chips_html
+
+    row = (f'<div style="display:flex;gap:8px;align-items:center"><span style="width:4em;text-align:right">'
+           f'{0.25:.0%}</span>{chips_html(list(enumerate(HOSTILE)), scheme="plain", translate=False)}</div>')
+    assert markup_problems(row) == []
+    assert not re.search(r"<\s*(script|img)\b", row, re.I)
