@@ -203,6 +203,15 @@ async def _type(page: Any, box: Any, value: str) -> None:
     raise AssertionError(f"the box kept refusing {value!r}")
 
 
+async def _shows_selected(page: Any, label: str) -> None:
+    """Wait for the run to end with ``label`` chosen in the Tokenizers page's picker."""
+    from playwright.async_api import expect
+
+    await _idle(page)
+    await expect(page.locator(".st-key-tokenizers_selected").get_by_role("combobox")).to_have_value(
+        _label(label), timeout=TIMEOUT_MS)
+
+
 async def _press_until(page: Any, button: Any, outcome: Any, *, tries: int = 3) -> None:
     """Click ``button`` until ``outcome`` shows: a click that lands while a rerun redraws the page
     (one that committed a form's input, say) can be lost, and nothing else would say so."""
@@ -334,9 +343,7 @@ async def _session(context: Any, base: str, word: str, other: str, upload: bytes
         await _press_until(page, page.locator(".st-key-tokenizers_train button"),
                            page.get_by_test_id("stAlertContentSuccess").filter(has_text="put on the shelf"))
         await expect(page).to_have_url(re.compile(rf"[?&]tokenizers_vocab_size={TRAIN_VOCAB}(&|$)"), timeout=TIMEOUT_MS)
-        await _idle(page)
-        await expect(page.locator(".st-key-tokenizers_selected").get_by_role("combobox")).to_have_value(
-            _label(TRAINED_LABEL), timeout=TIMEOUT_MS)
+        await _shows_selected(page, TRAINED_LABEL)
         lap("shelf_train")
         await _search_all(page, result, TRAINED_LABEL)
         lap("shelf_search")
@@ -354,9 +361,7 @@ async def _session(context: Any, base: str, word: str, other: str, upload: bytes
         await importer.click()
         await expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text(
             f"Imported tokenizer.json: {UPLOAD_VOCAB} tokens", timeout=TIMEOUT_MS)
-        await _idle(page)
-        await expect(page.locator(".st-key-tokenizers_selected").get_by_role("combobox")).to_have_value(
-            _label(UPLOADED_LABEL), timeout=TIMEOUT_MS)
+        await _shows_selected(page, UPLOADED_LABEL)
         lap("upload")
         await _search_all(page, result, UPLOADED_LABEL)
         lap("upload_search")
