@@ -1,4 +1,4 @@
-"""Command line: ``python -m tokenizer_core train|encode|decode|inspect|export|import|references|compare|sweep|lattice``.
+"""Command line: ``python -m tokenizer_core train|count|encode|decode|inspect|export|import|references|compare|sweep|lattice``.
 
 Bad input ends with exit code 2 and one line on stderr saying what to fix; the
 tokenizer errors of the core are already written that way.
@@ -27,6 +27,7 @@ from tokenizer_core.cli.commands import (
     trace_rows,
 )
 from tokenizer_core.cli.common import EXIT_BAD_INPUT, _CliError, _Parser
+from tokenizer_core.cli.count_command import add_count_parser, cmd_count
 from tokenizer_core.cli.lattice_command import add_lattice_parser, cmd_lattice
 from tokenizer_core.cli.train_args import add_corpus_args, add_option_args
 from tokenizer_core.errors import TokenizerError
@@ -38,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for docs and tests): one sub-parser per command."""
     p = _Parser(prog="python -m tokenizer_core", description="Train, run and inspect tokenizers.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_train_parser, _add_encode_parser, _add_decode_parser, _add_inspect_parser,
+    for add in (_add_train_parser, add_count_parser, _add_encode_parser, _add_decode_parser, _add_inspect_parser,
                 _add_export_parser, _add_import_parser):
         add(sub)
     sub.add_parser("references", help="list the pretrained references available offline")
@@ -57,8 +58,10 @@ def _add_tokenizer_args(sp: argparse.ArgumentParser) -> None:
 def _add_train_parser(sub: Any) -> None:
     from tokenizer_core.training import trainer_names
 
-    t = sub.add_parser("train", help="train a tokenizer on corpus files")
+    t = sub.add_parser("train", help="train a tokenizer on corpus files (or a counts file)")
     add_corpus_args(t)
+    t.add_argument("--from-counts", metavar="COUNTS_TSV",
+                   help="train from a counts file made by `count` (or any job writing that format) instead of files")
     t.add_argument("--model", required=True, choices=trainer_names())
     t.add_argument("--vocab-size", type=int)
     t.add_argument("--num-merges", type=int)
@@ -148,6 +151,8 @@ def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = Non
     try:
         if args.command == "train":
             return _cmd_train(args)
+        if args.command == "count":
+            return cmd_count(args)
         if args.command == "encode":
             return _cmd_encode(args, out, inp)
         if args.command == "decode":

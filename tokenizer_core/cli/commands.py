@@ -23,12 +23,17 @@ def _cmd_train(args: argparse.Namespace) -> int:
     from tokenizer_core.cli.train_args import options_from_args
     from tokenizer_core.training import train
 
-    if not args.files and not args.sample:
-        raise _CliError("train needs corpus files (or --sample NAME)")
+    if args.from_counts and (args.files or args.sample):
+        raise _CliError("give either corpus files or --from-counts, not both")
+    if not args.files and not args.sample and not args.from_counts:
+        raise _CliError("train needs corpus files (or --sample NAME, or --from-counts FILE)")
     options = options_from_args(args, model=args.model)
     bar = _progress_bar(args.quiet)
     try:
-        tok = train(args.model, _corpus_lines(args), options=options, progress=bar)
+        if args.from_counts:
+            tok = _train_from_counts(args, options, bar)
+        else:
+            tok = train(args.model, _corpus_lines(args), options=options, progress=bar)
     finally:
         getattr(bar, "close", lambda: None)()
     tok.save(args.output)
@@ -40,6 +45,21 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"trained {args.model} tokenizer, vocabulary {tok.vocab_size} -> {args.output}", file=sys.stderr)
     return 0
+
+
+def _train_from_counts(args: argparse.Namespace, options: Any, bar: Any) -> Any:
+    from tokenizer_core.counts.spec import COUNT_MODELS, CountSpec
+    from tokenizer_core.counts.training import check_header, train_from_counts
+    from tokenizer_core.counts.tsv import read_counts
+    from tokenizer_core.training import MAX_DISTINCT_WORDS
+
+    if args.model not in COUNT_MODELS:
+        raise _CliError(f"--from-counts trains {', '.join(COUNT_MODELS)}, not {args.model}")
+    data = read_counts(args.from_counts, max_pieces=MAX_DISTINCT_WORDS[args.model])
+    if not args.quiet:
+        for note in check_header(data, CountSpec(args.model, options)):
+            print(f"note: {note}", file=sys.stderr)
+    return train_from_counts(args.model, data, options=options, progress=bar)
 
 
 def trace_rows(model: Any) -> list[dict[str, Any]]:

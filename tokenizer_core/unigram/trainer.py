@@ -292,8 +292,19 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
     ``options.vocab_size`` (default 8000) counts all of them; ``options.unigram`` holds the
     Unigram-only settings (see :class:`~tokenizer_core.options.UnigramOptions`).
     """
-    from tokenizer_core.unigram.model import Unigram, byte_token
+    _check_stages(options)
+    parts = unigram_components(lowercase=options.lowercase, byte_fallback=options.byte_fallback)
+    ends = LineEnds(short_lines(lines, max_bytes=options.unigram.max_sentence_length))
+    counts = count_words(ends, normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"],
+                         progress=progress)
+    line_final = ends.words(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
+    last_word = ends.last_word(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
+    del ends  # its raw line-final tokens: not needed while training
+    return train_unigram_parts_from_counts(counts, line_final=line_final, last_word=last_word, options=options,
+                                           progress=progress)
 
+
+def _check_stages(options: TrainOptions) -> None:
     if options.pre_tokenizer not in (None, "metaspace", "whitespace-split"):
         raise TokenizerError(
             f"the Unigram trainer uses SentencePiece-style pre-tokenization (whitespace split + '▁'); "
@@ -302,13 +313,26 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
     if options.unk_token is not None and options.unk_token not in options.special_tokens:
         raise TokenizerError(f"unk_token {options.unk_token!r} must be one of the special tokens "
                              f"{list(options.special_tokens)}")
+
+
+def train_unigram_parts_from_counts(counts: Counter[str], *, line_final: Optional[MutableMapping[str, int]],
+                                    last_word: Optional[str], options: TrainOptions,
+                                    progress: ProgressCallback = no_progress) -> TokenizerParts:
+    """:func:`train_unigram_parts` from words counted already (as :class:`~tokenizer_core.counts.spec.CountSpec`
+    counts them): ``counts``, how many occurrences of each end their line (``line_final``; None when
+    not known: every word end then counts as both a line end and a mid-line end) and the corpus'
+    last word. ``counts`` and ``line_final`` are emptied as training goes.
+
+    >>> from tokenizer_core.options import TrainOptions
+    >>> tok = train_unigram_parts_from_counts(Counter({"▁hug": 5, "▁pug": 2, "▁hugs": 1}), line_final=None,
+    ...                                       last_word=None, options=TrainOptions(vocab_size=12))
+    >>> [p for p, _ in tok.model.pieces][4:7]   # after the special tokens
+    ['▁hug', '▁pug', 's']
+    """
+    from tokenizer_core.unigram.model import Unigram, byte_token
+
+    _check_stages(options)
     parts = unigram_components(lowercase=options.lowercase, byte_fallback=options.byte_fallback)
-    ends = LineEnds(short_lines(lines, max_bytes=options.unigram.max_sentence_length))
-    counts = count_words(ends, normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"],
-                         progress=progress)
-    line_final = ends.words(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
-    last_word = ends.last_word(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
-    del ends  # its raw line-final tokens: not needed while training
     if options.min_frequency > 1:
         counts = Counter({w: c for w, c in counts.items() if c >= options.min_frequency})
     specials = list(options.special_tokens)

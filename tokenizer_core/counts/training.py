@@ -1,0 +1,110 @@
+"""Training from a counts file: the header checked against the options, then the trainer's
+counts entry point (the same merges and vocabulary as training on the files counted).
+
+>>> from tokenizer_core.counts.spec import CountSpec
+>>> from tokenizer_core.options import TrainOptions
+>>> options = TrainOptions(vocab_size=40)
+>>> spec = CountSpec("bpe", options)
+>>> data = counts_file(spec, spec.count(["low lower lowest\\n"]))
+>>> train_from_counts("bpe", data, options=options).encode("lowest").tokens
+['lowest']
+>>> check_header(data, CountSpec("bpe", TrainOptions(lowercase=True)))
+Traceback (most recent call last):
+...
+tokenizer_core.errors.TokenizerError: these counts were made with normalizer null; the training options count with {"type": "Lowercase"}: count again with the same options (or train with the options the header names)
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import TYPE_CHECKING, Optional
+
+from tokenizer_core.counts.spec import CountSpec, Partial, same_stage
+from tokenizer_core.counts.tsv import CountsFile
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.options import TrainOptions
+from tokenizer_core.types import ProgressCallback, no_progress
+
+if TYPE_CHECKING:
+    from tokenizer_core.pipeline import Tokenizer
+
+
+def counts_file(spec: CountSpec, partial: Partial, *, extra: Optional[dict[str, str]] = None) -> CountsFile:
+    """The counts file of ``partial`` counted by ``spec`` (header facts included)."""
+    facts = spec.facts()
+    if spec.model == "unigram":
+        facts["last_piece"] = json.dumps(partial.last_piece, ensure_ascii=False)
+        facts["columns"] = "piece count line_final"
+    facts.update(extra or {})
+    return CountsFile(partial.counts, partial.line_final, facts)
+
+
+def check_header(data: CountsFile, spec: CountSpec) -> list[str]:
+    """Refuse counts whose header names other counting stages than ``spec`` counts with (a
+    TokenizerError); return notes on what the header leaves unsaid (a file from another tool)."""
+    notes = []
+    for fact, wanted in spec.facts().items():
+        if fact == "model":
+            continue
+        written = data.facts.get(fact)
+        if written is None:
+            notes.append(f"the counts file does not say its {fact.replace('_', ' ')}; training assumes {wanted}")
+            continue
+        same = same_stage(written, wanted) if fact in ("normalizer", "pre_tokenizer") else written == wanted
+        if not same:
+            raise TokenizerError(
+                f"these counts were made with {fact.replace('_', ' ')} {written}; the training options count with "
+                f"{wanted}: count again with the same options (or train with the options the header names)")
+    if spec.model == "unigram" and not data.has_line_final:
+        notes.append("the counts file has no line_final column: Unigram's seed pieces treat every word end as "
+                     "both a line end and a mid-line end (results may differ a little from training on the text)")
+    return notes
+
+
+def _last_piece(data: CountsFile) -> Optional[str]:
+    raw = data.facts.get("last_piece")
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        raise TokenizerError(f"the counts file's last_piece {raw[:40]!r} is not a JSON string") from None
+    if value is not None and not isinstance(value, str):
+        raise TokenizerError("the counts file's last_piece must be a JSON string or null")
+    return value
+
+
+def train_from_counts(model: str, data: CountsFile, *, options: TrainOptions,
+                      progress: ProgressCallback = no_progress) -> Tokenizer:
+    """Train ``model`` (``bpe``, ``wordpiece`` or ``unigram``) from ``data``: what training on the
+    counted text with ``options`` gives. ``data``'s counts are used up (emptied) by training."""
+    from tokenizer_core.pipeline import Tokenizer
+    from tokenizer_core.training import MAX_DISTINCT_WORDS
+
+    spec = CountSpec(model, options)
+    check_header(data, spec)
+    if model == "bpe" and options.bpe.tie_break == "first":
+        raise TokenizerError("--tie-break first needs the order in which the corpus first shows each word, which "
+                             "a counts file does not keep; train on the corpus itself, or use --tie-break ids")
+    limit = MAX_DISTINCT_WORDS[model]
+    if len(data.counts) > limit:
+        raise TokenizerError(f"the counts file has {len(data.counts):,} distinct pieces, more than {model} training "
+                             f"takes ({limit:,}; its memory grows with them); count with --min-count to drop rare ones")
+    counts = Counter(data.counts)
+    data.counts.clear()
+    if model == "bpe":
+        from tokenizer_core.bpe.trainer import train_bpe_from_counts
+
+        parts = train_bpe_from_counts(counts, options=options, progress=progress)[0]
+    elif model == "wordpiece":
+        from tokenizer_core.wordpiece.bert import train_bert_wordpiece_from_counts
+
+        parts = train_bert_wordpiece_from_counts(counts, options=options, progress=progress)[0]
+    else:
+        from tokenizer_core.unigram.trainer import train_unigram_parts_from_counts
+
+        final = Counter(data.line_final) if data.has_line_final else None
+        parts = train_unigram_parts_from_counts(counts, line_final=final, last_word=_last_piece(data),
+                                                options=options, progress=progress)
+    return Tokenizer.from_parts(parts)
