@@ -63,22 +63,27 @@ def _split_specials(value: Optional[str]) -> Optional[tuple[str, ...]]:
 
 
 def _corpus_lines(args: argparse.Namespace) -> Iterator[str]:
+    """The training lines of the files, directories and globs named (and/or a bundled sample), streamed:
+    memory holds a few MB of text at a time, whatever the corpus' size (see tokenizer_core.counts.readers)."""
     from tokenizer_core.corpus.loading import load_corpus, load_sample
-    from tokenizer_core.corpus.streaming import stream_lines
 
     if args.sample:
         yield from load_sample(args.sample).lines()
+    if not args.files:
+        return
+    if not args.replace_errors:
+        from tokenizer_core.counts.inputs import expand, partitions
+        from tokenizer_core.counts.readers import lines_of
+
+        # One partition per file: the lines in corpus order, a block at a time.
+        for part in partitions(expand(args.files), part_bytes=1 << 62):
+            yield from lines_of(part, text_column=args.text_column)
+        return
     for f in args.files:
-        if args.text_column is None and not args.replace_errors:
-            # Plain text files are read a few MB at a time (see corpus/streaming.py); others whole.
-            yield from stream_lines(Path(f))
-            continue
-        corpus = load_corpus(Path(f), text_column=args.text_column,
-                             errors="replace" if args.replace_errors else "strict")
+        corpus = load_corpus(Path(f), text_column=args.text_column, errors="replace")
         if corpus.replaced_bytes:
             print(f"warning: {f}: {corpus.replaced_bytes} undecodable bytes replaced", file=sys.stderr)
         yield from corpus.lines()
-
 
 
 def _load_tokenizer(args: argparse.Namespace):

@@ -39,6 +39,8 @@ def add_count_parser(sub: Any) -> None:
     c.add_argument("--engine", choices=["local", "dask"], default="local")
     c.add_argument("--scheduler", help="with --engine dask: an existing cluster's scheduler, e.g. tcp://host:8786 "
                                        "(default: a local cluster of worker processes)")
+    c.add_argument("--connect-timeout", type=float, default=10.0,
+                   help="with --scheduler: seconds to wait for the scheduler to answer (default 10)")
     c.add_argument("--workers", type=int, help="with --engine dask and no --scheduler: worker processes (default: cores)")
     c.add_argument("--threads", type=int, help="counting threads per process (local default: every core; dask: 1)")
     c.add_argument("--partition-mb", type=float, default=64.0,
@@ -102,8 +104,8 @@ def cmd_count(args: argparse.Namespace) -> int:
         if args.engine == "dask":
             from tokenizer_core.counts.dask_engine import count_dask
 
-            partial = count_dask(job, scheduler=args.scheduler, workers=args.workers,
-                                 threads=args.threads or 1, progress=report)
+            partial = count_dask(job, scheduler=args.scheduler, workers=args.workers, threads=args.threads or 1,
+                                 connect_timeout=args.connect_timeout, progress=report)
         else:
             partial = count_local(job, threads=args.threads, progress=report)
     except KeyboardInterrupt:

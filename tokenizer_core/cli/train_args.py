@@ -36,9 +36,10 @@ from tokenizer_core.options import (
 
 def add_corpus_args(p: argparse.ArgumentParser) -> None:
     """Corpus files, a bundled sample, and how to read them."""
-    p.add_argument("files", nargs="*", help=".txt .md .csv .tsv .jsonl or .zip files")
+    p.add_argument("files", nargs="*", help="files, directories or globs: .txt .md .jsonl .csv .tsv .parquet (each "
+                                            "optionally .gz .bz2 .xz .zst) or .zip, streamed")
     p.add_argument("--sample", help="train on a bundled sample corpus (e.g. default)")
-    p.add_argument("--text-column", help="column (csv/tsv) or field (jsonl) holding the text")
+    p.add_argument("--text-column", help="column (csv/tsv/parquet) or field (jsonl) holding the text")
     p.add_argument("--replace-errors", action="store_true", help="replace undecodable bytes instead of failing")
 
 

@@ -104,6 +104,7 @@ def expand(names: Sequence[str]) -> list[Source]:
         else:
             raise CorpusError(f"{name}: no such file or directory")
     sources = []
+    empty: list[Path] = []
     seen: set[Path] = set()
     for path in found:
         key = path.resolve()
@@ -112,8 +113,12 @@ def expand(names: Sequence[str]) -> list[Source]:
         seen.add(key)
         size = path.stat().st_size
         if size == 0:
+            empty.append(path)
             continue
         sources.append(Source(path, *describe(path), size))
+    if not sources and empty:
+        raise CorpusError(f"{empty[0]} is empty{f' (and {len(empty) - 1} more)' if len(empty) > 1 else ''}: "
+                          "there is no text to count")
     if not sources:
         raise CorpusError(f"no text to count in {', '.join(names) or 'nothing'} (only empty or unreadable files)")
     return sources

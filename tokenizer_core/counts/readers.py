@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Optional
 
-from tokenizer_core.corpus.decoding import _BINARY_SIGNATURES
+from tokenizer_core.corpus.decoding import _refuse_binary
 from tokenizer_core.corpus.formats import _guess_column
 from tokenizer_core.counts.inputs import Partition
 from tokenizer_core.errors import CorpusError
@@ -44,6 +44,12 @@ def lines_of(part: Partition, *, text_column: Optional[str] = None) -> Iterator[
             if part.compression:
                 with _open_binary(part) as fh:
                     yield from _text_lines(fh, part, offset=0, end=None)
+            elif part.start == 0 and part.end >= (size := part.path.stat().st_size):
+                # A whole file: the streaming reader of training, which also reads UTF-16 and words
+                # every problem as the loader does (it reads no more than a block at a time).
+                from tokenizer_core.corpus.streaming import stream_lines
+
+                yield from stream_lines(part.path, max_bytes=max(size, 1))
             else:
                 yield from _range_lines(part)
         elif part.kind == "jsonl":
@@ -83,14 +89,13 @@ def _open_binary(part: Partition) -> IO[bytes]:
 
 
 def _check_start(data: bytes, path: Path) -> bytes:
-    """``data`` (a file's first bytes) without a UTF-8 BOM; a CorpusError if it starts like something else."""
+    """``data`` (a file's first bytes) without a UTF-8 BOM; the loader's CorpusError if it starts like
+    something other than UTF-8 text (UTF-16, an image, an archive...)."""
     if data.startswith(codecs.BOM_UTF8):
         return data[3:]
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise CorpusError(f"{path}: this is UTF-16 text; save it as UTF-8 to count it")
-    for signature, what in _BINARY_SIGNATURES:
-        if data.startswith(signature):
-            raise CorpusError(f"{path}: this is {what}, not text")
+        raise CorpusError(f"{path}: this is UTF-16 text; save it as UTF-8 to count it in parts")
+    _refuse_binary(data[:4096], str(path))
     return data
 
 

@@ -84,9 +84,6 @@ def train_from_counts(model: str, data: CountsFile, *, options: TrainOptions,
 
     spec = CountSpec(model, options)
     check_header(data, spec)
-    if model == "bpe" and options.bpe.tie_break == "first":
-        raise TokenizerError("--tie-break first needs the order in which the corpus first shows each word, which "
-                             "a counts file does not keep; train on the corpus itself, or use --tie-break ids")
     limit = MAX_DISTINCT_WORDS[model]
     if len(data.counts) > limit:
         raise TokenizerError(f"the counts file has {len(data.counts):,} distinct pieces, more than {model} training "

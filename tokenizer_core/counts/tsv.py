@@ -11,7 +11,8 @@ Any job can write one (a Spark or Hadoop step, a shell pipeline): the format is 
   the order the corpus first shows them. The order matters only where a trainer breaks ties by
   first occurrence (WordPiece's likelihood score, BPE's ``--tie-break first``); a job that cannot
   keep it may write any order, which changes only those ties.
-  In a piece, backslash, tab, newline and carriage return are written ``\\\\``, ``\\t``, ``\\n``, ``\\r``.
+  In a piece, backslash, tab, newline and carriage return are written ``\\\\``, ``\\t``, ``\\n``, ``\\r``,
+  and a ``#`` that starts a piece ``\\#`` (a line starting with ``#`` is a header line).
 
 >>> import io
 >>> buf = io.StringIO()
@@ -34,7 +35,7 @@ from tokenizer_core.errors import TokenizerError
 MAGIC = "# tokenizer-playground counts"
 VERSION = 1
 _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
-_UNESCAPES = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}
+_UNESCAPES = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r", "#": "#"}
 
 
 class CountsFormatError(TokenizerError):
@@ -63,9 +64,9 @@ def escape(piece: str) -> str:
     >>> escape("a\\b\tc\nd")
     'a\\\\b\\tc\\nd'
     """
-    if not any(c in piece for c in _ESCAPES):
-        return piece
-    return "".join(_ESCAPES.get(c, c) for c in piece)
+    if any(c in piece for c in _ESCAPES):
+        piece = "".join(_ESCAPES.get(c, c) for c in piece)
+    return "\\" + piece if piece.startswith("#") else piece
 
 
 def unescape(text: str, *, line: int = 0) -> str:
@@ -83,7 +84,7 @@ def unescape(text: str, *, line: int = 0) -> str:
         if c == "\\":
             nxt = text[i + 1] if i + 1 < len(text) else ""
             if nxt not in _UNESCAPES:
-                raise CountsFormatError(f"line {line}: unknown escape '\\{nxt}' in a piece (use \\\\, \\t, \\n or \\r)")
+                raise CountsFormatError(f"line {line}: unknown escape '\\{nxt}' in a piece (use \\\\, \\t, \\n, \\r or \\#)")
             out.append(_UNESCAPES[nxt])
             i += 2
         else:
