@@ -156,6 +156,27 @@ def test_bad_and_vanished_files_fail_the_job_with_their_names(cluster, tmp_path,
         count_dask(job, scheduler=cluster.address)
 
 
+def test_interrupting_cancels_every_task(cluster, tmp_path, corpus, capsys) -> None:
+    from distributed import Client
+
+    job = CountJob(CountSpec("bpe"), partitions(expand([str(corpus)]), part_bytes=500))
+    assert len(job.parts) > 50
+
+    def interrupt(parts: int, nbytes: int, message: str) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        count_dask(job, scheduler=cluster.address, progress=interrupt)
+    client = Client(cluster.address, timeout=10, set_as_default=False)
+    try:  # the scheduler forgets the job's tasks: none left waiting or running
+        deadline = time.monotonic() + 30
+        while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) == 0
+    finally:
+        client.close()
+
+
 def test_a_worker_killed_mid_job_is_replaced_by_the_other(cluster, tmp_path) -> None:
     # Last in this module: it leaves the cluster one worker short.
     big = tmp_path / "big.txt"
