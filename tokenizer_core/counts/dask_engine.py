@@ -89,7 +89,8 @@ def count_dask(job: CountJob, *, scheduler: Optional[str] = None, workers: Optio
             span = {fut.key: (leaves[fut.key].index, leaves[fut.key].index) for fut in submitted}
             # Ready partials by the first and the last partition they cover: a partial is added to
             # a ready neighbour as soon as both exist (a tree of sums, built as tasks finish), and
-            # only neighbours are added, so the pieces keep their order of first appearance.
+            # only neighbours are added, so the pieces keep their order of first appearance. Sums
+            # go before counts still waiting (priority), so a worker holds few partials at a time.
             by_first: dict[int, Any] = {}
             by_last: dict[int, Any] = {}
             for fut in pending:
@@ -108,11 +109,13 @@ def count_dask(job: CountJob, *, scheduler: Optional[str] = None, workers: Optio
                     continue
                 if left is not None:
                     del by_first[span[left.key][0]]
-                    summed = client.submit(combine, left, fut, max_pieces=job.max_pieces, retries=retries, pure=False)
+                    summed = client.submit(combine, left, fut, max_pieces=job.max_pieces, retries=retries, pure=False,
+                                           priority=1)
                     span[summed.key] = (span[left.key][0], last)
                 else:
                     del by_last[span[right.key][1]]
-                    summed = client.submit(combine, fut, right, max_pieces=job.max_pieces, retries=retries, pure=False)
+                    summed = client.submit(combine, fut, right, max_pieces=job.max_pieces, retries=retries, pure=False,
+                                           priority=1)
                     span[summed.key] = (first, span[right.key][1])
                 submitted.append(summed)
                 pending.add(summed)
