@@ -77,16 +77,18 @@ def count_dask(job: CountJob, *, scheduler: Optional[str] = None, workers: Optio
     dd = _dask()
     with _client(scheduler, workers=workers, connect_timeout=connect_timeout) as client:
         leaves: dict[str, Any] = {}
-        submitted: list[Any] = []
+        # The futures not yet summed into another (what Ctrl-C cancels). A future the client still
+        # holds keeps its result in a worker's memory, so each is let go once a sum depends on it.
+        live: dict[str, Any] = {}
         for part in job.parts:
             fut = client.submit(count_partition, part, job.spec, job.text_column, threads=threads,
                                 max_pieces=job.max_pieces, retries=retries, pure=False)
             leaves[fut.key] = part
-            submitted.append(fut)
-        pending = dd.as_completed(list(submitted), loop=client.loop, raise_errors=False)
+            live[fut.key] = fut
+        pending = dd.as_completed(list(live.values()), loop=client.loop, raise_errors=False)
         try:
             done_parts = done_bytes = 0
-            span = {fut.key: (leaves[fut.key].index, leaves[fut.key].index) for fut in submitted}
+            span = {key: (part.index, part.index) for key, part in leaves.items()}
             # Ready partials by the first and the last partition they cover: a partial is added to
             # a ready neighbour as soon as both exist (a tree of sums, built as tasks finish), and
             # only neighbours are added, so the pieces keep their order of first appearance. Sums
@@ -117,12 +119,15 @@ def count_dask(job: CountJob, *, scheduler: Optional[str] = None, workers: Optio
                     summed = client.submit(combine, fut, right, max_pieces=job.max_pieces, retries=retries, pure=False,
                                            priority=1)
                     span[summed.key] = (first, span[right.key][1])
-                submitted.append(summed)
+                live[summed.key] = summed
+                for used in (left, right, fut):
+                    if used is not None:
+                        live.pop(used.key, None)
                 pending.add(summed)
             final = by_first[0]
             return final.result()
         except KeyboardInterrupt:
-            client.cancel(submitted, force=True)
+            client.cancel(list(live.values()), force=True)
             raise
         except dd.KilledWorker as err:
             raise TokenizerError(f"Dask workers died while counting, {retries + 1} times on the same task "
