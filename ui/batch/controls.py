@@ -18,11 +18,13 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pipeline import Tokenizer
 from ui import url_state
 from ui.batch import PREFIX
+from ui.corpus.counts import say_no_running_text
 from ui.widgets import shelf_picker
 from ui.widgets.shelf_picker import Picked
 from ui.widgets.text import escape_markdown
 
 ROWS = PREFIX + "rows"
+SOURCE = PREFIX + "source"  # typed rows, or lines of the corpus
 MAX_ROWS = 64
 MAX_ROW_CHARS = 5000
 DEFAULT_ROWS = "Hello world!\nTokenizers pad short rows.\nA much longer row shows how padding fills the rest of the batch."
@@ -41,7 +43,7 @@ TOKENIZER = PREFIX + "tokenizer"
 #: except the rows, which are ``?text=`` (one row per line), as the other pages' texts are.
 URL_PARAMS = (
     url_state.text("text", ROWS, default=DEFAULT_ROWS, what="the rows"),
-    url_state.choice(PREFIX + "source", PREFIX + "source", SOURCES, default="type"),
+    url_state.choice(SOURCE, SOURCE, SOURCES, default="type"),
     url_state.integer(PREFIX + "corpus_rows", PREFIX + "corpus_rows", default=8, lo=1, hi=MAX_ROWS),
     url_state.integer(PREFIX + "min_chars", PREFIX + "min_chars", default=20, lo=1, hi=10**9),
     url_state.integer(PREFIX + "max_chars", PREFIX + "max_chars", default=400, lo=1, hi=10**9),
@@ -80,8 +82,10 @@ def _split(text: str) -> list[str]:
 
 def choose_rows(corpus: Corpus) -> tuple[list[str], Optional[list[str]]]:
     """The rows, and their pair texts when pairs are on (``first ||| second`` on a line)."""
-    source = st.radio("Rows", list(SOURCES), horizontal=True, key=PREFIX + "source", format_func=SOURCES.get)
-    if source == "corpus":
+    source = st.radio("Rows", list(SOURCES), horizontal=True, key=SOURCE, format_func=SOURCES.get)
+    if source == "corpus" and say_no_running_text(corpus, "Taking rows from the corpus"):
+        rows: list[str] = []
+    elif source == "corpus":
         c1, c2, c3 = st.columns(3)
         n = int(c1.number_input("Rows", min_value=1, max_value=MAX_ROWS, key=PREFIX + "corpus_rows"))
         lo = int(c2.number_input("Shortest (characters)", min_value=1, key=PREFIX + "min_chars"))

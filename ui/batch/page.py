@@ -10,7 +10,8 @@ from tokenizer_core.errors import TokenizerError
 from ui import session as state
 from ui import url_state
 from ui.batch import views
-from ui.batch.controls import URL_PARAMS, choose_rows, choose_settings, choose_tokenizer
+from ui.batch.controls import SOURCE, URL_PARAMS, choose_rows, choose_settings, choose_tokenizer
+from ui.corpus.counts import is_counts
 from ui.widgets import display
 from ui.widgets.text import escape_markdown
 
@@ -40,7 +41,8 @@ def render_page() -> None:
     if settings is None:
         return
     if not texts:
-        st.info("Give at least one row of text.")
+        if not (is_counts(state.active_corpus()) and st.session_state.get(SOURCE) == "corpus"):  # said above
+            st.info("Give at least one row of text.")
         return
     try:
         tok = with_template(base, settings.template, single=settings.single or "$A", pair=settings.pair or "$A $B:1")

@@ -20,8 +20,9 @@ from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.pipeline import Tokenizer
 from ui import cache, url_state
 from ui.compare import PREFIX
+from ui.corpus.counts import is_counts
 from ui.shelf.state import Kind
-from ui.tokenizers.add import Algorithm, TrainRequest, train_onto_shelf
+from ui.tokenizers.add import Algorithm, TrainRequest, counts_fit_note, train_onto_shelf
 from ui.widgets import shelf_picker
 from ui.widgets.text import display_name, escape_markdown
 
@@ -30,6 +31,8 @@ ALGORITHMS, VOCAB = PREFIX + "algorithms", PREFIX + "vocab_size"
 DEFAULT_SHELF = ("gpt2", "cl100k_base")
 DEFAULT_ALGORITHMS = (Algorithm.BPE_BYTES.value, Algorithm.WORDPIECE.value, Algorithm.UNIGRAM.value)
 GRANULARITY_LABELS = {"word": "word", "char": "character", "byte": "byte"}
+NO_BASELINES = ("The word, character and byte baselines are built from running text, and the active corpus is "
+                "a counts file: they are left out. BPE, WordPiece and Unigram train from its counts.")
 
 URL_PARAMS = (
     url_state.many(KINDS, KINDS, default=GRANULARITIES, options=GRANULARITIES, what="the baselines"),
@@ -69,11 +72,14 @@ def baseline(kind: str, corpus: Corpus) -> Optional[Compared]:
     return None if tok is None else Compared(kind, baseline_digest(kind, digest), tok)
 
 
-def _train_panel() -> None:
+def _train_panel(corpus: Corpus) -> None:
     algorithms = st.multiselect("Train subword tokenizers on the corpus", [a.value for a in Algorithm],
                                 format_func=lambda v: Algorithm(v).short, key=ALGORITHMS)
     c2, c3 = st.columns([1, 1.1], vertical_alignment="bottom")
     vocab = c2.number_input("Vocabulary size", min_value=300, max_value=200_000, step=500, key=VOCAB)
+    note = counts_fit_note(corpus, Algorithm)
+    if note:
+        st.caption(escape_markdown(note))
     if not c3.button("Train", help="Train the chosen algorithms on the corpus and add them below", key=PREFIX + "train",
                      type="primary", disabled=not algorithms, icon=":material/model_training:"):
         return
@@ -100,9 +106,14 @@ def choose(corpus: Corpus) -> Callable[[], list[Compared]]:
     where the result is shown, after drawing its tabs: a first visit builds the baselines (seconds
     on a big corpus) under their progress bars and loads the shelf's picks (the references, about
     a second the first time) with the rest of the page already on screen."""
+    counted = is_counts(corpus)  # word, character and byte baselines are built from running text
     kinds = st.multiselect("Baselines (trained on the corpus)", list(GRANULARITIES),
-                           format_func=GRANULARITY_LABELS.get, key=KINDS)
-    _train_panel()
+                           format_func=GRANULARITY_LABELS.get, key=KINDS, disabled=counted,
+                           help=NO_BASELINES if counted else None)
+    if counted:
+        st.caption(escape_markdown(NO_BASELINES))
+        kinds = []
+    _train_panel(corpus)
     # Only labels here: the tokenizers load in build(), inside the open tab, after the skeleton is drawn.
     picked = shelf_picker.choose_many(key=SHELF, label="From the shelf", prefer=DEFAULT_SHELF, short=_short,
                                       help="Everything on the shelf: references, and what you trained or imported.")

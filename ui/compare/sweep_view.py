@@ -36,6 +36,7 @@ from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.errors import TokenizerError
 from ui import cache, url_state
 from ui.compare import PREFIX
+from ui.corpus.counts import say_no_running_text
 from ui.tokenizers.add import ALGORITHMS, Algorithm, TrainRequest
 from ui.widgets import export
 from ui.widgets.cancel import cancel_button
@@ -353,6 +354,8 @@ def _linked(request: SweepRequest) -> bool:
 
 
 def render_sweep(corpus: Corpus) -> None:
+    if say_no_running_text(corpus, "The vocabulary-size sweep (it scores held-out lines)"):
+        return
     request = _settings(corpus)
     row = st.container(horizontal=True)  # buttons as wide as their labels, never cut
     run = row.button("Run the sweep", key=SWEEP + "run", type="primary", icon=":material/play_arrow:")

@@ -16,6 +16,7 @@ from tokenizer_core.corpus.documents import Corpus
 from ui import session as state
 from ui import url_state
 from ui.compare import PREFIX
+from ui.corpus.counts import say_no_running_text
 from ui.widgets.text import display_name, escape_markdown
 
 TEXT, SOURCE, EXAMPLE = PREFIX + "text", PREFIX + "source", PREFIX + "example"
@@ -57,6 +58,8 @@ def examples() -> dict[str, str]:
 
 
 def _corpus_lines(corpus: Corpus) -> str:
+    if say_no_running_text(corpus, "Taking lines of the corpus"):
+        return ""
     c1, c2 = st.columns(2)
     first = int(c1.number_input("First line", min_value=1, step=1, key=FIRST_LINE))
     count = int(c2.number_input("Lines", min_value=1, max_value=MAX_CORPUS_LINES, step=1, key=LINE_COUNT))

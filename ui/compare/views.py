@@ -25,6 +25,7 @@ from ui.compare.align import MAX_ALIGNED_CHARS, aligned_html
 from ui.compare.choices import Compared
 from ui.compare.corpus_metrics import CORPUS_METRIC_CHARS, corpus_rows
 from ui.compare.notes import wordpiece_note
+from ui.corpus.counts import say_no_running_text
 from ui.widgets import export
 from ui.widgets.safe_html import render_html
 from ui.widgets.text import escape_markdown
@@ -119,6 +120,9 @@ def render_metrics(text: str, chosen: Sequence[Compared], corpus: Corpus) -> Non
     else:
         st.info("The text is empty.")
     st.subheader("On the corpus")
+    if say_no_running_text(corpus, "Measuring on the corpus"):
+        _wordpiece_notes(text, chosen)
+        return
     rows = corpus_rows(chosen, corpus, d_model=d_model, price=price, baseline=baseline)
     export.table(_frame(rows)[columns], key=PREFIX + "metrics_corpus", name="metrics on the corpus", hide_index=True,
                  column_config=config)

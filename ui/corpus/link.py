@@ -7,6 +7,9 @@ so nobody can fetch a corpus by guessing what it holds). A reload, a server rest
 browser opening the link gets the same corpus back. A link the store does not know (expired, cut,
 or from before links were saved) is said, and the current corpus stays: nothing is guessed.
 
+A counts file (:mod:`ui.corpus.counts`) is kept and linked the same way, as its canonical text
+under the store's kind ``counts``.
+
 The default sample is left out of the address.
 """
 
@@ -19,13 +22,16 @@ import streamlit as st
 
 from tokenizer_core.corpus import samples
 from tokenizer_core.corpus.loading import Corpus
-from tokenizer_core.errors import CorpusError
+from tokenizer_core.errors import CorpusError, TokenizerError
 from ui import cache, url_state
 from ui import session as state
+from ui.corpus import counts
+from ui.corpus.counts import is_counts
 from ui.store import workspace
 from ui.widgets.text import sample_name
 
 PARAM = "corpus"
+COUNTS_KIND = "counts"  # a counts file's kind in the store (a corpus of counted pieces)
 _MESSAGE = "corpus_link_message"
 _LINKS = "corpus_links"  # corpus digest -> its link id in the store, for this session
 _OLD_OWN = "own-"  # links made before corpora were saved named the text by its fingerprint
@@ -60,9 +66,14 @@ def _own_link(corpus: Corpus) -> Optional[str]:
     link = _links().get(digest)
     if link is None:
         with st.spinner("Saving the corpus, so that a link or a reload finds it again…"):
-            link = workspace.save("corpus", digest, lambda: corpus_payload(corpus),
-                                  meta={"name": corpus.name, "bytes": corpus.size_bytes},
-                                  what="a link to this corpus")
+            if is_counts(corpus):  # kept as its canonical text, read back as a counts file
+                link = workspace.save(COUNTS_KIND, digest, lambda: counts.payload(corpus),
+                                      meta={"name": corpus.name, "pieces": corpus.distinct},
+                                      what="a link to this counts file")
+            else:
+                link = workspace.save("corpus", digest, lambda: corpus_payload(corpus),
+                                      meta={"name": corpus.name, "bytes": corpus.size_bytes},
+                                      what="a link to this corpus")
         if link is not None:
             _links()[digest] = link
     return link
@@ -95,10 +106,13 @@ def _restore_own(raw: str) -> Optional[Corpus]:
     if stored is None:
         return None
     try:
-        if stored.kind != "corpus":
+        if stored.kind == COUNTS_KIND:
+            corpus: Corpus = counts.from_payload(str(stored.meta.get("name", "counts.tsv")), stored.payload)
+        elif stored.kind != "corpus":
             raise CorpusError(f"the link names a {stored.kind}, not a corpus")
-        corpus = corpus_from_payload(stored.payload)
-    except (CorpusError, ValueError, TypeError) as err:
+        else:
+            corpus = corpus_from_payload(stored.payload)
+    except (TokenizerError, ValueError, TypeError) as err:  # CorpusError and CountsFormatError included
         workspace.say_once(f"The linked corpus could not be read: {err}")
         return None
     _links()[cache.corpus_digest(corpus)] = raw

@@ -16,6 +16,7 @@ session showing that corpus reads the same object.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
 
@@ -100,7 +101,16 @@ def top_words_frame(stats: CorpusStats, n: int = TOP_WORDS) -> pd.DataFrame:
 def zipf_frame(stats: CorpusStats, *, dense_ranks: int = 200, points: int = 200) -> pd.DataFrame:
     """Rank/count points for a log-log plot: every rank up to ``dense_ranks``,
     then about ``points`` log-spaced ranks (keeps the chart light for big corpora)."""
-    freq = stats.word_freq
+    return zipf_points(stats.word_freq, dense_ranks=dense_ranks, points=points)
+
+
+def zipf_points(freq: Sequence[tuple[str, int]], *, dense_ranks: int = 200, points: int = 200) -> pd.DataFrame:
+    """:func:`zipf_frame` of any ``(word, count)`` list sorted by count, most frequent first (the
+    pieces of a counts file too).
+
+    >>> list(zipf_points([("a", 4), ("b", 2), ("c", 1)])["ideal Zipf (top count / rank)"])
+    [4.0, 2.0, 1.3333333333333333]
+    """
     n = len(freq)
     ranks = list(range(1, min(n, dense_ranks) + 1))
     if n > dense_ranks:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core.corpus.loading import corpus_from_text, list_samples
-from tokenizer_core.errors import CorpusError
+from tokenizer_core.errors import CorpusError, TokenizerError
 from ui import session as state
 from ui.corpus import state as corpus_state
 from ui.corpus import upload_memo
+from ui.corpus.counts import counts_from_bytes, is_counts, looks_like_counts
+from ui.corpus.counts_view import counts_overview, render_counts
 from ui.corpus.overview import overview_of
 from ui.corpus.upload import UPLOAD_TYPES, corpus_from_uploads, needs_column, preferred_column, read_uploads
 from ui.corpus.view import render_characters, render_preview, render_summary, render_words
@@ -33,13 +35,30 @@ def _use_sample() -> None:
 
 
 def _use_upload() -> None:
+    files = read_uploads(st.session_state.get("corpus_upload"))
+    if any(looks_like_counts(name, data) for name, data in files):
+        _use_counts(files)
+        return
     try:
         corpus = corpus_from_uploads(
-            read_uploads(st.session_state.get("corpus_upload")),
+            files,
             text_column=st.session_state.get("corpus_column"),
             replace_invalid=st.session_state.get("corpus_replace", False),
         )
     except CorpusError as err:
+        _report("error", str(err))
+        return
+    _use(corpus)
+
+
+def _use_counts(files: list[tuple[str, bytes]]) -> None:
+    if len(files) > 1:
+        _report("error", "A counts file is a corpus on its own: upload it alone (remove the other files), "
+                "or upload text files without it.")
+        return
+    try:
+        corpus = counts_from_bytes(*files[0])
+    except TokenizerError as err:  # CountsFormatError names the line; too many pieces says so
         _report("error", str(err))
         return
     _use(corpus)
@@ -95,11 +114,16 @@ def _upload_source() -> None:
         accept_multiple_files=True,
         key="corpus_upload",
         help="UTF-8 or UTF-16 (with byte-order mark) text: .txt/.md, tables (.csv/.tsv, .jsonl), "
-        "or a .zip of those. Up to 200 MB in total.",
+        "or a .zip of those. Up to 200 MB in total. A counts file (.tsv written by "
+        "`python -m tokenizer_core count`) is a corpus of counted pieces.",
     )
     files = upload_memo.describe(uploaded)  # reads a file only the first time this session sees it
     ready = bool(files)
-    if files and needs_column(f.name for f in files):
+    counted = [f.name for f in files if f.counts]
+    if counted:
+        st.caption(escape_markdown(f"{counted[0]} is a counts file: the pieces a trainer counted, with their "
+                                   "counts. It becomes the corpus on its own."))
+    if files and needs_column(f.name for f in files if not f.counts):
         try:
             columns = upload_memo.columns(files)
         except CorpusError as err:
@@ -110,7 +134,7 @@ def _upload_source() -> None:
                          key="corpus_column")
     st.checkbox(
         "Replace invalid bytes with U+FFFD (otherwise files that are not valid text are refused)",
-        key="corpus_replace",
+        key="corpus_replace", disabled=bool(counted),  # a counts file is read as it is, or refused
     )
     st.button(
         "Use uploaded files", key="corpus_use_upload", type="primary", disabled=not ready, on_click=_use_upload
@@ -126,6 +150,12 @@ def _paste_source() -> None:
 def _active_corpus() -> None:
     """What every page uses: its numbers, words, characters and start (from one overview per corpus)."""
     corpus = state.active_corpus()
+    if is_counts(corpus):
+        counted = counts_overview(corpus, state.active_corpus_key())
+        st.divider()
+        st.header("Active corpus: " + escape_markdown(display_name(corpus)))
+        render_counts(corpus, counted)
+        return
     overview = overview_of(corpus, state.active_corpus_key())
     if overview is None:
         return  # the count was cancelled; run_job offers to start it again

@@ -21,6 +21,7 @@ import streamlit as st
 
 from tokenizer_core.errors import CorpusError
 from ui.corpus import PREFIX
+from ui.corpus.counts import looks_like_counts
 from ui.corpus.upload import check_total, upload_columns
 
 _SEEN = PREFIX + "upload_seen"  # (file id, name, size) -> UploadInfo
@@ -34,6 +35,8 @@ class UploadInfo:
     name: str
     size: int
     digest: str
+    #: A counts file (:func:`ui.corpus.counts.looks_like_counts`), not text: it offers no columns.
+    counts: bool = False
 
 
 def _identity(file: Any) -> tuple[Any, str, int]:
@@ -52,8 +55,11 @@ def describe(files: Optional[Iterable[Any]]) -> list[UploadInfo]:
         info = seen.get(ident)
         if info is None:
             data = file.getvalue()
-            info = UploadInfo(file.name, file.size, hashlib.blake2b(data, digest_size=16).hexdigest())
-            if info.digest not in columns:
+            info = UploadInfo(file.name, file.size, hashlib.blake2b(data, digest_size=16).hexdigest(),
+                              counts=looks_like_counts(file.name, data))
+            if info.counts:
+                columns[info.digest] = ()
+            elif info.digest not in columns:
                 columns[info.digest] = _columns_or_error(file.name, data)
         kept[ident] = info
         out.append(info)

@@ -21,17 +21,17 @@ from ui.widgets.text import escape_markdown, format_bytes, format_count
 PREVIEW_CHARS = 3000
 
 
-def zipf_chart(data: pd.DataFrame) -> alt.Chart:
-    """Word count against frequency rank on log-log axes, with the ideal 1/rank line
-    (``data``: :func:`~ui.corpus.overview.zipf_frame`)."""
+def zipf_chart(data: pd.DataFrame, *, unit: str = "word") -> alt.Chart:
+    """Count against frequency rank on log-log axes, with the ideal 1/rank line (``data``:
+    :func:`~ui.corpus.overview.zipf_frame`; ``unit`` names what is counted, e.g. "piece")."""
     x = alt.X("rank:Q", scale=alt.Scale(type="log"), title="rank (log scale)")
     observed = (
         alt.Chart(data)
         .mark_line(point=alt.OverlayMarkDef(size=18))
         .encode(
             x=x,
-            y=alt.Y("count:Q", scale=alt.Scale(type="log"), title="word count (log scale)"),
-            tooltip=["rank:Q", "word:N", "count:Q"],
+            y=alt.Y("count:Q", scale=alt.Scale(type="log"), title=f"{unit} count (log scale)"),
+            tooltip=["rank:Q", alt.Tooltip("word:N", title=unit), "count:Q"],
         )
     )
     # Below one occurrence the ideal line only stretches the axis, so cut it there.
@@ -40,7 +40,7 @@ def zipf_chart(data: pd.DataFrame) -> alt.Chart:
         .mark_line(strokeDash=[4, 4], color="#999999")
         .encode(x=x, y="ideal Zipf (top count / rank):Q")
     )
-    return (observed + ideal).properties(height=320)
+    return (ideal + observed).properties(height=320)  # the points on top: their tooltips win
 
 
 def render_summary(corpus: Corpus, overview: CorpusOverview) -> None:

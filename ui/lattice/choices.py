@@ -15,10 +15,11 @@ import streamlit as st
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.unigram.explain import COURSE_WORDS, course_model
 from tokenizer_core.unigram.model import Unigram
+from ui import session as state
 from ui import url_state
 from ui.lattice import PREFIX
 from ui.shelf import state as shelf
-from ui.tokenizers.add import Algorithm, TrainRequest, train_onto_shelf
+from ui.tokenizers.add import Algorithm, TrainRequest, counts_fit_note, train_onto_shelf
 from ui.widgets import shelf_picker
 from ui.widgets.shelf_picker import Picked
 from ui.widgets.text import escape_markdown
@@ -57,6 +58,9 @@ def _train_button() -> None:
     """Train a Unigram on the corpus and select it in the model picker (drawn after this)."""
     c1, c2 = st.columns([1, 2], vertical_alignment="bottom")
     vocab = c1.number_input("Vocabulary size", min_value=300, max_value=100_000, step=500, key=PREFIX + "vocab_size")
+    note = counts_fit_note(state.active_corpus(), [Algorithm.UNIGRAM])
+    if note:
+        st.caption(escape_markdown(note))
     if not c2.button("Train Unigram", help="Train a Unigram tokenizer on the active corpus", key=PREFIX + "train", icon=":material/model_training:"):
         return
     url_state.commit(MODEL_PARAMS)

@@ -11,6 +11,7 @@ a run back: it never retrains.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Optional
 
 import streamlit as st
@@ -18,6 +19,8 @@ import streamlit as st
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import TokenizerError
 from ui import cache
+from ui.corpus.counts import is_counts
+from ui.merges import from_counts
 from ui.merges import state as ms
 from ui.merges.run import MergeRun
 from ui.merges.settings import MergeSettings
@@ -77,9 +80,11 @@ def get_run(corpus: Corpus, corpus_key: str, settings: MergeSettings, *, dropped
     return run
 
 
-def _word_counts(corpus: Corpus, corpus_key: str, settings: MergeSettings, progress) -> tuple[dict, float]:
+def _word_counts(corpus: Corpus, corpus_key: str, settings: MergeSettings, progress) -> tuple[Mapping[str, int], float]:
     """The corpus' words counted as the trainer of ``settings`` counts them (stored, or counted now),
     and the seconds spent counting now."""
+    if is_counts(corpus):  # the counts file's pieces are the counts (its header checked against the settings)
+        return from_counts.file_counts(corpus, settings), 0.0
     counting = counting_for(settings)
     key = (corpus_key, counting.key)
     counts = cache.WORD_COUNTS.get(key)

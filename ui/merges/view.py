@@ -16,9 +16,11 @@ import streamlit as st
 from tokenizer_core.corpus.loading import Corpus
 from ui import session as state
 from ui import url_state
+from ui.corpus.counts import is_counts
 from ui.merges import state as ms
 from ui.merges.cache import DROPPED, cached_run, get_run
 from ui.merges.encode import MAX_CHARS, encode, tokens_of
+from ui.merges.from_counts import header_notes, matching
 from ui.merges.html import (
     merge_banner_html,
     sentence_html,
@@ -100,7 +102,9 @@ def render_page() -> None:
         ms.publish_url(run_shown=False)
         if not clicked and linked_step is None:
             name = escape_markdown(display_name(corpus))
-            st.info(f"Choose the settings and press **Train** to learn merges on “{name}”.")
+            fits = "; ".join(matching(corpus)) if is_counts(corpus) else ""  # a counts file fits some settings
+            st.info(f"Choose the settings and press **Train** to learn merges on “{name}”."
+                    + (f" It is a counts file; settings that fit it: {escape_markdown(fits)}." if fits else ""))
         return
     _trained_caption(run, settings)
     run_id = ms.show_run(corpus_key, run.settings)
@@ -114,6 +118,9 @@ def render_page() -> None:
 def _train(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optional[MergeRun]:
     """The run of ``settings`` (stored, or trained now), made the one on show and put on the shelf."""
     run = get_run(corpus, corpus_key, settings)
+    if run is not None and is_counts(corpus):
+        for note in header_notes(corpus, run.settings):  # a file from another tool leaves stages unsaid
+            st.info(escape_markdown(note))
     if run is not None:
         st.session_state[ms.TRAINED] = (corpus_key, run.settings)
         ms.commit_run(run.settings)

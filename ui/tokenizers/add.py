@@ -4,6 +4,7 @@ from the Hugging Face Hub. Errors are shown with ``st.error``; nothing here rais
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Optional
@@ -19,8 +20,9 @@ from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import train
 from ui import cache, url_state
 from ui import session as state
+from ui.corpus.counts import CountsCorpus, is_counts
 from ui.shelf import state as shelf
-from ui.tokenizers import PREFIX
+from ui.tokenizers import PREFIX, from_counts
 from ui.widgets import shelf_picker
 from ui.widgets.cancel import cancel_button, throttled
 from ui.widgets.text import display_name, escape_markdown
@@ -126,7 +128,10 @@ def trained_tokenizer(request: TrainRequest, corpus: Corpus, bar: object = None)
             if bar is not None:
                 bar.progress(min(1.0, done / total) if total else 0.0, text=message or "training")
 
-        tok = train(request.trainer, corpus.lines(), options=request.options(), progress=throttled(show))
+        if is_counts(corpus):  # a counts file: the trainer's counts entry point, the same result
+            tok = from_counts.train_counts(request, corpus, progress=throttled(show))
+        else:
+            tok = train(request.trainer, corpus.lines(), options=request.options(), progress=throttled(show))
         cache.TRAINED.put(key, tok)
     return tok
 
@@ -156,7 +161,14 @@ def train_panel() -> None:
             help="SentencePiece's max_sentence_length: training skips lines longer than this many bytes "
                  "(UTF-8). 4192 is SentencePiece's default.")
     if not c4.button("Train", key=PREFIX + "train", type="primary", icon=":material/model_training:"):
-        st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
+        if is_counts(corpus):
+            fits = from_counts.matching(corpus, count_choices(corpus))
+            st.caption(escape_markdown(
+                f"Trains from the counts file “{display_name(corpus)}” (the active corpus). "
+                + ("Its header matches: " + "; ".join(fits) + "." if fits else
+                   "Its header matches none of these choices (it was counted with other stages).")))
+        else:
+            st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
         return
     url_state.commit(URL_PARAMS[:3])
     request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=bool(lowercase),
@@ -173,6 +185,15 @@ def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, f
     the item and the seconds it took, or None after showing the error (every page trains this way)."""
     corpus = state.active_corpus()
     label = request.algorithm.label
+    if is_counts(corpus):
+        try:
+            notes = from_counts.header_notes(request, corpus)
+        except TokenizerError as err:
+            fits = from_counts.matching(corpus, count_choices(corpus))
+            st.error(escape_markdown(f"{label}: {from_counts.refusal(err, fits)}"))
+            return None
+        for note in notes:
+            st.info(escape_markdown(f"{label}: {note}."))
     slot = st.empty()
     with slot.container():
         bar = st.progress(0.0, text=f"Training {label}…")
@@ -188,6 +209,34 @@ def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, f
     item = shelf.add(tok, name=f"{label.split(' (')[0]} {request.vocab_size:,}",
                      kind=shelf.Kind.TRAINED, detail=request.describe(display_name(corpus)))
     return item, time.perf_counter() - start
+
+
+def count_choices(corpus: CountsCorpus) -> list[tuple[str, TrainRequest]]:
+    """The Train panel's choices (algorithm, lowercase) a counts file could match, labelled as the panel
+    shows them (Unigram with the file's line limit, the one part of its options a header names)."""
+    limit = from_counts.file_max_sentence(corpus)
+    out = []
+    for algorithm in Algorithm:
+        for lowercase in (False, True):
+            label = algorithm.label + (", Lowercase on" if lowercase else "")
+            if algorithm is Algorithm.UNIGRAM and limit != DEFAULT_MAX_SENTENCE_LENGTH:
+                label += f", Max sentence length {limit:,}"
+            out.append((label, TrainRequest(algorithm, 1000, lowercase=lowercase, max_sentence_length=limit)))
+    return out
+
+
+def counts_fit_note(corpus: Corpus, algorithms: Iterable[Algorithm]) -> Optional[str]:
+    """For a counts file, which of ``algorithms`` (with default options) train from it, for a caption
+    beside another page's Train button; None for a text corpus."""
+    if not is_counts(corpus):
+        return None
+    fits = from_counts.matching(corpus, [(a.short, TrainRequest(a, 1000)) for a in algorithms])
+    if fits:
+        return f"The active corpus is a counts file: {', '.join(fits)} train from it here."
+    names = ", ".join(a.short for a in algorithms)
+    made = f"made for {corpus.model} training" if corpus.model else "from another tool"
+    return (f"The active corpus is a counts file {made}, counted with other stages than {names} count with here: "
+            "training says what differs (the Tokenizers page has more options, Lowercase among them).")
 
 
 def upload_panel() -> None:

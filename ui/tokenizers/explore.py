@@ -22,6 +22,7 @@ from tokenizer_core.analysis.vocabulary import (
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.pipeline import Tokenizer
 from ui import cache, url_state
+from ui.corpus.counts import is_counts
 from ui.merges.html import tree_block_html
 from ui.merges.run import MAX_TREE_NODES, TreeNode, bounded_tree
 from ui.tokenizers import PREFIX
@@ -39,6 +40,8 @@ SORTS = {
     "count": "frequency on the active corpus",
 }
 MAX_ROWS = 20_000  # rows sent to the browser at once; search narrows the rest
+NO_TEXT = ("The active corpus is a counts file (pieces and counts, no running text), so token use on the "
+           "corpus is not measured; pick a text corpus on the Corpus page for it.")
 
 
 #: The explorer's inputs in the address (named by their widget keys).
@@ -92,16 +95,20 @@ def render_vocabulary(held: Picked, corpus: Corpus, *, translate: bool) -> None:
     m = st.columns(4)
     m[0].metric("Vocabulary size", f"{tok.vocab_size:,}")
     m[1].metric("Special tokens", f"{sum(e.special for e in entries):,}")
-    m[2].metric("Corpus use", f"{used:.1%}",
-                help=f"Share of the non-special tokens that occur when the first {DEFAULT_USAGE_CHARS:,} "
-                     "characters of the active corpus are encoded.")
-    m[3].metric("Tokens for that text", f"{sum(counts.values()):,}")
+    counted = is_counts(corpus)  # no running text to encode: usage is not measured
+    m[2].metric("Corpus use", "—" if counted else f"{used:.1%}",
+                help=NO_TEXT if counted else
+                f"Share of the non-special tokens that occur when the first {DEFAULT_USAGE_CHARS:,} "
+                "characters of the active corpus are encoded.")
+    m[3].metric("Tokens for that text", "—" if counted else f"{sum(counts.values()):,}",
+                help=NO_TEXT if counted else None)
 
     c1, c2, c3 = st.columns([2, 1.4, 1], vertical_alignment="bottom")
     query = c1.text_input("Search tokens", key=PREFIX + "search", placeholder="part of a token, e.g. ing", max_chars=100)
     sort = c2.selectbox("Sort by", list(SORTS), format_func=SORTS.get, key=PREFIX + "sort")
-    unused_only = c3.checkbox("Unused only", key=PREFIX + "unused",
-                              help="Only the tokens that never occur in the corpus sample.")
+    unused_only = c3.checkbox("Unused only", key=PREFIX + "unused", disabled=counted,
+                              help=NO_TEXT if counted else "Only the tokens that never occur in the corpus sample.")
+    unused_only = unused_only and not counted
     frame = _frame(held, corpus, scheme, translate, entries, counts)
     if query:
         raw = pd.Series([e.token for e in entries])

@@ -8,6 +8,7 @@ import streamlit as st
 
 from ui import session as state
 from ui import url_state
+from ui.corpus.counts import is_counts
 from ui.shelf import state as shelf
 from ui.widgets import display
 from ui.widgets.share import render_share
@@ -24,10 +25,13 @@ def render_sidebar() -> Callable[[], None]:
         # The name may come from a user's file name: escaped, never HTML.
         st.markdown(escape_markdown(display_name(corpus)))
         docs = len(corpus.texts)
-        st.caption(
-            f"{format_bytes(corpus.size_bytes)} · {format_count(docs)} document{'s' if docs != 1 else ''}"
-            + (f" · {format_count(corpus.replaced_bytes)} bytes replaced" if corpus.replaced_bytes else "")
-        )
+        if is_counts(corpus):  # counted pieces, no documents
+            st.caption(f"Counts file · {format_count(corpus.distinct)} distinct pieces")
+        else:
+            st.caption(
+                f"{format_bytes(corpus.size_bytes)} · {format_count(docs)} document{'s' if docs != 1 else ''}"
+                + (f" · {format_count(corpus.replaced_bytes)} bytes replaced" if corpus.replaced_bytes else "")
+            )
         st.page_link("pages/corpus.py", label="Change corpus", icon=":material/swap_horiz:")
         slot = st.empty()
         st.divider()
