@@ -96,6 +96,13 @@ def test_malformed_counts_files_say_which_line(text: str, message: str) -> None:
         read_counts(io.StringIO(text))
 
 
+def test_windows_line_ends_are_read_and_a_pieces_own_carriage_return_kept(tmp_path: Path) -> None:
+    path = tmp_path / "crlf.tsv"
+    path.write_bytes(b"# tokenizer-playground counts 1\r\n# model: bpe\r\nhug\t5\r\npu\\rg\t2\r\n")
+    data = read_counts(path)
+    assert data.counts == {"hug": 5, "pu\rg": 2} and data.facts["model"] == "bpe"
+
+
 def test_reading_adds_repeated_pieces_and_refuses_too_many(tmp_path: Path) -> None:
     text = "# tokenizer-playground counts 1\na\t2\nb\t1\na\t3\n"
     assert read_counts(io.StringIO(text)).counts == {"a": 5, "b": 1}

@@ -11,7 +11,7 @@ counts entry point (the same merges and vocabulary as training on the files coun
 >>> check_header(data, CountSpec("bpe", TrainOptions(lowercase=True)))
 Traceback (most recent call last):
 ...
-tokenizer_core.errors.TokenizerError: these counts were made with normalizer null; the training options count with {"type": "Lowercase"}: count again with the same options (or train with the options the header names)
+tokenizer_core.errors.TokenizerError: these counts were made with normalizer none; the training options count with Lowercase: count again with the same options (or train with the options the header names)
 """
 
 from __future__ import annotations
@@ -51,15 +51,43 @@ def check_header(data: CountsFile, spec: CountSpec) -> list[str]:
         if written is None:
             notes.append(f"the counts file does not say its {fact.replace('_', ' ')}; training assumes {wanted}")
             continue
-        same = same_stage(written, wanted) if fact in ("normalizer", "pre_tokenizer") else written == wanted
+        stage = fact in ("normalizer", "pre_tokenizer")
+        same = same_stage(written, wanted) if stage else written == wanted
         if not same:
+            shown, want = (describe_stage(written), describe_stage(wanted)) if stage else (written, wanted)
             raise TokenizerError(
-                f"these counts were made with {fact.replace('_', ' ')} {written}; the training options count with "
-                f"{wanted}: count again with the same options (or train with the options the header names)")
+                f"these counts were made with {fact.replace('_', ' ')} {shown}; the training options count with "
+                f"{want}: count again with the same options (or train with the options the header names)")
     if spec.model == "unigram" and not data.has_line_final:
         notes.append("the counts file has no line_final column: Unigram's seed pieces treat every word end as "
                      "both a line end and a mid-line end (results may differ a little from training on the text)")
     return notes
+
+
+def describe_stage(text: str) -> str:
+    """A stage's JSON for people: its type (a sequence's types joined with +) and any setting of a
+    lone stage (``none`` for null); the JSON itself if it is not a stage.
+
+    >>> describe_stage('{"type": "Lowercase"}'), describe_stage('null')
+    ('Lowercase', 'none')
+    >>> describe_stage('{"pre_tokenizers": [{"type": "WhitespaceSplit"}, {"type": "Metaspace"}], "type": "Sequence"}')
+    'WhitespaceSplit + Metaspace'
+    >>> describe_stage('{"type": "BertNormalizer", "lowercase": true}')
+    'BertNormalizer (lowercase: true)'
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return text
+    if data is None:
+        return "none"
+    if not isinstance(data, dict) or "type" not in data:
+        return text
+    inner = next((v for k, v in data.items() if k != "type" and isinstance(v, list)), None)
+    if data["type"] == "Sequence" and inner is not None:
+        return " + ".join(describe_stage(json.dumps(x)) for x in inner)
+    rest = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in sorted(data.items()) if k != "type")
+    return f"{data['type']} ({rest})" if rest else str(data["type"])
 
 
 def _last_piece(data: CountsFile) -> Optional[str]:

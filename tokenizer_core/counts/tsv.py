@@ -156,6 +156,8 @@ def _read(lines: Iterator[str], *, max_pieces: Optional[int]) -> CountsFile:
     counts, final = data.counts, data.line_final
     for number, line in enumerate(lines, start=2):
         line = line[:-1] if line.endswith("\n") else line
+        # A file saved with Windows line ends: a piece's own carriage return is written "\r".
+        line = line[:-1] if line.endswith("\r") else line
         if header and line.startswith("#"):
             key, sep, value = line[1:].partition(":")
             if sep:

@@ -34,10 +34,6 @@ def header_notes(corpus: CountsCorpus, settings: MergeSettings) -> list[str]:
         hint = ("Settings that fit it: " + "; ".join(fits) + "." if fits else
                 "None of this page's settings counts that way (the file may be for Unigram).")
         raise TokenizerError(f"The counts file does not fit these settings: {err}. {hint}") from None
-    if s.algorithm == "bpe" and s.tie_break == "first":
-        raise TokenizerError("ties broken by “First seen in the corpus” need the order in which the corpus first "
-                             "shows each word, which a counts file does not promise to keep; choose "
-                             "“Smallest token ids”, or train on the text itself")
     limit = MAX_DISTINCT_WORDS[s.algorithm]
     if corpus.distinct > limit:
         raise TokenizerError(f"the counts file has {corpus.distinct:,} distinct pieces, more than {s.algorithm} "
