@@ -29,6 +29,11 @@ PAGES = {
     "masks": ("/batch", "Masks"),
     "waste": ("/batch", "Waste and throughput"),
     "zipf": ("/", None),  # the Corpus page is the landing page
+    # The BPE page's pair-count and compression charts: a link with ?step= trains and opens that step.
+    "bpe": ("/merges?step=3", None),
+    # The sweep's charts: ?compare_sweep=1 runs the linked sweep (three sizes, character BPE: quick).
+    "sweep": ("/compare?compare_tab=Vocabulary-size+sweep&compare_sweep=1&compare_sweep_algorithm=bpe-chars"
+              "&compare_sweep_range=256&compare_sweep_range=1000&compare_sweep_points=3", None),
 }
 
 
