@@ -243,6 +243,18 @@ def count_case(rng: random.Random) -> None:
                                             progress=lambda *a: None).items())
 
         _same(outcome(native), outcome(reference), f"count {how.name}", lines)
+
+    def spaces_native() -> list[tuple[str, int]]:
+        return list(count_native(lines, how=PieceSplit.SPACES, threads=rng_threads).items())
+
+    def spaces_reference() -> list[tuple[str, int]]:  # BERT's chunks: breaks at space, tab, LF and CR only
+        seen: dict[str, int] = {}
+        for chunk in regex.split(r"[ \t\n\r]+", "".join(lines)):
+            if chunk:
+                seen[chunk] = seen.get(chunk, 0) + 1
+        return list(seen.items())
+
+    _same(outcome(spaces_native), outcome(spaces_reference), "count SPACES", lines)
     words = kernel().WordSet(class_table())
     for line in lines:
         words.add(line)

@@ -4,6 +4,8 @@ what the line-by-line reference counts (tokenizer_core/text/counting.py)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests._texts import real_lines
 from tokenizer_core.text import counting
@@ -86,3 +88,22 @@ def test_each_setup_takes_its_path_and_counts_as_the_reference(
         # Without worker processes every path keeps the order of first appearance (BPE's "first" ties).
         assert list(got) == list(reference)
 
+
+
+_BERT_HOSTILE = st.lists(st.text(alphabet=st.sampled_from(
+    list("ab é\u0301中,.!\t\r\n") + ["\x0b", "\x0c", "\x85", "\u00a0", "\u2028", "\u3000", "\u200b", "\u00ad", "\ud800",
+                                     "\x00", "\ufeff", "\U0001F600"]), max_size=30), max_size=12)
+
+
+@pytest.mark.skipif(not available(), reason="the compiled kernel is not built")
+@settings(max_examples=300, deadline=None)
+@given(_BERT_HOSTILE)
+def test_bert_chunks_split_by_the_kernel_count_as_line_by_line(lines: list[str]) -> None:
+    # The kernel breaks BERT's chunks at space, tab, LF and CR only; every other whitespace or control
+    # character (vertical tab, NEL, NBSP, U+2028...) is left to the normalizer and pre-tokenizer.
+    normalizer, pre = BertNormalizer(), BertPreTokenizer()
+    reference = counting._count_line_by_line(lines, normalizer=normalizer, pre_tokenizer=pre, workers=1,
+                                             progress=counting.no_progress)
+    got = counting._count_by_space_chunks(lines, normalizer=normalizer, pre_tokenizer=pre, workers=2,
+                                          progress=counting.no_progress)
+    assert list(got.items()) == list(reference.items())

@@ -296,7 +296,8 @@ static int PieceCounter_init(PieceCounter *c, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point (0x110000)");
         return -1;
     }
-    if (how != SPLIT_GPT2 && how != SPLIT_WHITESPACE && how != SPLIT_WORDSPLIT && how != SPLIT_WHITESPACESPLIT) {
+    if (how != SPLIT_GPT2 && how != SPLIT_WHITESPACE && how != SPLIT_WORDSPLIT && how != SPLIT_WHITESPACESPLIT
+        && how != SPLIT_SPACES) {
         PyErr_SetString(PyExc_ValueError, "how must be 0, 2, 3 or 4");
         return -1;
     }

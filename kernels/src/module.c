@@ -12,6 +12,7 @@ static const struct { const char *name; long value; } codes[] = {
     {"PAT_GPT2", PAT_GPT2}, {"PAT_CL100K", PAT_CL100K},
     {"SPLIT_GPT2", SPLIT_GPT2}, {"SPLIT_WHITESPACE", SPLIT_WHITESPACE},
     {"SPLIT_WORDSPLIT", SPLIT_WORDSPLIT}, {"SPLIT_WHITESPACESPLIT", SPLIT_WHITESPACESPLIT},
+    {"SPLIT_SPACES", SPLIT_SPACES},
     {"C_L", C_L}, {"C_N", C_N}, {"C_S", C_S}, {"C_W", C_W}, {"C_CASELESS_SHIFT", C_CASELESS_SHIFT},
 };
 

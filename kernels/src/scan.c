@@ -95,9 +95,21 @@ Py_ssize_t next_cl100k(const unsigned char *cls, const Text *t, Py_ssize_t i) {
     return i + 1;                              /* \s */
 }
 
+/* The four characters BERT's training chunks break at (the others it treats later, in Python). */
+static int is_space_break(Py_UCS4 c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
 /* The next match of a word splitter at or after i: [*s, *e); 0 when there is none. */
 int next_word(const unsigned char *cls, int how, const Text *t, Py_ssize_t i, Py_ssize_t *s, Py_ssize_t *e) {
     Py_ssize_t n = t->len;
+    if (how == SPLIT_SPACES) {                          /* [^ \t\n\r]+: BERT's chunks, ASCII breaks only */
+        while (i < n && is_space_break(AT(t, i))) i++;
+        if (i >= n) return 0;
+        Py_ssize_t j = i + 1;
+        while (j < n && !is_space_break(AT(t, j))) j++;
+        *s = i;
+        *e = j;
+        return 1;
+    }
     while (i < n && (cls[AT(t, i)] & C_S)) i++; /* every splitter drops whitespace between matches */
     if (i >= n) return 0;
     Py_ssize_t j = i + 1;

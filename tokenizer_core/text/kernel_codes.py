@@ -36,6 +36,7 @@ class PieceSplit(IntEnum):
     WHITESPACE = 2  #: ``\\w+|[^\\w\\s]+`` (Whitespace)
     WORD_SPLIT = 3  #: ``\\w+|[^\\w\\s]`` (WordSplit)
     WHITESPACE_SPLIT = 4  #: ``\\S+`` (WhitespaceSplit)
+    SPACES = 5  #: ``[^ \\t\\n\\r]+`` (the chunks BERT's normalizer and pre-tokenizer work on)
 
     @property
     def c_name(self) -> str:
