@@ -104,7 +104,7 @@ class Tokenizer:
         self._special_id_set = self.added.special_ids
         self._beyond_model = sum(1 for _, i in self.added.entries if model.id_to_token(i) is None)
         self.metadata: dict[str, Any] = dict(metadata or {})
-        self._fast = FastPathSlot()  # bulk encoding for byte-level BPE stages
+        self._fast = FastPathSlot()  # bulk encoding: byte-level BPE, or stages that stay inside chunks
 
     # ----------------------------------------------------------------- encoding
     def _normalized(self, segment: str) -> tuple[NormalizedString, Any]:
@@ -174,8 +174,11 @@ class Tokenizer:
         With ``sampling``, samples are drawn from ``rng``, or from a new ``sampling.generator()``
         when none is given (see :meth:`encode`)."""
         fast = None if sampling is not None else self._fast.get(self.normalizer, self.pre_tokenizer, self.model)
-        if fast is not None:  # the same encoding, assembled in bulk from cached pieces
-            return _guarded(fast.encode, text, added=self.added, split_special=split_special_tokens, sequence_id=sequence_id)
+        if fast is not None:  # the same encoding, assembled in bulk from cached pieces (None: not this text)
+            enc = _guarded(fast.encode, text, added=self.added, split_special=split_special_tokens,
+                           sequence_id=sequence_id)
+            if enc is not None:
+                return enc
         return _guarded(self._trace_text, text, split_special=split_special_tokens, sampling=sampling,
                         sequence_id=sequence_id, rng=rng)[1]
 

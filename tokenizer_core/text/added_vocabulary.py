@@ -164,6 +164,15 @@ class AddedVocabulary:
                 for t, i in sorted(self.entries, key=lambda e: e[1])]
 
     # ---------------------------------------------------------------- splitting
+    def has_tokens(self, *, normalized: bool, skip_special: bool = False) -> bool:
+        """Whether any added token of that kind exists (``normalized``: matched in normalized text).
+
+        >>> AddedVocabulary([AddedToken("<|x|>", special=True)], model_ids=lambda t: None,
+        ...                 model_size=5).has_tokens(normalized=True)
+        False
+        """
+        return any(t.normalized == normalized and not (skip_special and t.special) for t, _ in self.entries)
+
     def may_match(self, texts: list[str], *, normalized: bool, normalizer: Any = None,
                   skip_special: bool = False) -> bool:
         """Whether any added token (of the kind :meth:`split` looks for) occurs in any of ``texts``:

@@ -1,0 +1,157 @@
+"""The pipeline's fast path for stages that never look across ASCII white space: encodings from
+cached chunks.
+
+With BERT's stages (:class:`~tokenizer_core.text.normalizers.BertNormalizer`,
+:class:`~tokenizer_core.text.word_splitters.BertPreTokenizer`) or plain word splitters
+(``Whitespace``, ``WhitespaceSplit``, ``WordSplit``, with no normalizer or ``Lowercase``) and a
+model whose best segmentation is fixed (WordPiece, BPE, Unigram; never when sampling), text cut at space, tab, LF and CR
+encodes chunk by chunk: the normalizer works character by character (Unicode's canonical
+reordering stops at a space; Python's final-sigma rule looks no further than a space either), the
+pre-tokenizer drops that white space, and no token holds it. Each distinct chunk is therefore
+encoded once, by the general path's steps on the chunk alone, and remembered as its ids, tokens,
+offsets and word ids relative to the chunk (each distinct piece's model tokens are remembered
+too); a text is then a dictionary lookup per chunk. Texts holding an added token, and tokenizers
+with added tokens matched in normalized text, take the general path.
+
+The result is the general path's :class:`~tokenizer_core.types.Encoding`, field for field
+(tests/test_chunked_path.py compares them on hostile texts).
+
+>>> from tokenizer_core.wordpiece.model import WordPiece
+>>> from tokenizer_core.text.normalizers import BertNormalizer
+>>> from tokenizer_core.text.pre_tokenizers import BertPreTokenizer
+>>> from tokenizer_core.pipeline import Tokenizer
+>>> tok = Tokenizer(WordPiece({"[UNK]": 0, "hug": 1, "##s": 2, "!": 3}), normalizer=BertNormalizer(),
+...                 pre_tokenizer=BertPreTokenizer())
+>>> enc = tok.encode("Hugs  hugs!")
+>>> enc.tokens, enc.offsets, enc.word_ids
+(['hug', '##s', 'hug', '##s', '!'], [(0, 3), (3, 4), (6, 9), (9, 10), (10, 11)], [0, 0, 1, 1, 2])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import regex
+
+from tokenizer_core.types import Encoding
+
+#: Distinct chunks remembered per tokenizer; past this, new chunks are encoded but not stored.
+_CACHE_LIMIT = 200_000
+_CHUNKS = regex.compile(r"[^ \t\n\r]+")
+
+#: A chunk's ids, tokens, token starts and ends (relative to the chunk), word ids (relative to its
+#: first piece) and number of pieces.
+ChunkEntry = tuple[list[int], list[str], list[int], list[int], list[int], int]
+
+
+def _normalizer_is_local(normalizer: Any) -> bool:
+    from tokenizer_core.text.normalizers import BertNormalizer, Lowercase
+
+    return normalizer is None or type(normalizer) in (BertNormalizer, Lowercase)
+
+
+def _pre_tokenizer_is_local(pre_tokenizer: Any) -> bool:
+    from tokenizer_core.text.pre_tokenizers import BertPreTokenizer, Whitespace, WhitespaceSplit, WordSplit
+
+    return type(pre_tokenizer) in (BertPreTokenizer, Whitespace, WhitespaceSplit, WordSplit)
+
+
+def _model_is_deterministic(model: Any) -> bool:
+    from tokenizer_core.bpe.model import BPE
+    from tokenizer_core.unigram.model import Unigram
+    from tokenizer_core.wordpiece.model import WordPiece
+
+    # Their tokenize() is deterministic (sampling and dropout take other calls, never this path).
+    return type(model) in (BPE, WordPiece, Unigram)
+
+
+class ChunkedFastPath:
+    """Encodings of one tokenizer's texts, from the cached encodings of their chunks."""
+
+    def __init__(self, normalizer: Any, pre_tokenizer: Any, model: Any) -> None:
+        self._normalizer, self._pre_tokenizer, self._model = normalizer, pre_tokenizer, model
+        self._cache: dict[str, ChunkEntry] = {}
+        self._pieces: dict[str, list[tuple[int, str, int, int]]] = {}  # piece text -> its model tokens
+
+    @classmethod
+    def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[ChunkedFastPath]:
+        """The fast path for these stages, or None when they may look across white space."""
+        if not (_normalizer_is_local(normalizer) and _pre_tokenizer_is_local(pre_tokenizer)
+                and _model_is_deterministic(model)):
+            return None
+        return cls(normalizer, pre_tokenizer, model)
+
+    def _tokens(self, piece: str) -> list[tuple[int, str, int, int]]:
+        found = self._pieces.get(piece)
+        if found is None:
+            found = [(t.id, t.text, *t.offsets) for t in self._model.tokenize(piece)]
+            if len(self._pieces) < _CACHE_LIMIT:
+                self._pieces[piece] = found
+        return found
+
+    def _entry(self, chunk: str) -> ChunkEntry:
+        """The general path's steps on one chunk without added tokens (normalize, split, model), as
+        :meth:`tokenizer_core.pipeline.Tokenizer._trace_text` takes them, offsets kept relative."""
+        entry = self._cache.get(chunk)
+        if entry is not None:
+            return entry
+        if self._normalizer is None:
+            text, to_original = chunk, None
+        else:
+            ns = self._normalizer.normalize(chunk)
+            text, to_original = ns.text, ns.original_span
+        ids: list[int] = []
+        tokens: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        words: list[int] = []
+        pieces = self._pre_tokenizer.split_at(text, at_start=True)
+        for word, piece in enumerate(pieces):
+            span = piece.token_span
+            for tid, token, s, e in self._tokens(piece.text):
+                a, b = span(s, e)
+                if to_original is not None:
+                    a, b = to_original(a, b)
+                ids.append(tid)
+                tokens.append(token)
+                starts.append(a)
+                ends.append(b)
+                words.append(word)
+        entry = (ids, tokens, starts, ends, words, len(pieces))
+        if len(self._cache) < _CACHE_LIMIT:
+            self._cache[chunk] = entry
+        return entry
+
+    def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
+        """The model tokens of ``text`` as the general path gives them; None when ``text`` holds an
+        added token (the general path cuts those out first)."""
+        skip = not split_special
+        # Added tokens matched in normalized text could only be found by normalizing the whole text:
+        # a tokenizer with any takes the general path.
+        if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
+                [text], normalized=False, skip_special=skip):
+            return None
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        word_ids: list[Optional[int]] = []
+        word = 0
+        entry_of = self._entry
+        for m in _CHUNKS.finditer(text):
+            c_ids, c_tokens, starts, ends, c_words, pieces = entry_of(m.group())
+            if not c_ids:
+                word += pieces
+                continue
+            base = m.start()
+            ids += c_ids
+            tokens += c_tokens
+            offsets += [(a + base, b + base) for a, b in zip(starts, ends)]
+            word_ids += [w + word for w in c_words] if word else c_words
+            word += pieces
+        n = len(ids)
+        return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
+                        special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)
+
+    def encode_batch(self, texts: Any, **_: Any) -> None:
+        """None: a batch is encoded text by text (each through :meth:`encode`)."""
+        return None
