@@ -36,8 +36,8 @@ import tokenizer_core.text as _text_stage  # noqa: F401
 import tokenizer_core.unigram as _unigram  # noqa: F401
 import tokenizer_core.wordpiece as _wordpiece  # noqa: F401
 from tokenizer_core.batch import batching
-from tokenizer_core.bpe.fast_pipeline import FastPathSlot
 from tokenizer_core.errors import TokenizerError, UnknownIdError, UnknownTokenError
+from tokenizer_core.fast_paths import FastPathSlot
 from tokenizer_core.gc_pause import paused_gc
 from tokenizer_core.jsonfile import read_json_file
 from tokenizer_core.parts import TokenizerParts

@@ -182,26 +182,3 @@ def _encoding(ids: list[int], tokens: list[str], offsets: list[Offsets], word_id
     return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n,
                     attention_mask=[1] * n, special_tokens_mask=[0] * n, word_ids=word_ids,
                     sequence_ids=[sequence_id] * n)
-
-
-class FastPathSlot:
-    """A tokenizer's fast path, rebuilt when one of its stages is swapped (``tok.model = ...``): the
-    byte-level one, else the chunked one (:mod:`tokenizer_core.chunked_path`), else None."""
-
-    __slots__ = ("_stages", "_fast")
-
-    def __init__(self) -> None:
-        self._stages: tuple[Any, ...] = ()
-        self._fast: Any = None
-
-    def get(self, normalizer: Any, pre_tokenizer: Any, model: Any) -> Any:
-        """The fast path for these stages, or None when they need the general path."""
-        stages = self._stages
-        if not stages or stages[0] is not normalizer or stages[1] is not pre_tokenizer or stages[2] is not model:
-            self._stages = (normalizer, pre_tokenizer, model)
-            self._fast = ByteLevelFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
-            if self._fast is None:
-                from tokenizer_core.chunked_path import ChunkedFastPath
-
-                self._fast = ChunkedFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
-        return self._fast

@@ -1,5 +1,5 @@
-"""The pipeline's fast path for stages that never look across ASCII white space: encodings from
-cached chunks.
+"""The pipeline's fast paths: byte-level BPE's (:mod:`tokenizer_core.bpe.fast_pipeline`), and here the one
+for stages that never look across ASCII white space, encodings from cached chunks.
 
 With BERT's stages (:class:`~tokenizer_core.text.normalizers.BertNormalizer`,
 :class:`~tokenizer_core.text.word_splitters.BertPreTokenizer`) or plain word splitters
@@ -14,7 +14,7 @@ too); a text is then a dictionary lookup per chunk. Texts holding an added token
 with added tokens matched in normalized text, take the general path.
 
 The result is the general path's :class:`~tokenizer_core.types.Encoding`, field for field
-(tests/test_chunked_path.py compares them on hostile texts).
+(tests/test_fast_paths.py compares them on hostile texts).
 
 >>> from tokenizer_core.wordpiece.model import WordPiece
 >>> from tokenizer_core.text.normalizers import BertNormalizer
@@ -33,6 +33,7 @@ from typing import Any, Optional
 
 import regex
 
+from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
 from tokenizer_core.types import Encoding
 
 #: Distinct chunks remembered per tokenizer; past this, new chunks are encoded but not stored.
@@ -155,3 +156,24 @@ class ChunkedFastPath:
     def encode_batch(self, texts: Any, **_: Any) -> None:
         """None: a batch is encoded text by text (each through :meth:`encode`)."""
         return None
+
+
+class FastPathSlot:
+    """A tokenizer's fast path, rebuilt when one of its stages is swapped (``tok.model = ...``): the
+    byte-level one (:mod:`tokenizer_core.bpe.fast_pipeline`), else the chunked one, else None."""
+
+    __slots__ = ("_stages", "_fast")
+
+    def __init__(self) -> None:
+        self._stages: tuple[Any, ...] = ()
+        self._fast: Any = None
+
+    def get(self, normalizer: Any, pre_tokenizer: Any, model: Any) -> Any:
+        """The fast path for these stages, or None when they need the general path."""
+        stages = self._stages
+        if not stages or stages[0] is not normalizer or stages[1] is not pre_tokenizer or stages[2] is not model:
+            self._stages = (normalizer, pre_tokenizer, model)
+            self._fast = ByteLevelFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
+            if self._fast is None:
+                self._fast = ChunkedFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
+        return self._fast
