@@ -152,6 +152,10 @@ def split_case(rng: random.Random) -> None:
         _same(_splitter(pattern).split(text), regex.findall(pattern, text), "split", text)
 
 
+_LLAMA3_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+                   r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+
 def random_bpe(rng: random.Random, sample: str) -> Any:
     """A byte-level BPE tokenizer with random merges (or random tokens ranked by id, tiktoken's
     rule) drawn from the sample's bytes, so that many of them apply."""
@@ -162,7 +166,9 @@ def random_bpe(rng: random.Random, sample: str) -> Any:
     from tokenizer_core.text.byte_level import CL100K_PATTERN, GPT2_PATTERN, ByteLevel, bytes_to_symbols
 
     data = sample.encode("utf-8", "replace") or b"ab"
-    pattern = rng.choice([GPT2_PATTERN, CL100K_PATTERN])
+    # The kernel's own patterns, and patterns it is given the pieces of (Encoder.encode_split):
+    # Llama 3's, and one that leaves gaps (they become pieces of their own).
+    pattern = rng.choice([GPT2_PATTERN, CL100K_PATTERN, _LLAMA3_PATTERN, r"\p{L}+|\d{1,2}| ?[^\s\p{L}\d]"])
     if rng.random() < 0.3:  # ranked by token: random slices of the sample become tokens
         ranks = {bytes([b]): b for b in rng.sample(range(256), 256)}
         for _ in range(rng.randint(0, 60)):

@@ -20,6 +20,8 @@ pytest.importorskip("tokenizer_kernel")
 ROOT = Path(__file__).resolve().parents[1]
 
 PRELUDE = '''
+from array import array
+
 import tokenizer_kernel as k
 from tokenizer_core.bpe.kernel import class_table
 
@@ -52,6 +54,7 @@ def _run(code: str) -> list[str]:
 METHOD_CALLS = {
     "Encoder": {
         "encode": ("'a b'", "0", "0"),
+        "encode_split": ("'a b'", "array('q', [1, 3])", "0", "0"),
         "encode_batch": ("['a b']", "0"),
         "encode_ids": ("'a b'",),
         "split": ("'a'",),
@@ -102,6 +105,33 @@ def test_gpt2_encode_refuses_negative_and_huge_base_and_first_word():
     assert out[:4] == ["raised ValueError"] * 4
     assert out[4] == "raised OverflowError"
     assert out[5] == "([31373, 995], ['hello', 'Ġworld'], [(3, 8), (8, 14)], [5, 6], 2)"
+
+
+def test_encode_split_checks_the_piece_ends():
+    """An Encoder given its pieces (pattern EXTERNAL) reads ``ends`` only after checking them all:
+    increasing, inside the text, the last one its end; and it refuses the calls that would split."""
+    out = _run("""
+        args = list(small_encoder_args())
+        args[1] = k.PAT_EXTERNAL
+        e = k.Encoder(*args)
+        print(e.encode_split("ab ab", array("q", [2, 5]), 0, 0)[0])
+        print(e.encode_split("", array("q"), 0, 0)[0])
+        for ends in ([2, 2, 5], [0, 5], [3, 2, 5], [2, 4], [2, 6], [-1, 5], [5, 5], []):
+            expect(e.encode_split, "ab ab", array("q", ends), 0, 0)
+        expect(e.encode_split, "", array("q", [0]), 0, 0)
+        expect(e.encode_split, "ab ab", b"12345", 0, 0)         # not whole int64 values
+        expect(e.encode_split, "ab ab", array("q", [2, 5]), -1, 0)
+        expect(e.encode_split, "ab ab", array("q", [2, 5]), 0, 2**63 - 2)
+        for call in (lambda: e.encode("ab", 0, 0), lambda: e.encode_ids("ab"), lambda: e.split("ab"),
+                     lambda: e.encode_batch(["ab"], 0)):
+            expect(call)
+        g = k.Encoder(*small_encoder_args())                     # a pattern of its own: ends given anyway
+        print(g.encode_split("ab ab", array("q", [1, 5]), 0, 0)[0])
+    """)
+    assert out[:2] == ["[256, 32, 256]", "[]"]
+    assert out[2:14] == ["raised ValueError"] * 12
+    assert out[14:18] == ["raised ValueError"] * 4
+    assert out[18:] == ["[97, 98, 32, 256]"]
 
 
 def test_failed_encoder_init_leaves_nothing_half_built():

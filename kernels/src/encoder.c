@@ -46,16 +46,24 @@ int raise_encode_error(int code, PyObject *text) {
  * switch costs). */
 #define RELEASE_GIL_CHARS 2048
 
+/* An Encoder without a pattern of its own (PAT_EXTERNAL) only encodes pieces it is given. */
+static int check_own_split(const Encoder *e) {
+    if (e->pattern != PAT_EXTERNAL) return 0;
+    PyErr_SetString(PyExc_ValueError, "this Encoder has no split pattern of its own: give the pieces with encode_split");
+    return -1;
+}
+
 /* encode_text on one text, without the GIL when it is long; raises on error. */
-static int encode_one(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r) {
+static int encode_one(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first_word, const int64_t *cuts,
+                      Result *r) {
     Scratch sc = {0};
     int rc;
     if (PyUnicode_GET_LENGTH(text) >= RELEASE_GIL_CHARS) {
         Py_BEGIN_ALLOW_THREADS
-        rc = encode_text(e, &sc, text, base, first_word, r);
+        rc = encode_text(e, &sc, text, base, first_word, cuts, r);
         Py_END_ALLOW_THREADS
     } else {
-        rc = encode_text(e, &sc, text, base, first_word, r);
+        rc = encode_text(e, &sc, text, base, first_word, cuts, r);
     }
     scratch_free(&sc);
     return rc < 0 ? raise_encode_error(rc, text) : 0;
@@ -64,9 +72,9 @@ static int encode_one(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first
 PyDoc_STRVAR(encode_ids_doc, "encode_ids(text) -> list[int]: the token ids of the whole text.");
 
 static PyObject *Encoder_encode_ids(Encoder *e, PyObject *text) {
-    if (check_ready(e) < 0 || check_text(text) < 0) return NULL;
+    if (check_ready(e) < 0 || check_own_split(e) < 0 || check_text(text) < 0) return NULL;
     Result r = {0};
-    PyObject *ids = encode_one(e, text, 0, 0, &r) < 0 ? NULL : ids_list(e, &r);
+    PyObject *ids = encode_one(e, text, 0, 0, NULL, &r) < 0 ? NULL : ids_list(e, &r);
     result_free(&r);
     return ids;
 }
@@ -76,11 +84,8 @@ PyDoc_STRVAR(encode_doc,
 "Token ids, token strings, (start, end) character offsets (plus base), the piece index of each\n"
 "token (from first_word) and the number of pieces. A long text is encoded without the GIL.");
 
-static PyObject *Encoder_encode(Encoder *e, PyObject *args) {
-    PyObject *text;
-    Py_ssize_t base;
-    long long first_word;
-    if (check_ready(e) < 0 || !PyArg_ParseTuple(args, "UnL", &text, &base, &first_word)) return NULL;
+/* The checks and the lists of encode and encode_split (cuts: NULL, or n checked piece ends). */
+static PyObject *encode_lists(Encoder *e, PyObject *text, Py_ssize_t base, long long first_word, const int64_t *cuts) {
     /* Offsets (base + position) and word ids (first_word + piece number) are int64 sums that must
      * not overflow, and negative values would mean nothing to the caller. */
     Py_ssize_t len = PyUnicode_GET_LENGTH(text);
@@ -94,13 +99,65 @@ static PyObject *Encoder_encode(Encoder *e, PyObject *args) {
     }
     Result r = {0};
     PyObject *out = NULL;
-    if (encode_one(e, text, base, first_word, &r) == 0) {
+    if (encode_one(e, text, base, first_word, cuts, &r) == 0) {
         /* Millions of new objects, none of which can form a cycle: no collections while they are made. */
         int gc_was_on = PyGC_Disable();
         out = result_lists(e, &r);
         if (gc_was_on) PyGC_Enable();
     }
     result_free(&r);
+    return out;
+}
+
+static PyObject *Encoder_encode(Encoder *e, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t base;
+    long long first_word;
+    if (check_ready(e) < 0 || check_own_split(e) < 0 || !PyArg_ParseTuple(args, "UnL", &text, &base, &first_word))
+        return NULL;
+    return encode_lists(e, text, base, first_word, NULL);
+}
+
+PyDoc_STRVAR(encode_split_doc,
+"encode_split(text, ends, base, first_word) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
+"encode() with the pieces given: ends holds the end of every piece as native int64 (an\n"
+"array('q') or its bytes), increasing, the last one len(text); each piece is merged as encode()\n"
+"merges the pieces of its own pattern.");
+
+static PyObject *Encoder_encode_split(Encoder *e, PyObject *args) {
+    PyObject *text;
+    Py_buffer ends;
+    Py_ssize_t base;
+    long long first_word;
+    if (check_ready(e) < 0 || !PyArg_ParseTuple(args, "Uy*nL", &text, &ends, &base, &first_word)) return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text), n = ends.len / (Py_ssize_t)sizeof(int64_t);
+    /* The ends are copied (aligned, and safe from a caller changing the buffer meanwhile), then
+     * checked: each piece non-empty and inside the text, the last one ending it. */
+    int64_t *cuts = NULL;
+    if (ends.len % (Py_ssize_t)sizeof(int64_t) != 0) {
+        PyErr_SetString(PyExc_ValueError, "ends must hold whole int64 values (array('q'))");
+        goto done;
+    }
+    if ((len == 0) != (n == 0)) {
+        PyErr_SetString(PyExc_ValueError, "ends must cover the text: none for an empty text, else the last is len(text)");
+        goto done;
+    }
+    cuts = PyMem_Malloc(n ? (size_t)n * sizeof(int64_t) : 1);
+    if (!cuts) { PyErr_NoMemory(); goto done; }
+    memcpy(cuts, ends.buf, (size_t)n * sizeof(int64_t));
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int64_t prev = k ? cuts[k - 1] : 0;
+        if (cuts[k] <= prev || cuts[k] > len || (k == n - 1 && cuts[k] != len)) {
+            PyErr_Format(PyExc_ValueError, "ends must increase from above 0 to len(text) = %zd (end %zd is %lld)",
+                         len, k, (long long)cuts[k]);
+            goto done;
+        }
+    }
+    out = encode_lists(e, text, base, first_word, cuts);
+done:
+    PyMem_Free(cuts);
+    PyBuffer_Release(&ends);
     return out;
 }
 
@@ -182,7 +239,7 @@ static void *batch_worker(void *arg) {
         Py_ssize_t k = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
         if (k >= job->n) break;
         job->res[k].out.n = 0;
-        int rc = encode_text(job->e, &sc, job->texts[k], 0, 0, &job->res[k]);
+        int rc = encode_text(job->e, &sc, job->texts[k], 0, 0, NULL, &job->res[k]);
         if (rc < 0) {
             pthread_mutex_lock(&job->mu);
             if (!job->error || k < job->error_at) {
@@ -225,7 +282,7 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) 
     PyObject *texts, *seq_obj;
     PyTypeObject *encoding = NULL;
     Py_ssize_t threads = 1, offsets[9];
-    if (check_ready(e) < 0 ||
+    if (check_ready(e) < 0 || check_own_split(e) < 0 ||
         !PyArg_ParseTupleAndKeywords(args, kw, "OO!|n$O!", names, &texts, &PyLong_Type, &seq_obj, &threads,
                                      &PyType_Type, &encoding))
         return NULL;
@@ -326,7 +383,7 @@ fail:
 PyDoc_STRVAR(split_doc, "split(text) -> list[str]: the pieces of the split pattern, in order.");
 
 static PyObject *Encoder_split(Encoder *e, PyObject *text) {
-    if (check_ready(e) < 0 || check_text(text) < 0) return NULL;
+    if (check_ready(e) < 0 || check_own_split(e) < 0 || check_text(text) < 0) return NULL;
     Text t = text_of(text);
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
@@ -407,6 +464,7 @@ static PyObject *Encoder_clear_cache(Encoder *e, PyObject *Py_UNUSED(ignored)) {
 
 static PyMethodDef Encoder_methods[] = {
     {"encode", (PyCFunction)Encoder_encode, METH_VARARGS, encode_doc},
+    {"encode_split", (PyCFunction)Encoder_encode_split, METH_VARARGS, encode_split_doc},
     {"encode_batch", (PyCFunction)(void (*)(void))Encoder_encode_batch, METH_VARARGS | METH_KEYWORDS, encode_batch_doc},
     {"encode_ids", (PyCFunction)Encoder_encode_ids, METH_O, encode_ids_doc},
     {"split", (PyCFunction)Encoder_split, METH_O, split_doc},
@@ -479,8 +537,8 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point (0x110000)");
         return -1;
     }
-    if (pattern != PAT_GPT2 && pattern != PAT_CL100K) {
-        PyErr_SetString(PyExc_ValueError, "pattern must be 0 (GPT-2) or 1 (cl100k_base)");
+    if (pattern != PAT_GPT2 && pattern != PAT_CL100K && pattern != PAT_EXTERNAL) {
+        PyErr_SetString(PyExc_ValueError, "pattern must be 0 (GPT-2), 1 (cl100k_base) or 2 (pieces given by the caller)");
         return -1;
     }
     /* Ids are int32 in the tables and merge ranks uint32. */

@@ -90,7 +90,10 @@ typedef struct {
 
 void result_free(Result *r);
 /* ENC_OK or an error code; reads the str without the GIL (the caller keeps it alive). */
-int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t first_word, Result *r);
+/* cuts: NULL to split with the Encoder's pattern, or the end of every piece (checked by the caller:
+ * increasing, the last one the text's length). */
+int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t first_word, const int64_t *cuts,
+                Result *r);
 PyObject *ids_list(Encoder *e, const Result *r);
 PyObject *result_lists(Encoder *e, const Result *r);
 

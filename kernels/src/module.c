@@ -9,7 +9,7 @@ static struct PyModuleDef kernel_module = {
 };
 
 static const struct { const char *name; long value; } codes[] = {
-    {"PAT_GPT2", PAT_GPT2}, {"PAT_CL100K", PAT_CL100K},
+    {"PAT_GPT2", PAT_GPT2}, {"PAT_CL100K", PAT_CL100K}, {"PAT_EXTERNAL", PAT_EXTERNAL},
     {"SPLIT_GPT2", SPLIT_GPT2}, {"SPLIT_WHITESPACE", SPLIT_WHITESPACE},
     {"SPLIT_WORDSPLIT", SPLIT_WORDSPLIT}, {"SPLIT_WHITESPACESPLIT", SPLIT_WHITESPACESPLIT},
     {"SPLIT_SPACES", SPLIT_SPACES},

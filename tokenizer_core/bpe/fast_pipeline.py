@@ -1,7 +1,7 @@
 """The pipeline's fast path for byte-level BPE (GPT-2, cl100k_base): whole encodings in bulk.
 
 When there is no normalizer, the pre-tokenizer is :class:`~tokenizer_core.text.byte_level.ByteLevel`
-with a covering split pattern (its matches laid end to end are the text) and the model is
+with its split regex and no added prefix space (its pieces, matches and gaps, lie end to end) and the model is
 :class:`~tokenizer_core.bpe.model.BPE`, a piece's tokens depend on the piece's text only, and
 so do their offsets *relative to the piece*. Each distinct piece is therefore encoded once,
 by the very code of the general path (byte symbols, :meth:`BPE.tokenize`,
@@ -9,8 +9,8 @@ by the very code of the general path (byte symbols, :meth:`BPE.tokenize`,
 every later occurrence costs one dictionary lookup. An encoding is then assembled with a
 few list operations over all pieces at once instead of a :class:`Token` per token.
 
-With the compiled kernel (:mod:`~tokenizer_core.bpe.kernel`, for the GPT-2 and cl100k_base
-patterns) the same steps run in C: splitting, merging, the piece cache and the assembly of
+With the compiled kernel (:mod:`~tokenizer_core.bpe.kernel`: it walks the GPT-2 and cl100k_base
+patterns itself and is given the pieces of any other) the same steps run in C: splitting, merging, the piece cache and the assembly of
 the lists; the Python code below is what the kernel is checked against.
 
 The result is the :class:`~tokenizer_core.types.Encoding` the general path gives, field
@@ -31,6 +31,7 @@ for field (tests/test_bpe_fast_pipeline.py and tests/test_kernel.py compare them
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
@@ -73,8 +74,11 @@ class _PieceCache(dict):
 class ByteLevelFastPath:
     """Encodings of one tokenizer's texts, assembled in bulk from cached pieces."""
 
-    def __init__(self, pre_tokenizer: ByteLevel, model: BPE) -> None:
+    def __init__(self, pre_tokenizer: ByteLevel, model: BPE, *, nfc: bool = False) -> None:
         self.parts = (pre_tokenizer, model)
+        #: An NFC normalizer (Qwen's): a text already in NFC is what it normalizes to, with every
+        #: character in place; any other text takes the general path.
+        self.nfc = nfc
         self._chunks = pre_tokenizer.chunk_texts
         self._cache = _PieceCache(model)
         #: The compiled kernel for these stages (same results), or None: then the code below.
@@ -83,14 +87,23 @@ class ByteLevelFastPath:
     @classmethod
     def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional["ByteLevelFastPath"]:
         """The fast path for these stages, or None when they need the general one."""
-        if normalizer is not None or type(pre_tokenizer) is not ByteLevel or type(model) is not BPE:
-            return None
-        if pre_tokenizer.chunk_texts("") is None:  # a gappy pattern or an added prefix space
-            return None
-        return cls(pre_tokenizer, model)
+        from tokenizer_core.text.normalizers import NFC
 
-    def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Encoding:
-        """The model tokens of ``text`` (no post-processing), as the general path gives them."""
+        nfc = type(normalizer) is NFC
+        if (normalizer is not None and not nfc) or type(pre_tokenizer) is not ByteLevel or type(model) is not BPE:
+            return None
+        if pre_tokenizer.chunk_texts("") is None:  # an added prefix space, or no regex
+            return None
+        return cls(pre_tokenizer, model, nfc=nfc)
+
+    def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
+        """The model tokens of ``text`` (no post-processing), as the general path gives them; None
+        for the general path (behind an NFC normalizer: a text not in NFC, or holding added tokens)."""
+        if self.nfc:
+            skip = not split_special
+            if (not unicodedata.is_normalized("NFC", text) or added.has_tokens(normalized=True, skip_special=skip)
+                    or added.may_match([text], normalized=False, skip_special=skip)):
+                return None
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Offsets] = []
@@ -137,6 +150,9 @@ class ByteLevelFastPath:
             return None
         try:
             texts = list(texts)
+            if self.nfc and (added.has_tokens(normalized=True, skip_special=skip)
+                             or not all(unicodedata.is_normalized("NFC", t) for t in texts)):
+                return None
             if (max(map(len, texts), default=0) > MAX_INPUT_CHARS
                     or added.may_match(texts, normalized=False, skip_special=skip)
                     or added.may_match(texts, normalized=True, normalizer=None, skip_special=skip)):

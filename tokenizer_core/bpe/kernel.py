@@ -2,7 +2,10 @@
 
 ``tokenizer_kernel`` (see :mod:`tokenizer_core.text.native`) pre-tokenizes with the GPT-2 or
 cl100k_base pattern, merges each piece's bytes and assembles ids, token strings, offsets and
-word ids in C. It computes exactly what the pure-Python path computes
+word ids in C. Any other split pattern (o200k, Llama 3, Qwen, Tekken, a tokenizer.json's own) is
+found by the ``regex`` module here, and the kernel is given each piece's end
+(:class:`SplitByRegex`, over an ``Encoder`` of pattern ``EXTERNAL``): the merging, the piece
+cache and the lists stay in C. It computes exactly what the pure-Python path computes
 (:class:`~tokenizer_core.text.byte_level.ByteLevel`, :meth:`BPE.tokenize <tokenizer_core.bpe.model.BPE.tokenize>`,
 :class:`~tokenizer_core.text.pre_tokenizer_base.Piece` offsets), which stays the reference the
 app's pages step through; ``tests/test_kernel.py`` holds the two against each other.
@@ -20,6 +23,8 @@ from __future__ import annotations
 
 import threading
 import weakref
+from array import array
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, Optional
 
 from tokenizer_core.text.byte_level import (
@@ -58,17 +63,58 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
     the same reference use one pair table and one piece cache."""
     if not available() or type(pre_tokenizer) is not ByteLevel or not pre_tokenizer.use_regex:
         return None
-    pattern = KERNEL_PATTERNS.get(pre_tokenizer.pattern)
-    if pattern is None or pre_tokenizer.add_prefix_space:
+    if pre_tokenizer.add_prefix_space:
         return None
+    pattern = KERNEL_PATTERNS.get(pre_tokenizer.pattern, SplitPattern.EXTERNAL)
     with _lock:
         per_model = _shared.setdefault(model, {})
         if pattern not in per_model:
             per_model[pattern] = _build(pattern, model)
-        return per_model[pattern]
+        encoder = per_model[pattern]
+    if encoder is None or pattern != SplitPattern.EXTERNAL:
+        return encoder
+    return SplitByRegex(encoder, pre_tokenizer)
+
+
+class SplitByRegex:
+    """An ``EXTERNAL`` Encoder with the ``regex`` module's split in front: the methods of an Encoder
+    that splits by itself (``encode``, ``encode_ids``, ``encode_batch``, ``split``, ``encode_piece``,
+    the cache's).
+
+    The pieces are :class:`ByteLevel`'s own (a pattern's matches, and the gaps between them where it
+    leaves any), so the result is the pure-Python path's, as with the kernel's own patterns."""
+
+    def __init__(self, encoder: Any, pre_tokenizer: ByteLevel) -> None:
+        self.encoder, self._chunks = encoder, pre_tokenizer.chunk_texts
+        self.cache_size, self.cache_bytes, self.clear_cache = encoder.cache_size, encoder.cache_bytes, encoder.clear_cache
+        self.encode_piece = encoder.encode_piece
+
+    def _ends(self, text: str) -> array:
+        return array("q", accumulate(map(len, self._chunks(text))))
+
+    def split(self, text: str) -> list[str]:
+        return self._chunks(text)
+
+    def encode(self, text: str, base: int, first_word: int) -> tuple[Any, ...]:
+        return self.encoder.encode_split(text, self._ends(text), base, first_word)
+
+    def encode_ids(self, text: str) -> list[int]:
+        return self.encoder.encode_split(text, self._ends(text), 0, 0)[0]
+
+    def encode_batch(self, texts: Any, sequence_id: int, *, threads: int = 1, encoding: Any = None) -> list[Any]:
+        """Each text in turn (the regex split holds the GIL, so threads would not help here)."""
+        out = []
+        for text in texts:
+            ids, tokens, offsets, word_ids, _ = self.encode(text, 0, 0)
+            n = len(ids)
+            out.append(encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n,
+                                attention_mask=[1] * n, special_tokens_mask=[0] * n, word_ids=word_ids,
+                                sequence_ids=[sequence_id] * n))
+        return out
 
 
 def _build(pattern: SplitPattern, model: "BPE") -> Optional[Any]:
+    """The Encoder of ``model`` walking ``pattern`` (EXTERNAL: pieces given), or None when beyond it."""
     if model.continuing_subword_prefix or model.end_of_word_suffix or model.suffix_as_symbol:
         return None
     vocab = model._vocab

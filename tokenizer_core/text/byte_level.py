@@ -153,15 +153,24 @@ class ByteLevel(PreTokenizer):
         return [chunk_piece(chunk, s, e, extra=extra) for chunk, s, e in self._chunks(shifted)]
 
     def chunk_texts(self, text: str) -> Optional[list[str]]:
-        """The regex matches of ``text`` as plain strings when they are exactly the pieces of
-        :meth:`split` laid end to end (a covering pattern, no added prefix space); else None.
+        """The texts of the pieces of :meth:`split`, which lie end to end (the pattern's matches, and
+        the gaps between them where it leaves any); None with an added prefix space or without
+        the regex.
 
         >>> ByteLevel().chunk_texts("hi there")
         ['hi', ' there']
+        >>> ByteLevel(pattern=r"\\d+").chunk_texts("ab12c")   # the gaps are pieces too
+        ['ab', '12', 'c']
         """
-        if not self.use_regex or self.add_prefix_space or self.pattern not in _COVERING:
+        if not self.use_regex or self.add_prefix_space:
             return None
-        return self._re.findall(text)
+        if self.pattern in _COVERING:
+            return self._re.findall(text)
+        chunks = self._re.findall(text)
+        # Matches that cover the text (none empty) are its pieces; else the runs with the gaps.
+        if sum(map(len, chunks)) == len(text) and "" not in chunks:
+            return chunks
+        return [c for c, _, _ in self._chunks(text)]
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space, "use_regex": self.use_regex}

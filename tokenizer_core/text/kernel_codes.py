@@ -21,6 +21,7 @@ class SplitPattern(IntEnum):
 
     GPT2 = 0
     CL100K = 1
+    EXTERNAL = 2  #: no pattern of its own: the caller gives each piece's end (``Encoder.encode_split``)
 
     @property
     def c_name(self) -> str:

@@ -1,0 +1,65 @@
+"""Byte-level BPE behind any split pattern: the regex module finds the pieces, the kernel merges them
+(``Encoder.encode_split``), and an NFC normalizer (Qwen's) is skipped for texts already in NFC. Every
+encoding equals the general path's, field for field: o200k, Llama 3, Qwen, Tekken and a pattern that
+leaves gaps, on hostile texts."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokenizer_core.bpe.kernel import SplitByRegex, kernel_encoder
+from tokenizer_core.io.references import load_reference
+from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.text.byte_level import ByteLevel
+from tokenizer_core.text.native import available
+
+pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not built")
+
+NAMES = ["o200k_base", "llama3", "qwen", "tekken"]
+_PARTS = ["a", "Hello", " world", "'s", "'LL", "123456", "١٢٣", " ", "  ", "\t", "\n", "\r\n", "\n\n ", "é",
+          "e\u0301", "Å", "ﬁ", "中文", "日本語", "😀", "👩‍👩‍👧", "\ud800", "<|endoftext|>", "<s>", "[INST]",
+          "ǅ", "ß", "İ", "\u00a0", "\u2028", ".,;!?", "$%&", "__init__", "x" * 40]
+TEXTS = st.lists(st.sampled_from(_PARTS), max_size=25).map("".join)
+
+
+@pytest.fixture(scope="module")
+def refs() -> dict[str, Tokenizer]:
+    out = {name: load_reference(name) for name in NAMES}
+    gpt2 = load_reference("gpt2")
+    # A pattern leaving gaps (only digits and letter runs match): the gaps are pieces too.
+    out["gappy"] = Tokenizer(gpt2.model, pre_tokenizer=ByteLevel(pattern=r"\p{L}+|\d{1,2}"))
+    return out
+
+
+def _general(tok: Tokenizer, text: str):  # noqa: ANN202
+    """The general path, behind the same input checks as every encoding call (a lone surrogate
+    reads as U+FFFD)."""
+    from tokenizer_core.text.input_checks import guarded
+
+    return guarded(tok._trace_text, text, split_special=True, sampling=None, sequence_id=0)[1]
+
+
+@pytest.mark.parametrize("name", [*NAMES, "gappy"])
+def test_the_kernel_is_given_the_pieces(refs, name) -> None:
+    tok = refs[name]
+    assert isinstance(kernel_encoder(tok.pre_tokenizer, tok.model), SplitByRegex)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=TEXTS)
+def test_fast_encodings_equal_the_general_path(refs, text: str) -> None:
+    for name, tok in refs.items():
+        assert dataclasses.asdict(tok.encode_sequence(text)) == dataclasses.asdict(_general(tok, text)), (name, text)
+
+
+def test_batches_and_long_texts(refs) -> None:
+    lines = ["Hello world, it's 2026!", "e\u0301cole et ﬁlms", "中文 😀 123456789", "", "  spaced\tout\n"] * 3
+    for name, tok in refs.items():
+        batch = tok.encode_batch(lines).encodings
+        assert [e.ids for e in batch] == [tok.encode(line).ids for line in lines], name
+        long = " ".join(lines) * 400  # past the length at which the kernel lets go of the GIL
+        assert tok.encode_sequence(long).ids == _general(tok, long).ids, name
