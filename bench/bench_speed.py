@@ -13,7 +13,8 @@ Run from the repository root (offline; the corpora are built reproducibly on fir
 * **WordPiece training**, vocab 8k, BERT normalizer and pre-tokenizer, lowercase: our command
   line against ``tokenizers``' ``WordPieceTrainer`` (which trains by BPE counts; ours by the
   WordPiece score, so the vocabularies differ by design), whole processes.
-* **Encoding** GPT-2 and cl100k_base on the 10 MB text: ``tiktoken``, our full pipeline
+* **Encoding** GPT-2, cl100k_base, o200k_base, Llama 3, Qwen and Tekken on the 10 MB text: ``tiktoken``
+  (built from the same files for the last four), our full pipeline
   (``Tokenizer.encode``/``encode_batch``: tokens, offsets, word ids, masks), our ids-only path,
   and ``tokenizers``' ``encode_batch`` over the lines on every core; ids checked identical.
 * **Unigram** (``--unigram``): ``bench.bench_unigram --quick`` (held-out tokens, time, memory).
@@ -90,7 +91,7 @@ def encoding_ratios(mb: int) -> list[tuple[str, float, float]]:
     print(f"\n== encoding, same text ({path.stat().st_size / 1e6:.1f} MB), one process; ids identical to tiktoken; "
           f"{os.cpu_count()} cores ==")
     rows = []
-    for name in ("gpt2", "cl100k_base"):
+    for name in ("gpt2", "cl100k_base", "o200k_base", "llama3", "qwen", "tekken"):
         table = encoding(path, name)
         tik = table[0][1]
         hf = table[-1][1]
