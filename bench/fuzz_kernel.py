@@ -166,9 +166,10 @@ def random_bpe(rng: random.Random, sample: str) -> Any:
     from tokenizer_core.text.byte_level import CL100K_PATTERN, GPT2_PATTERN, ByteLevel, bytes_to_symbols
 
     data = sample.encode("utf-8", "replace") or b"ab"
-    # The kernel's own patterns, and patterns it is given the pieces of (Encoder.encode_split):
-    # Llama 3's, and one that leaves gaps (they become pieces of their own).
-    pattern = rng.choice([GPT2_PATTERN, CL100K_PATTERN, _LLAMA3_PATTERN, r"\p{L}+|\d{1,2}| ?[^\s\p{L}\d]"])
+    # The kernel's own patterns, compiled ones its matcher walks (Llama 3's, one that leaves gaps:
+    # they become pieces of their own) and one whose pieces the regex module finds (encode_split).
+    pattern = rng.choice([GPT2_PATTERN, CL100K_PATTERN, _LLAMA3_PATTERN, r"\p{L}+|\d{1,2}| ?[^\s\p{L}\d]",
+                          r"\b\p{L}+\b|\p{N}+|\s+|."])  # the last is outside the matcher's subset (\b)
     if rng.random() < 0.3:  # ranked by token: random slices of the sample become tokens
         ranks = {bytes([b]): b for b in rng.sample(range(256), 256)}
         for _ in range(rng.randint(0, 60)):

@@ -134,6 +134,32 @@ def test_encode_split_checks_the_piece_ends():
     assert out[18:] == ["[97, 98, 32, 256]"]
 
 
+def test_bad_programs_are_refused_before_use():
+    """A PROGRAM Encoder's words are checked once: every opcode known, operands in range, jumps onto
+    instructions, MATCH last; the table two bytes per code point; program only with pattern 3."""
+    out = _run("""
+        import struct
+        args = list(small_encoder_args())
+        args[1] = k.PAT_PROGRAM
+        table = bytes(0x220000)
+        words = lambda *w: struct.pack(f"={len(w)}i", *w)
+        for code in (words(), words(99), words(1), words(1, 0x110000), words(2, 16, 0), words(3, 0, 9, 0),
+                     words(3, 1, 3, 0), words(4, 7, 0), words(5, 2, 0, 0, 1, 0), words(5, 0, 3, 2, 1, 0),
+                     words(6, 0, 2, 0), words(8, 17, 0), words(8, 2, 97), words(1, 97), b"abc"):
+            expect(k.Encoder, *args, program=code, program_table=table)
+        expect(k.Encoder, *args, program=words(0), program_table=b"short")
+        expect(k.Encoder, *args)                                      # pattern 3 needs a program
+        args[1] = k.PAT_GPT2
+        expect(k.Encoder, *args, program=words(0), program_table=table)
+        args[1] = k.PAT_PROGRAM
+        e = k.Encoder(*args, program=words(1, 97, 0), program_table=table)   # "a"; anything else a gap
+        print(e.split("xaay"), e.encode_ids("xaay"))
+    """)
+    assert out[:15] == ["raised ValueError"] * 15
+    assert out[15:18] == ["raised ValueError"] * 3
+    assert out[18] == "['x', 'a', 'a', 'y'] [120, 97, 97, 121]"
+
+
 def test_failed_encoder_init_leaves_nothing_half_built():
     out = _run("""
         e = k.Encoder.__new__(k.Encoder)

@@ -1,7 +1,8 @@
-"""Byte-level BPE behind any split pattern: the regex module finds the pieces, the kernel merges them
-(``Encoder.encode_split``), and an NFC normalizer (Qwen's) is skipped for texts already in NFC. Every
-encoding equals the general path's, field for field: o200k, Llama 3, Qwen, Tekken and a pattern that
-leaves gaps, on hostile texts."""
+"""Byte-level BPE behind any split pattern: the kernel's matcher walks a compiled pattern (``PROGRAM``)
+or, for a pattern outside that subset, the regex module finds the pieces and the kernel merges them
+(``Encoder.encode_split``); an NFC normalizer (Qwen's) is skipped for texts already in NFC. Every
+encoding equals the general path's, field for field: o200k, Llama 3, Qwen, Tekken, a pattern that
+leaves gaps and one with ``\b``, on hostile texts."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ def refs() -> dict[str, Tokenizer]:
     gpt2 = load_reference("gpt2")
     # A pattern leaving gaps (only digits and letter runs match): the gaps are pieces too.
     out["gappy"] = Tokenizer(gpt2.model, pre_tokenizer=ByteLevel(pattern=r"\p{L}+|\d{1,2}"))
+    # \b is outside the matcher's subset: the regex module splits, the kernel merges.
+    out["word-boundary"] = Tokenizer(gpt2.model, pre_tokenizer=ByteLevel(pattern=r"\b\p{L}+\b|\p{N}+|\s+|."))
     return out
 
 
@@ -43,10 +46,11 @@ def _general(tok: Tokenizer, text: str):  # noqa: ANN202
     return guarded(tok._trace_text, text, split_special=True, sampling=None, sequence_id=0)[1]
 
 
-@pytest.mark.parametrize("name", [*NAMES, "gappy"])
-def test_the_kernel_is_given_the_pieces(refs, name) -> None:
+@pytest.mark.parametrize("name", [*NAMES, "gappy", "word-boundary"])
+def test_the_kernel_takes_every_pattern(refs, name) -> None:
     tok = refs[name]
-    assert isinstance(kernel_encoder(tok.pre_tokenizer, tok.model), SplitByRegex)
+    encoder = kernel_encoder(tok.pre_tokenizer, tok.model)
+    assert isinstance(encoder, SplitByRegex) == (name == "word-boundary") and encoder is not None
 
 
 @settings(max_examples=150, deadline=None)

@@ -38,6 +38,7 @@ void scratch_free(Scratch *s) {
     PyMem_RawFree(s->nxt);
     PyMem_RawFree(s->prv);
     PyMem_RawFree(s->u8);
+    PyMem_RawFree(s->bt);
     memset(s, 0, sizeof(*s));
 }
 

@@ -8,7 +8,8 @@
 
 /* Encoder(pattern=...): the split pattern the encoder walks. */
 /* PAT_EXTERNAL: the encoder walks no pattern of its own; the caller gives each piece's end (encode_split). */
-enum { PAT_GPT2 = 0, PAT_CL100K = 1, PAT_EXTERNAL = 2 };
+/* PAT_PROGRAM: a compiled pattern (program.c) walked by the kernel's backtracking matcher. */
+enum { PAT_GPT2 = 0, PAT_CL100K = 1, PAT_EXTERNAL = 2, PAT_PROGRAM = 3 };
 
 /* PieceCounter(how=...): how training text is split into pieces (1 is unused: it was cl100k). */
 enum { SPLIT_GPT2 = 0, SPLIT_WHITESPACE = 2, SPLIT_WORDSPLIT = 3, SPLIT_WHITESPACESPLIT = 4, SPLIT_SPACES = 5 };

@@ -63,7 +63,9 @@ int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t
     int ascii = PyUnicode_IS_ASCII(text);
     int64_t word = first_word;
     for (Py_ssize_t i = 0; i < t.len;) {
-        Py_ssize_t j = cuts ? (Py_ssize_t)cuts[word - first_word] : next_piece(e, &t, i), nb = j - i;
+        Py_ssize_t j = cuts ? (Py_ssize_t)cuts[word - first_word] : next_piece(e, s, &t, i);
+        if (j < 0) return (int)j;
+        Py_ssize_t nb = j - i;
         const unsigned char *bytes = ascii ? (const unsigned char *)t.data + i : piece_utf8(s, text, &t, i, j, &nb);
         if (!bytes) return (int)nb;
         int rc = encode_piece(e, s, bytes, nb, 1);

@@ -36,6 +36,9 @@ int raise_encode_error(int code, PyObject *text) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_UnicodeError, "lone surrogate");
     } else if (code == ENC_TOO_LONG) {
         PyErr_SetString(PyExc_ValueError, "a piece of 2**31-1 bytes or more is too long for the kernel");
+    } else if (code == ENC_TOO_COMPLEX) {
+        PyErr_SetString(PyExc_ValueError, "the split pattern backtracks too much on this text (over 2**24 steps for "
+                                          "one piece)");
     } else {
         PyErr_NoMemory();
     }
@@ -387,13 +390,16 @@ static PyObject *Encoder_split(Encoder *e, PyObject *text) {
     Text t = text_of(text);
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
+    Scratch sc = {0};
     for (Py_ssize_t i = 0; i < t.len;) {
-        Py_ssize_t j = next_piece(e, &t, i);
+        Py_ssize_t j = next_piece(e, &sc, &t, i);
+        if (j < 0) { scratch_free(&sc); Py_DECREF(out); raise_encode_error((int)j, text); return NULL; }
         PyObject *s = PyUnicode_Substring(text, i, j);
-        if (!s || PyList_Append(out, s) < 0) { Py_XDECREF(s); Py_DECREF(out); return NULL; }
+        if (!s || PyList_Append(out, s) < 0) { Py_XDECREF(s); Py_DECREF(out); scratch_free(&sc); return NULL; }
         Py_DECREF(s);
         i = j;
     }
+    scratch_free(&sc);
     return out;
 }
 
@@ -486,6 +492,8 @@ static void encoder_clear(Encoder *e) {
     btab_free(&e->cache);
     PyMem_RawFree(e->pool_id);
     PyMem_RawFree(e->pool_end);
+    PyMem_Free(e->prog);
+    PyMem_Free(e->prog_table);
     if (e->cache_lock) PyThread_free_lock(e->cache_lock);
     memset((char *)e + sizeof(PyObject), 0, sizeof(Encoder) - sizeof(PyObject));
 }
@@ -514,20 +522,22 @@ static int read_id(PyObject *o, int32_t *out, const char *what) {
 }
 
 /* Encoder(classes, pattern, byte_ids, merges, token_bytes, token_strs, *, tokens_rank, ignore_merges, cache_bytes)
- *   classes: bytes of N_CODEPOINTS class codes; pattern: 0 GPT-2, 1 cl100k;
+ *   classes: bytes of N_CODEPOINTS class codes; pattern: 0 GPT-2, 1 cl100k, 2 pieces given (encode_split),
+ *   3 a program (program, program_table: regex_program.py's words and class table, checked here);
  *   byte_ids: 256 ids of the byte symbols; merges: list of (left id, right id, merged id) in rank order;
  *   token_bytes: list (by id) of each token's bytes or None; token_strs: list (by id) of token strings;
  *   tokens_rank: derive the pairs from the vocabulary, rank = merged id (tiktoken's rule);
  *   cache_bytes: the piece cache's budget in bytes (64 MB by default; 0 = no cache). */
 static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     static char *names[] = {"classes", "pattern", "byte_ids", "merges", "token_bytes", "token_strs",
-                            "tokens_rank", "ignore_merges", "cache_bytes", NULL};
-    PyObject *classes, *byte_ids, *merges, *token_bytes, *token_strs;
+                            "tokens_rank", "ignore_merges", "cache_bytes", "program", "program_table", NULL};
+    PyObject *classes, *byte_ids, *merges, *token_bytes, *token_strs, *program = NULL, *program_table = NULL;
     int pattern, tokens_rank = 0, ignore_merges = 0;
     Py_ssize_t cache_budget = CACHE_DEFAULT_BYTES;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiOO!O!O!|$ppn", names, &classes, &pattern, &byte_ids,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiOO!O!O!|$ppnSS", names, &classes, &pattern, &byte_ids,
                                      &PyList_Type, &merges, &PyList_Type, &token_bytes, &PyList_Type,
-                                     &token_strs, &tokens_rank, &ignore_merges, &cache_budget))
+                                     &token_strs, &tokens_rank, &ignore_merges, &cache_budget, &program,
+                                     &program_table))
         return -1;
     if (e->ready) {
         PyErr_SetString(PyExc_RuntimeError, "Encoder is already initialised");
@@ -537,9 +547,21 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "classes must hold one byte per code point (0x110000)");
         return -1;
     }
-    if (pattern != PAT_GPT2 && pattern != PAT_CL100K && pattern != PAT_EXTERNAL) {
-        PyErr_SetString(PyExc_ValueError, "pattern must be 0 (GPT-2), 1 (cl100k_base) or 2 (pieces given by the caller)");
+    if (pattern != PAT_GPT2 && pattern != PAT_CL100K && pattern != PAT_EXTERNAL && pattern != PAT_PROGRAM) {
+        PyErr_SetString(PyExc_ValueError, "pattern must be 0 (GPT-2), 1 (cl100k_base), 2 (pieces given by the caller) "
+                                          "or 3 (a program)");
         return -1;
+    }
+    if ((pattern == PAT_PROGRAM) != (program != NULL && program_table != NULL)) {
+        PyErr_SetString(PyExc_ValueError, "program and program_table go with pattern 3, and only with it");
+        return -1;
+    }
+    if (program) {
+        if (PyBytes_GET_SIZE(program) % 4 || PyBytes_GET_SIZE(program_table) != 2 * N_CODEPOINTS) {
+            PyErr_SetString(PyExc_ValueError, "program must hold int32 words and program_table two bytes per code point");
+            return -1;
+        }
+        if (program_check((const int32_t *)PyBytes_AS_STRING(program), PyBytes_GET_SIZE(program) / 4) < 0) return -1;
     }
     /* Ids are int32 in the tables and merge ranks uint32. */
     Py_ssize_t nv = PyList_GET_SIZE(token_bytes), nm = PyList_GET_SIZE(merges);
@@ -563,6 +585,14 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     e->classes_obj = classes;
     e->cls = (const unsigned char *)PyBytes_AS_STRING(classes);
     e->pattern = pattern;
+    if (program) { /* copies: aligned, and the Encoder's own */
+        e->prog_len = PyBytes_GET_SIZE(program) / 4;
+        e->prog = PyMem_Malloc((size_t)e->prog_len * 4);
+        e->prog_table = PyMem_Malloc(2 * (size_t)N_CODEPOINTS);
+        if (!e->prog || !e->prog_table) { PyErr_NoMemory(); goto fail; }
+        memcpy(e->prog, PyBytes_AS_STRING(program), (size_t)e->prog_len * 4);
+        memcpy(e->prog_table, PyBytes_AS_STRING(program_table), 2 * (size_t)N_CODEPOINTS);
+    }
     e->ignore_merges = ignore_merges;
     e->cache_budget = cache_budget < 0 ? 0 : (size_t)cache_budget;
     if (!(e->cache_lock = PyThread_allocate_lock())) {

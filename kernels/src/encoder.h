@@ -15,6 +15,9 @@ typedef struct {
     PyObject *classes_obj;      /* bytes, N_CODEPOINTS long */
     const unsigned char *cls;
     int pattern;
+    int32_t *prog;              /* PAT_PROGRAM: the program's words (program.c) */
+    Py_ssize_t prog_len;
+    uint16_t *prog_table;       /* PAT_PROGRAM: class bits per code point */
     int ignore_merges;
     int32_t byte_id[256];
     U64Map pairs;               /* (left << 32 | right) -> rank << 32 | merged id */
@@ -41,7 +44,11 @@ typedef struct {
     size_t cap;
     unsigned char *u8;          /* UTF-8 of the current piece (non-ASCII texts) */
     size_t u8_cap;
+    struct BtFrame *bt;         /* PAT_PROGRAM: the matcher's backtracking stack */
+    size_t bt_n, bt_cap;
 } Scratch;
+
+typedef struct BtFrame { int32_t pc; Py_ssize_t pos; } BtFrame;
 
 void scratch_free(Scratch *s);
 
@@ -56,14 +63,19 @@ static inline int pairs_get(const U64Map *t, int32_t l, int32_t r, uint32_t *ran
 }
 
 
-/* The end of the piece that starts at i, under the Encoder's split pattern. */
-static inline Py_ssize_t next_piece(const Encoder *e, const Text *t, Py_ssize_t i) {
-    return e->pattern == PAT_GPT2 ? next_gpt2(e->cls, t, i) : next_cl100k(e->cls, t, i);
-}
-
 /* Why encoding failed: encode_text and encode_piece never touch Python objects or exceptions
  * (they run without the GIL); their callers raise with raise_encode_error once the GIL is back. */
-enum { ENC_OK = 0, ENC_NO_MEMORY = -1, ENC_SURROGATE = -2, ENC_TOO_LONG = -3 };
+enum { ENC_OK = 0, ENC_NO_MEMORY = -1, ENC_SURROGATE = -2, ENC_TOO_LONG = -3, ENC_TOO_COMPLEX = -4 };
+
+/* program.c: the words checked (a ValueError when not); the end of the piece at i (or an ENC_ code). */
+int program_check(const int32_t *code, Py_ssize_t n);
+Py_ssize_t program_next(const Encoder *e, Scratch *s, const Text *t, Py_ssize_t i);
+
+/* The end of the piece that starts at i, under the Encoder's split pattern (negative: an ENC_ code). */
+static inline Py_ssize_t next_piece(const Encoder *e, Scratch *s, const Text *t, Py_ssize_t i) {
+    if (e->pattern == PAT_PROGRAM) return program_next(e, s, t, i);
+    return e->pattern == PAT_GPT2 ? next_gpt2(e->cls, t, i) : next_cl100k(e->cls, t, i);
+}
 
 /* encoder.c: the exception of an encoding error code (the GIL held); returns -1. */
 int raise_encode_error(int code, PyObject *text);

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional
 
 import regex
 
-from tokenizer_core.bpe.kernel import KERNEL_PATTERNS, kernel_encoder
+from tokenizer_core.bpe.kernel import kernel_encoder
 from tokenizer_core.errors import UnknownIdError
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.surrogates import replace_lone_surrogates
@@ -65,8 +65,9 @@ class ByteLevelBPEEncoder:
                 return ids
 
         self._cache = _PieceCache()
-        #: The compiled kernel for this pattern and model (same ids), or None: then the code below.
-        self.kernel = kernel_encoder(ByteLevel(pattern=pattern), model) if pattern in KERNEL_PATTERNS else None
+        #: The compiled kernel for this pattern and model (same ids), or None: then the code below. (The
+        #: references' patterns cover any text, so the kernel's pieces are findall's.)
+        self.kernel = kernel_encoder(ByteLevel(pattern=pattern), model)
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Ids of ``text``, treating special-token strings as plain text (a lone surrogate reads as

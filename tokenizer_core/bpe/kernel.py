@@ -3,9 +3,10 @@
 ``tokenizer_kernel`` (see :mod:`tokenizer_core.text.native`) pre-tokenizes with the GPT-2 or
 cl100k_base pattern, merges each piece's bytes and assembles ids, token strings, offsets and
 word ids in C. Any other split pattern (o200k, Llama 3, Qwen, Tekken, a tokenizer.json's own) is
-found by the ``regex`` module here, and the kernel is given each piece's end
-(:class:`SplitByRegex`, over an ``Encoder`` of pattern ``EXTERNAL``): the merging, the piece
-cache and the lists stay in C. It computes exactly what the pure-Python path computes
+compiled for the kernel's backtracking matcher (:mod:`tokenizer_core.text.regex_program`, an
+``Encoder`` of pattern ``PROGRAM``); one outside the subset it runs is found by the ``regex``
+module here, and the kernel is given each piece's end (:class:`SplitByRegex`, over an ``Encoder``
+of pattern ``EXTERNAL``): the merging, the piece cache and the lists stay in C either way. It computes exactly what the pure-Python path computes
 (:class:`~tokenizer_core.text.byte_level.ByteLevel`, :meth:`BPE.tokenize <tokenizer_core.bpe.model.BPE.tokenize>`,
 :class:`~tokenizer_core.text.pre_tokenizer_base.Piece` offsets), which stays the reference the
 app's pages step through; ``tests/test_kernel.py`` holds the two against each other.
@@ -36,6 +37,7 @@ from tokenizer_core.text.byte_level import (
 )
 from tokenizer_core.text.kernel_codes import SplitPattern
 from tokenizer_core.text.native import available, class_table, kernel
+from tokenizer_core.text.regex_program import Program, compile_program
 
 if TYPE_CHECKING:
     from tokenizer_core.bpe.model import BPE
@@ -50,8 +52,8 @@ KERNEL_PATTERNS: dict[str, SplitPattern] = {
 }
 _IDS_LIMIT = 2**31 - 1
 _lock = threading.Lock()
-# model -> {pattern: Encoder or None}; an entry goes with its model.
-_shared: "weakref.WeakKeyDictionary[Any, dict[SplitPattern, Any]]" = weakref.WeakKeyDictionary()
+# model -> {pattern (or (PROGRAM, its pattern)): Encoder or None}; an entry goes with its model.
+_shared: "weakref.WeakKeyDictionary[Any, dict[Any, Any]]" = weakref.WeakKeyDictionary()
 
 
 def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
@@ -65,12 +67,17 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
         return None
     if pre_tokenizer.add_prefix_space:
         return None
-    pattern = KERNEL_PATTERNS.get(pre_tokenizer.pattern, SplitPattern.EXTERNAL)
+    pattern = KERNEL_PATTERNS.get(pre_tokenizer.pattern)
+    program = None
+    if pattern is None:  # another pattern: compiled for the kernel's matcher, else split by the regex module
+        program = compile_program(pre_tokenizer.pattern)
+        pattern = SplitPattern.EXTERNAL if program is None else SplitPattern.PROGRAM
+    key = pattern if program is None else (pattern, program.pattern)
     with _lock:
         per_model = _shared.setdefault(model, {})
-        if pattern not in per_model:
-            per_model[pattern] = _build(pattern, model)
-        encoder = per_model[pattern]
+        if key not in per_model:
+            per_model[key] = _build(pattern, model, program=program)
+        encoder = per_model[key]
     if encoder is None or pattern != SplitPattern.EXTERNAL:
         return encoder
     return SplitByRegex(encoder, pre_tokenizer)
@@ -113,8 +120,9 @@ class SplitByRegex:
         return out
 
 
-def _build(pattern: SplitPattern, model: "BPE") -> Optional[Any]:
-    """The Encoder of ``model`` walking ``pattern`` (EXTERNAL: pieces given), or None when beyond it."""
+def _build(pattern: SplitPattern, model: "BPE", *, program: Optional[Program] = None) -> Optional[Any]:
+    """The Encoder of ``model`` walking ``pattern`` (EXTERNAL: pieces given; PROGRAM: ``program``),
+    or None when beyond it."""
     if model.continuing_subword_prefix or model.end_of_word_suffix or model.suffix_as_symbol:
         return None
     vocab = model._vocab
@@ -143,5 +151,6 @@ def _build(pattern: SplitPattern, model: "BPE") -> Optional[Any]:
             if None in ids:
                 return None
             merges.append(ids)  # type: ignore[arg-type]
+    extra = {} if program is None else {"program": program.code, "program_table": program.table()}
     return kernel().Encoder(class_table(), pattern, byte_ids, merges, raw, strs,
-                            tokens_rank=model.merge_ranks == "tokens", ignore_merges=model.ignore_merges)
+                            tokens_rank=model.merge_ranks == "tokens", ignore_merges=model.ignore_merges, **extra)

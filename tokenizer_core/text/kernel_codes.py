@@ -22,6 +22,7 @@ class SplitPattern(IntEnum):
     GPT2 = 0
     CL100K = 1
     EXTERNAL = 2  #: no pattern of its own: the caller gives each piece's end (``Encoder.encode_split``)
+    PROGRAM = 3  #: a compiled pattern (:mod:`tokenizer_core.text.regex_program`) run by the kernel's matcher
 
     @property
     def c_name(self) -> str:

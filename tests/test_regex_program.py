@@ -1,0 +1,90 @@
+"""Split patterns compiled for the kernel's matcher (tokenizer_core/text/regex_program.py and
+kernels/src/program.c): the pieces equal the regex module's, piece for piece, on hostile texts, for
+the references' patterns and for every construct of the subset; patterns outside it are left to the
+regex module."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokenizer_core.io.references import load_reference
+from tokenizer_core.text.byte_level import ByteLevel
+from tokenizer_core.text.native import available, class_table, kernel
+from tokenizer_core.text.regex_program import compile_program
+
+pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not built")
+
+REFERENCES = ["gpt2", "cl100k_base", "o200k_base", "llama3", "qwen", "tekken"]
+#: Every construct of the subset, each in a pattern of its own.
+CONSTRUCTS = [
+    r"\p{L}+|\d{1,2}",                      # leaves gaps: they are pieces too
+    r"[a-c]+?x|\w+|\s+|[^\w\s]",            # a lazy repeat
+    r"\w+(?=\s)|\w+|\W",                    # a positive look-ahead
+    r"\s++|\S++",                           # possessive repeats
+    r"(?i:ab|c)+|.|\n",                     # a repeated case-insensitive group, and any character
+    r"\p{Lu}\p{Ll}*|\p{N}{2,}|[\x20-\x2f]+|\u00e9|[\s\S]",  # counts, \x and \u escapes, a range
+    r"(?:ab|a)(?:bc|c)|\S|\s+$|\s",         # backtracking into an earlier alternative, and $
+    r"[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+]
+_PARTS = ["a", "abc", "Hello", " world", "'s", "'LL", "'ſ", "123456", "١٢٣", " ", "  ", "\t", "\n", "\r\n",
+          "\n\n ", "é", "e\u0301", "ﬁ", "中文", "😀", "👩‍👩‍👧", "ǅ", "ß", "İ", "K", "\u00a0", "\u2028", ".,;!?",
+          "$%&", "__init__", "x" * 30, "AbCab", "/", "\x0b", "\x00"]
+TEXTS = st.lists(st.sampled_from(_PARTS), max_size=30).map("".join)
+
+
+def _splitter(pattern: str):  # noqa: ANN202
+    prog = compile_program(pattern)
+    assert prog is not None, pattern
+    # A one-symbol-per-byte model: only the split is under test.
+    byte_ids = list(range(256))
+    return kernel().Encoder(class_table(), 3, byte_ids, [], [bytes([b]) for b in range(256)],
+                            [chr(b) for b in range(256)], program=prog.code, program_table=prog.table())
+
+
+@pytest.fixture(scope="module")
+def splitters() -> dict[str, tuple]:
+    patterns = {name: load_reference(name).pre_tokenizer.pattern for name in REFERENCES}
+    patterns.update({f"construct-{k}": p for k, p in enumerate(CONSTRUCTS)})
+    return {name: (_splitter(p), ByteLevel(pattern=p)) for name, p in patterns.items()}
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=TEXTS)
+def test_the_kernel_splits_as_the_regex_module(splitters, text: str) -> None:
+    for name, (encoder, pre) in splitters.items():
+        assert encoder.split(text) == pre.chunk_texts(text), (name, text)
+
+
+def test_long_runs_and_long_texts(splitters) -> None:
+    texts = ["x" * 5000, " " * 5000 + "y", "\n" * 3000, "1" * 4000, "é" * 3000 + "!" * 3000, "\u0301" * 2000]
+    for name, (encoder, pre) in splitters.items():
+        for text in texts:
+            assert encoder.split(text) == pre.chunk_texts(text), name
+
+
+@pytest.mark.parametrize("pattern", [
+    r"a*",                  # matches the empty string
+    r"\bword\b|\w+|\W",      # \b
+    r"(a)\1|.",              # a back reference
+    r"[[a-z]--[aeiou]]|.",   # a nested set
+    r"(?m:^a)|.",            # flags other than i
+    r"(?<=a)b|.",            # a look-behind
+    r"(?:a|b*)+|.",          # a repeated part that can match nothing
+    r"(?:ab)++|.",           # a possessive group
+    "|".join(f"\\p{{{c}}}" for c in ["Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No", "Pc", "Pd",
+                                      "Ps", "Pe", "Pi", "Pf"]),  # 17 classes
+])
+def test_patterns_outside_the_subset_are_left_to_the_regex_module(pattern: str) -> None:
+    assert compile_program(pattern) is None
+
+
+def test_programs_that_run_without_end_raise_instead_of_hanging() -> None:
+    import struct
+
+    loop = struct.pack("=4i", 4, 0, 0, 0)  # JMP 0, then MATCH: never consumes anything
+    encoder = kernel().Encoder(class_table(), 3, list(range(256)), [], [bytes([b]) for b in range(256)],
+                               [chr(b) for b in range(256)], program=loop, program_table=bytes(0x220000))
+    with pytest.raises(ValueError, match="backtracks too much"):
+        encoder.split("abc")

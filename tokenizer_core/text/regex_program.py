@@ -1,0 +1,205 @@
+"""Split patterns compiled for the kernel's backtracking matcher: any tokenizer regex of the usual
+kind (o200k, Llama 3, Qwen, Tekken, a tokenizer.json's ``Split``) runs in C, on every core.
+
+The patterns tokenizers use are alternations of sequences of quantified atoms: character classes
+(``\\p{L}``, ``[^\\s\\p{L}\\p{N}]``, ``\\s``), literal characters, case-insensitive groups
+(``(?i:'s|'t)``), negative lookaheads (``(?!\\S)``) and possessive quantifiers (``\\s++``). This
+module parses that subset, gives every distinct character class a bit, and asks the ``regex`` module
+itself which code points each class matches (so the kernel reads classes exactly as the reference
+does, whatever Unicode version it has); the table (two bytes per code point) is kept in the cache
+folder. The program is a list of int32 words for a Perl-style backtracking machine (leftmost
+alternative first), the same semantics as the ``regex`` module. A pattern outside the subset (or
+one that can match the empty string) gets None: the ``regex`` module splits it, as before.
+
+>>> prog = compile_program(r"\\p{L}+|\\s+(?!\\S)|\\s+")
+>>> prog is not None and prog.classes
+['\\\\p{L}', '\\\\s', '\\\\S']
+>>> compile_program(r"a*") is None          # matches the empty string: the regex module keeps it
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from array import array
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional, Union
+
+import regex
+
+from tokenizer_core.cache_paths import cache_dir
+from tokenizer_core.text.regex_parse import (
+    INF,
+    Alt,
+    Char,
+    CharSet,
+    Cls,
+    End,
+    Item,
+    Look,
+    Unsupported,
+    _everything,
+    nullable_atom,
+    parse,
+)
+
+# Opcodes (kernels/src/program.c reads the same numbers).
+OP_MATCH, OP_CHAR, OP_CLASS, OP_SPLIT, OP_JMP, OP_POSS, OP_LOOK, OP_END, OP_SET = range(9)
+MAX_CLASSES = 16
+_TABLE_VERSION = 1
+
+
+# ------------------------------------------------------------------------------------------- code
+class _Emitter:
+    def __init__(self) -> None:
+        self.code: list[int] = []
+        self.classes: dict[str, int] = {}
+
+    def class_bit(self, key: str) -> int:
+        if key not in self.classes:
+            if len(self.classes) == MAX_CLASSES:
+                raise Unsupported("more than 16 character classes")
+            self.classes[key] = len(self.classes)
+        return self.classes[key]
+
+    def here(self) -> int:
+        return len(self.code)
+
+    def alt(self, alt: Alt) -> None:
+        jumps: list[int] = []
+        for k, seq in enumerate(alt.seqs):
+            if k < len(alt.seqs) - 1:
+                split = self.here()
+                self.code += [OP_SPLIT, split + 3, 0]
+                self.seq(seq)
+                jumps.append(self.here())
+                self.code += [OP_JMP, 0]
+                self.code[split + 2] = self.here()
+            else:
+                self.seq(seq)
+        for j in jumps:
+            self.code[j + 1] = self.here()
+
+    def seq(self, seq: list[Item]) -> None:
+        for item in seq:
+            self.item(item)
+
+    def single(self, atom: Union[Cls, Char]) -> tuple[int, int]:
+        return (0, self.class_bit(atom.key)) if isinstance(atom, Cls) else (1, atom.cp)
+
+    def once(self, atom: Union[Cls, Char, CharSet, Look, End, Alt]) -> None:
+        if isinstance(atom, Cls):
+            self.code += [OP_CLASS, self.class_bit(atom.key)]
+        elif isinstance(atom, Char):
+            self.code += [OP_CHAR, atom.cp]
+        elif isinstance(atom, CharSet):
+            self.code += [OP_SET, len(atom.cps), *atom.cps]
+        elif isinstance(atom, End):
+            self.code += [OP_END]
+        elif isinstance(atom, Look):
+            at = self.here()
+            self.code += [OP_LOOK, int(atom.negative), 0]
+            self.alt(atom.body)
+            self.code += [OP_MATCH]
+            self.code[at + 2] = self.here()  # where the main program goes on
+        else:
+            self.alt(atom)
+
+    def item(self, item: Item) -> None:
+        atom, lo, hi = item.atom, item.lo, item.hi
+        if item.mode == "possessive":
+            if not isinstance(atom, (Cls, Char)):
+                raise Unsupported("a possessive group")
+            kind, arg = self.single(atom)
+            self.code += [OP_POSS, kind, arg, lo, hi]
+            return
+        if nullable_atom(atom) and (hi == INF or hi > 1):
+            raise Unsupported("a repeated part that can match nothing")
+        for _ in range(lo):
+            self.once(atom)
+        if hi == INF:
+            loop = self.here()
+            self.code += [OP_SPLIT, 0, 0]
+            self.once(atom)
+            self.code += [OP_JMP, loop]
+            self._prefer(loop, loop + 3, self.here(), item.mode)
+            return
+        tails: list[int] = []
+        for _ in range(hi - lo):
+            split = self.here()
+            self.code += [OP_SPLIT, 0, 0]
+            tails.append(split)
+            self.once(atom)
+        end = self.here()
+        for split in tails:
+            self._prefer(split, split + 3, end, item.mode)
+
+    def _prefer(self, split: int, body: int, out: int, mode: str) -> None:
+        first, second = (body, out) if mode == "greedy" else (out, body)
+        self.code[split + 1], self.code[split + 2] = first, second
+
+
+@dataclass(frozen=True)
+class Program:
+    """A compiled split pattern: the machine's words, and the classes (their bits in :meth:`table`)."""
+
+    pattern: str
+    code: bytes
+    classes: list[str]
+
+    def table(self) -> bytes:
+        """Two bytes per code point (native order): bit k set when class k matches it."""
+        return _table(tuple(self.classes))
+
+
+def compile_program(pattern: str) -> Optional[Program]:
+    """The program of ``pattern``, or None when the kernel cannot run it (the regex module splits)."""
+    try:
+        regex.compile(pattern)
+        ast = parse(pattern)
+        if nullable_atom(ast):
+            raise Unsupported("the pattern can match nothing")
+        em = _Emitter()
+        em.alt(ast)
+        em.code.append(OP_MATCH)
+    except (Unsupported, regex.error, RecursionError):
+        return None
+    classes = sorted(em.classes, key=em.classes.get)
+    return Program(pattern, array("i", em.code).tobytes(), classes)
+
+
+@lru_cache(maxsize=8)
+def _table(classes: tuple[str, ...]) -> bytes:
+    digest = hashlib.sha256("\0".join(classes).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    path = cache_dir() / f"regex-classes-v{_TABLE_VERSION}-regex-{regex.__version__}-{digest}.bin"
+    try:
+        stored = path.read_bytes()
+        data, check = stored[:0x220000], stored[0x220000:]
+        if len(data) == 0x220000 and check == hashlib.sha256(data).digest():
+            return data
+    except OSError:
+        pass
+    data = _build_table(classes)
+    try:  # best effort, as the kernel's own class table
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data + hashlib.sha256(data).digest())
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return data
+
+
+def _build_table(classes: tuple[str, ...]) -> bytes:
+    everything = _everything()
+    table = array("H", bytes(0x220000))
+    for bit, key in enumerate(classes):
+        mask = 1 << bit
+        # Runs of matching characters, found by the regex module itself (the reference's reading).
+        for m in regex.finditer(f"(?:{key})+", everything):
+            for cp in range(m.start(), m.end()):
+                table[cp] |= mask
+    return table.tobytes()
+
