@@ -15,6 +15,23 @@ from typing import Optional
 from tokenizer_core.errors import CorpusError
 
 
+def split_lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, each keeping its ``"\\n"`` (only ``"\\n"`` ends a line).
+
+    >>> list(split_lines("a\\r\\nb\\n\\nc"))
+    ['a\\r\\n', 'b\\n', '\\n', 'c']
+    """
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            if start < len(text):
+                yield text[start:]
+            return
+        yield text[start : end + 1]
+        start = end + 1
+
+
 @dataclass(frozen=True)
 class Corpus:
     """An immutable collection of documents used for training and measuring tokenizers.
@@ -71,15 +88,7 @@ class Corpus:
         ['a\\r\\n', 'b\\n', '\\n', 'c']
         """
         for text in self.texts:
-            start = 0
-            while True:
-                end = text.find("\n", start)
-                if end < 0:
-                    if start < len(text):
-                        yield text[start:]
-                    break
-                yield text[start : end + 1]
-                start = end + 1
+            yield from split_lines(text)
 
     def fingerprint(self) -> str:
         """A short hex digest of the documents, for cache keys.

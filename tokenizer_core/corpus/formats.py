@@ -11,7 +11,7 @@ import io
 import itertools
 import json
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import PurePosixPath
 from typing import Optional
 
@@ -113,32 +113,40 @@ def _jsonl_fields(text: str, label: str) -> list[str]:
     return list(seen)
 
 
+def jsonl_field(records: Iterable[tuple[int, object]], label: str) -> Optional[str]:
+    """The field holding the text, guessed from these first records (None: the records are strings)."""
+    seen: dict[str, None] = {}
+    for _, record in records:
+        if isinstance(record, dict):
+            for key, value in record.items():
+                if isinstance(value, str):
+                    seen.setdefault(key, None)
+    return _guess_column(list(seen), label, "field") if seen else None
+
+
+def record_text(record: object, number: int, field_name: Optional[str], label: str) -> Optional[str]:
+    """The text of one JSONL record (None: nothing to read in it); a CorpusError naming the line."""
+    if field_name is None:
+        value = record
+    elif isinstance(record, dict):
+        if field_name not in record:
+            raise CorpusError(f"{label}: the record on line {number} has no field {field_name!r}.")
+        value = record[field_name]
+    else:
+        raise CorpusError(f"{label}: line {number} is not a JSON object with a field {field_name!r}.")
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        where = f"field {field_name!r}" if field_name else "the value"
+        raise CorpusError(f"{label}: on line {number}, {where} is a {type(value).__name__}, not a string of text.")
+    return value if value.strip() else None
+
+
 def _read_jsonl(text: str, label: str, field_name: Optional[str]) -> list[str]:
     if field_name is None:
-        fields = _jsonl_fields(text, label)
-        records_are_strings = not fields
-        if not records_are_strings:
-            field_name = _guess_column(fields, label, "field")
-    docs: list[str] = []
-    for number, record in _jsonl_records(text, label):
-        if field_name is None:
-            value = record
-        elif isinstance(record, dict):
-            if field_name not in record:
-                raise CorpusError(f"{label}: the record on line {number} has no field {field_name!r}.")
-            value = record[field_name]
-        else:
-            raise CorpusError(f"{label}: line {number} is not a JSON object with a field {field_name!r}.")
-        if value is None:
-            continue
-        if not isinstance(value, str):
-            where = f"field {field_name!r}" if field_name else "the value"
-            raise CorpusError(
-                f"{label}: on line {number}, {where} is a {type(value).__name__}, not a string of text."
-            )
-        if value.strip():
-            docs.append(value)
-    return docs
+        field_name = jsonl_field(itertools.islice(_jsonl_records(text, label), _FIELD_SCAN_RECORDS), label)
+    docs = (record_text(record, number, field_name, label) for number, record in _jsonl_records(text, label))
+    return [d for d in docs if d is not None]
 
 
 def _documents(text: str, ext: str, label: str, column: Optional[str]) -> list[str]:

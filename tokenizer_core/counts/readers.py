@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import IO, Any, Optional
 
 from tokenizer_core.corpus.decoding import _refuse_binary
-from tokenizer_core.corpus.formats import _guess_column
+from tokenizer_core.corpus.documents import split_lines
+from tokenizer_core.corpus.formats import _guess_column, jsonl_field, record_text
 from tokenizer_core.counts.inputs import Partition
 from tokenizer_core.errors import CorpusError
 
@@ -110,18 +111,6 @@ def _decode(data: bytes, path: Path, offset: int) -> str:
                           "(or fix that byte)") from None
 
 
-def _split(text: str) -> Iterator[str]:
-    start = 0
-    while True:
-        end = text.find("\n", start)
-        if end < 0:
-            if start < len(text):
-                yield text[start:]
-            return
-        yield text[start:end + 1]
-        start = end + 1
-
-
 def _text_lines(fh: IO[bytes], part: Partition, *, offset: int, end: Optional[int]) -> Iterator[str]:
     """Lines from ``fh`` (at byte ``offset`` of the file), up to and including the one holding byte
     ``end - 1`` (all of them if ``end`` is None). Blocks are cut after a newline, so a UTF-8
@@ -141,17 +130,17 @@ def _text_lines(fh: IO[bytes], part: Partition, *, offset: int, end: Optional[in
         if end is not None and offset + len(data) >= end:
             cut = data.find(b"\n", max(end - 1 - offset, 0))
             if cut >= 0:  # the line holding byte end - 1 is the range's last
-                yield from _split(_decode(data[:cut + 1], part.path, offset))
+                yield from split_lines(_decode(data[:cut + 1], part.path, offset))
                 return
         if not block:  # end of file: the rest is the last line
             if data:
-                yield from _split(_decode(data, part.path, offset))
+                yield from split_lines(_decode(data, part.path, offset))
             return
         cut = data.rfind(b"\n")
         if cut < 0:
             pending = data
             continue
-        yield from _split(_decode(data[:cut + 1], part.path, offset))
+        yield from split_lines(_decode(data[:cut + 1], part.path, offset))
         offset += cut + 1
         pending = data[cut + 1:]
 
@@ -168,7 +157,7 @@ def _range_lines(part: Partition) -> Iterator[str]:
 
 def _documents_lines(docs: Iterator[str]) -> Iterator[str]:
     for doc in docs:
-        yield from _split(doc)
+        yield from split_lines(doc)
 
 
 def _text_stream(part: Partition) -> IO[str]:
@@ -181,28 +170,11 @@ def _jsonl_docs(part: Partition, field: Optional[str]) -> Iterator[str]:
         records = _numbered_records(fh, label)
         if field is None:  # guessed from the first records, as the loader does
             head = list(itertools.islice(records, _FIELD_SCAN))
-            fields: dict[str, None] = {}
-            for _, rec in head:
-                if isinstance(rec, dict):
-                    for key, value in rec.items():
-                        if isinstance(value, str):
-                            fields.setdefault(key, None)
-            field = _guess_column(list(fields), label, "field") if fields else None
+            field = jsonl_field(head, label)
             records = itertools.chain(head, records)
         for number, rec in records:
-            if field is None:
-                value = rec
-            elif isinstance(rec, dict):
-                if field not in rec:
-                    raise CorpusError(f"{label}: the record on line {number} has no field {field!r}.")
-                value = rec[field]
-            else:
-                raise CorpusError(f"{label}: line {number} is not a JSON object with a field {field!r}.")
-            if value is None:
-                continue
-            if not isinstance(value, str):
-                raise CorpusError(f"{label}: on line {number}, the text is a {type(value).__name__}, not a string.")
-            if value.strip():
+            value = record_text(rec, number, field, label)
+            if value is not None:
                 yield value
 
 
