@@ -91,7 +91,12 @@ def _read_csv(text: str, ext: str, label: str, column: Optional[str]) -> list[st
 
 
 def _jsonl_records(text: str, label: str) -> Iterator[tuple[int, object]]:
-    for number, line in enumerate(text.split("\n"), start=1):
+    return jsonl_records(text.split("\n"), label)
+
+
+def jsonl_records(lines: Iterable[str], label: str) -> Iterator[tuple[int, object]]:
+    """``(line number, record)`` of each non-blank line of JSONL; a CorpusError naming a bad line."""
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:

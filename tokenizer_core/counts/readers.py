@@ -21,7 +21,6 @@ import csv
 import gzip
 import io
 import itertools
-import json
 import lzma
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import IO, Any, Optional
 
 from tokenizer_core.corpus.decoding import _refuse_binary
 from tokenizer_core.corpus.documents import split_lines
-from tokenizer_core.corpus.formats import _guess_column, jsonl_field, record_text
+from tokenizer_core.corpus.formats import _guess_column, jsonl_field, jsonl_records, record_text
 from tokenizer_core.counts.inputs import Partition
 from tokenizer_core.errors import CorpusError
 
@@ -180,15 +179,7 @@ def _jsonl_docs(part: Partition, field: Optional[str]) -> Iterator[str]:
 
 def _numbered_records(fh: IO[str], label: str) -> Iterator[tuple[int, Any]]:
     try:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield number, json.loads(line)
-            except json.JSONDecodeError as err:
-                raise CorpusError(f"{label}: line {number} is not valid JSON ({err.msg}).") from None
-            except RecursionError:
-                raise CorpusError(f"{label}: line {number} nests JSON too deeply.") from None
+        yield from jsonl_records(fh, label)
     except UnicodeDecodeError as err:
         raise CorpusError(f"{label}: not valid UTF-8 ({err.reason}); save it as UTF-8") from None
 
