@@ -194,7 +194,13 @@ def random_bpe(rng: random.Random, sample: str) -> Any:
             vocab[left + right] = len(vocab)
             merges.append((left, right))
     model = BPE(vocab, merges, options=BpeModelOptions(ignore_merges=rng.random() < 0.3))
-    return Tokenizer(model, pre_tokenizer=ByteLevel(add_prefix_space=False, pattern=pattern))
+    pre: Any = ByteLevel(add_prefix_space=False, pattern=pattern)
+    if "\\b" not in pattern and rng.random() < 0.3:  # a tokenizer.json's Sequence of Splits: chained in the kernel
+        from tokenizer_core.text.pre_tokenizers import Sequence
+        from tokenizer_core.text.splitting import Split
+
+        pre = Sequence([Split(r"\p{N}{1,3}", is_regex=True), Split(r"[一-龥]+", is_regex=True), pre])
+    return Tokenizer(model, pre_tokenizer=pre)
 
 
 def _fields(enc: Any) -> dict[str, Any]:

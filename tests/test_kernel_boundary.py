@@ -154,10 +154,18 @@ def test_bad_programs_are_refused_before_use():
         args[1] = k.PAT_PROGRAM
         e = k.Encoder(*args, program=words(1, 97, 0), program_table=table)   # "a"; anything else a gap
         print(e.split("xaay"), e.encode_ids("xaay"))
+        a = words(1, 97, 0)
+        for progs, tables in (((), ()), ((a,) * 5, (table,) * 5), ((a, a), (table,)), ((a,), table), ((a, 5), (table, table)),
+                              ((a, words(99)), (table, table)), (a, (table,))):
+            expect(k.Encoder, *args, program=progs, program_table=tables)
+        chain = k.Encoder(*args, program=(words(1, 32, 0), a), program_table=(table, table))  # " " splits, then "a"
+        print(chain.split("xa aay"))
     """)
     assert out[:15] == ["raised ValueError"] * 15
     assert out[15:18] == ["raised ValueError"] * 3
     assert out[18] == "['x', 'a', 'a', 'y'] [120, 97, 97, 121]"
+    assert out[19:26] == ["raised ValueError"] * 4 + ["raised TypeError", "raised ValueError", "raised ValueError"]
+    assert out[26] == "['x', 'a', ' ', 'a', 'a', 'y']"
 
 
 def test_failed_encoder_init_leaves_nothing_half_built():

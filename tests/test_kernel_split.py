@@ -17,6 +17,8 @@ from tokenizer_core.io.references import load_reference
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.native import available
+from tokenizer_core.text.pre_tokenizers import Sequence
+from tokenizer_core.text.splitting import Split
 
 pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not built")
 
@@ -35,6 +37,14 @@ def refs() -> dict[str, Tokenizer]:
     out["gappy"] = Tokenizer(gpt2.model, pre_tokenizer=ByteLevel(pattern=r"\p{L}+|\d{1,2}"))
     # \b is outside the matcher's subset: the regex module splits, the kernel merges.
     out["word-boundary"] = Tokenizer(gpt2.model, pre_tokenizer=ByteLevel(pattern=r"\b\p{L}+\b|\p{N}+|\s+|."))
+    # A tokenizer.json's Sequence of Splits before ByteLevel (digits, CJK runs, the words), a literal
+    # Split, and ByteLevel's own regex as one more level: the kernel chains the compiled patterns.
+    out["chain"] = Tokenizer(gpt2.model, pre_tokenizer=Sequence([
+        Split(r"\p{N}{1,3}", is_regex=True), Split(r"[一-龥\u3040-ゟ゠-ヿ]+", is_regex=True),
+        Split(r"[\r\n]+|[^\r\n\p{L}\p{N}]?\p{L}+|\s+(?!\S)|\s+|[^\s\p{L}\p{N}]+", is_regex=True),
+        ByteLevel(add_prefix_space=False, use_regex=False)]))
+    out["chain-literal"] = Tokenizer(gpt2.model, pre_tokenizer=Sequence([
+        Split("'s", is_regex=False), Split(r"\d", is_regex=True), ByteLevel(add_prefix_space=False)]))
     return out
 
 
@@ -46,7 +56,7 @@ def _general(tok: Tokenizer, text: str):  # noqa: ANN202
     return guarded(tok._trace_text, text, split_special=True, sampling=None, sequence_id=0)[1]
 
 
-@pytest.mark.parametrize("name", [*NAMES, "gappy", "word-boundary"])
+@pytest.mark.parametrize("name", [*NAMES, "gappy", "word-boundary", "chain", "chain-literal"])
 def test_the_kernel_takes_every_pattern(refs, name) -> None:
     tok = refs[name]
     encoder = kernel_encoder(tok.pre_tokenizer, tok.model)
@@ -58,6 +68,16 @@ def test_the_kernel_takes_every_pattern(refs, name) -> None:
 def test_fast_encodings_equal_the_general_path(refs, text: str) -> None:
     for name, tok in refs.items():
         assert dataclasses.asdict(tok.encode_sequence(text)) == dataclasses.asdict(_general(tok, text)), (name, text)
+
+
+def test_chains_the_kernel_cannot_run_take_the_general_path(refs) -> None:
+    gpt2 = refs["gappy"].model
+    for pre in (Sequence([Split(r"a$", is_regex=True), ByteLevel(use_regex=False)]),  # $ under MULTILINE
+                Sequence([Split(r"\d", is_regex=True, behavior="removed"), ByteLevel(use_regex=False)]),
+                Sequence([Split(r"\d", is_regex=True), ByteLevel(add_prefix_space=True, use_regex=False)])):
+        tok = Tokenizer(gpt2, pre_tokenizer=pre)
+        assert kernel_encoder(pre, gpt2) is None and tok._fast.get(None, pre, gpt2) is None
+        assert tok.encode("a1 b\na").ids == _general(tok, "a1 b\na").ids
 
 
 def test_batches_and_long_texts(refs) -> None:

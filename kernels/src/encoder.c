@@ -492,8 +492,10 @@ static void encoder_clear(Encoder *e) {
     btab_free(&e->cache);
     PyMem_RawFree(e->pool_id);
     PyMem_RawFree(e->pool_end);
-    PyMem_Free(e->prog);
-    PyMem_Free(e->prog_table);
+    for (int k = 0; k < MAX_CHAIN; k++) {
+        PyMem_Free(e->prog[k]);
+        PyMem_Free(e->prog_table[k]);
+    }
     if (e->cache_lock) PyThread_free_lock(e->cache_lock);
     memset((char *)e + sizeof(PyObject), 0, sizeof(Encoder) - sizeof(PyObject));
 }
@@ -534,7 +536,7 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     PyObject *classes, *byte_ids, *merges, *token_bytes, *token_strs, *program = NULL, *program_table = NULL;
     int pattern, tokens_rank = 0, ignore_merges = 0;
     Py_ssize_t cache_budget = CACHE_DEFAULT_BYTES;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiOO!O!O!|$ppnSS", names, &classes, &pattern, &byte_ids,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiOO!O!O!|$ppnOO", names, &classes, &pattern, &byte_ids,
                                      &PyList_Type, &merges, &PyList_Type, &token_bytes, &PyList_Type,
                                      &token_strs, &tokens_rank, &ignore_merges, &cache_budget, &program,
                                      &program_table))
@@ -556,12 +558,32 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "program and program_table go with pattern 3, and only with it");
         return -1;
     }
+    /* One program (bytes) or a chain (a tuple of bytes), and as many tables. */
+    PyObject *progs[MAX_CHAIN] = {0}, *tables[MAX_CHAIN] = {0};
+    int nprog = 0;
     if (program) {
-        if (PyBytes_GET_SIZE(program) % 4 || PyBytes_GET_SIZE(program_table) != 2 * N_CODEPOINTS) {
-            PyErr_SetString(PyExc_ValueError, "program must hold int32 words and program_table two bytes per code point");
+        int chain = PyTuple_Check(program);
+        if (chain != PyTuple_Check(program_table) ||
+            (chain && (PyTuple_GET_SIZE(program) != PyTuple_GET_SIZE(program_table) ||
+                       PyTuple_GET_SIZE(program) < 1 || PyTuple_GET_SIZE(program) > MAX_CHAIN))) {
+            PyErr_SetString(PyExc_ValueError, "program and program_table: bytes each, or tuples of 1 to 4 bytes, as many");
             return -1;
         }
-        if (program_check((const int32_t *)PyBytes_AS_STRING(program), PyBytes_GET_SIZE(program) / 4) < 0) return -1;
+        nprog = chain ? (int)PyTuple_GET_SIZE(program) : 1;
+        for (int k = 0; k < nprog; k++) {
+            progs[k] = chain ? PyTuple_GET_ITEM(program, k) : program;
+            tables[k] = chain ? PyTuple_GET_ITEM(program_table, k) : program_table;
+            if (!PyBytes_Check(progs[k]) || !PyBytes_Check(tables[k])) {
+                PyErr_SetString(PyExc_TypeError, "program and program_table must hold bytes");
+                return -1;
+            }
+            if (PyBytes_GET_SIZE(progs[k]) % 4 || PyBytes_GET_SIZE(tables[k]) != 2 * N_CODEPOINTS) {
+                PyErr_SetString(PyExc_ValueError, "program must hold int32 words and program_table two bytes per code point");
+                return -1;
+            }
+            if (program_check((const int32_t *)PyBytes_AS_STRING(progs[k]), PyBytes_GET_SIZE(progs[k]) / 4) < 0)
+                return -1;
+        }
     }
     /* Ids are int32 in the tables and merge ranks uint32. */
     Py_ssize_t nv = PyList_GET_SIZE(token_bytes), nm = PyList_GET_SIZE(merges);
@@ -585,14 +607,15 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     e->classes_obj = classes;
     e->cls = (const unsigned char *)PyBytes_AS_STRING(classes);
     e->pattern = pattern;
-    if (program) { /* copies: aligned, and the Encoder's own */
-        e->prog_len = PyBytes_GET_SIZE(program) / 4;
-        e->prog = PyMem_Malloc((size_t)e->prog_len * 4);
-        e->prog_table = PyMem_Malloc(2 * (size_t)N_CODEPOINTS);
-        if (!e->prog || !e->prog_table) { PyErr_NoMemory(); goto fail; }
-        memcpy(e->prog, PyBytes_AS_STRING(program), (size_t)e->prog_len * 4);
-        memcpy(e->prog_table, PyBytes_AS_STRING(program_table), 2 * (size_t)N_CODEPOINTS);
+    for (int k = 0; k < nprog; k++) { /* copies: aligned, and the Encoder's own */
+        size_t words = (size_t)PyBytes_GET_SIZE(progs[k]);
+        e->prog[k] = PyMem_Malloc(words);
+        e->prog_table[k] = PyMem_Malloc(2 * (size_t)N_CODEPOINTS);
+        if (!e->prog[k] || !e->prog_table[k]) { PyErr_NoMemory(); goto fail; }
+        memcpy(e->prog[k], PyBytes_AS_STRING(progs[k]), words);
+        memcpy(e->prog_table[k], PyBytes_AS_STRING(tables[k]), 2 * (size_t)N_CODEPOINTS);
     }
+    e->nprog = nprog;
     e->ignore_merges = ignore_merges;
     e->cache_budget = cache_budget < 0 ? 0 : (size_t)cache_budget;
     if (!(e->cache_lock = PyThread_allocate_lock())) {

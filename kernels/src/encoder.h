@@ -4,6 +4,7 @@
 
 #include "kernel.h"
 
+#define MAX_CHAIN 4        /* programs one Encoder chains */
 #define CACHE_MAX_PIECE 256 /* longer pieces are encoded every time (they rarely repeat) */
 #define CACHE_DEFAULT_BYTES ((Py_ssize_t)64 << 20) /* the piece cache's default budget per Encoder */
 
@@ -15,9 +16,11 @@ typedef struct {
     PyObject *classes_obj;      /* bytes, N_CODEPOINTS long */
     const unsigned char *cls;
     int pattern;
-    int32_t *prog;              /* PAT_PROGRAM: the program's words (program.c) */
-    Py_ssize_t prog_len;
-    uint16_t *prog_table;       /* PAT_PROGRAM: class bits per code point */
+    /* PAT_PROGRAM: 1 to MAX_CHAIN programs (program.c) and their class tables (bits per code
+     * point); with several, each splits the pieces of the one before (a Sequence of Splits). */
+    int nprog;
+    int32_t *prog[MAX_CHAIN];
+    uint16_t *prog_table[MAX_CHAIN];
     int ignore_merges;
     int32_t byte_id[256];
     U64Map pairs;               /* (left << 32 | right) -> rank << 32 | merged id */
@@ -46,6 +49,7 @@ typedef struct {
     size_t u8_cap;
     struct BtFrame *bt;         /* PAT_PROGRAM: the matcher's backtracking stack */
     size_t bt_n, bt_cap;
+    Py_ssize_t chain_end[MAX_CHAIN]; /* PAT_PROGRAM chains: where each level's current piece ends */
 } Scratch;
 
 typedef struct BtFrame { int32_t pc; Py_ssize_t pos; } BtFrame;

@@ -96,14 +96,15 @@ static int push(Scratch *s, int32_t pc, Py_ssize_t pos) {
     return 0;
 }
 
-static inline int in_class(const Encoder *e, Py_UCS4 c, int32_t bit) {
-    return c < N_CODEPOINTS && (e->prog_table[c] >> bit) & 1;
+static inline int in_class(const uint16_t *table, Py_UCS4 c, int32_t bit) {
+    return c < N_CODEPOINTS && (table[c] >> bit) & 1;
 }
 
-/* Run the program from pc at pos: 1 and *end on a match, 0 on none, an ENC_ code on error. */
-static int vm_run(const Encoder *e, Scratch *s, const Text *t, int32_t pc0, Py_ssize_t pos0, Py_ssize_t *end,
-                  int64_t *budget, int depth) {
-    const int32_t *code = e->prog;
+/* Run program `level` from pc at pos: 1 and *end on a match, 0 on none, an ENC_ code on error. */
+static int vm_run(const Encoder *e, int level, Scratch *s, const Text *t, int32_t pc0, Py_ssize_t pos0,
+                  Py_ssize_t *end, int64_t *budget, int depth) {
+    const int32_t *code = e->prog[level];
+    const uint16_t *table = e->prog_table[level];
     Py_ssize_t n = t->len;
     size_t base = s->bt_n;
     int rc = push(s, pc0, pos0);
@@ -124,7 +125,7 @@ static int vm_run(const Encoder *e, Scratch *s, const Text *t, int32_t pc0, Py_s
                 if (pos < n && AT(t, pos) == (Py_UCS4)w[1]) { pos++; pc += 2; } else alive = 0;
                 break;
             case OP_CLASS:
-                if (pos < n && in_class(e, AT(t, pos), w[1])) { pos++; pc += 2; } else alive = 0;
+                if (pos < n && in_class(table, AT(t, pos), w[1])) { pos++; pc += 2; } else alive = 0;
                 break;
             case OP_SET: {
                 int hit = 0;
@@ -143,7 +144,7 @@ static int vm_run(const Encoder *e, Scratch *s, const Text *t, int32_t pc0, Py_s
             case OP_POSS: {
                 int64_t count = 0;
                 while ((w[4] < 0 || count < w[4]) && pos < n &&
-                       (w[1] == 0 ? in_class(e, AT(t, pos), w[2]) : AT(t, pos) == (Py_UCS4)w[2])) {
+                       (w[1] == 0 ? in_class(table, AT(t, pos), w[2]) : AT(t, pos) == (Py_UCS4)w[2])) {
                     pos++;
                     count++;
                 }
@@ -153,7 +154,7 @@ static int vm_run(const Encoder *e, Scratch *s, const Text *t, int32_t pc0, Py_s
             case OP_LOOK: {
                 if (depth >= MAX_LOOK_DEPTH) { s->bt_n = base; return ENC_TOO_COMPLEX; }
                 Py_ssize_t ignored;
-                int r = vm_run(e, s, t, pc + 3, pos, &ignored, budget, depth + 1);
+                int r = vm_run(e, level, s, t, pc + 3, pos, &ignored, budget, depth + 1);
                 if (r < 0) { s->bt_n = base; return r; }
                 if ((r == 1) != (w[1] == 1)) pc = w[2]; else alive = 0;
                 break;
@@ -169,19 +170,41 @@ static int vm_run(const Encoder *e, Scratch *s, const Text *t, int32_t pc0, Py_s
     return 0;
 }
 
-Py_ssize_t program_next(const Encoder *e, Scratch *s, const Text *t, Py_ssize_t i) {
+/* The end of program `level`'s piece at i, in t cut at `stop` (the piece being split further). */
+static Py_ssize_t level_next(const Encoder *e, int level, Scratch *s, const Text *whole, Py_ssize_t i,
+                             Py_ssize_t stop) {
+    Text t = *whole;
+    t.len = stop; /* a Split sees only its piece: matching ends where the piece does */
     int64_t budget = STEP_BUDGET;
     Py_ssize_t end;
-    int r = vm_run(e, s, t, 0, i, &end, &budget, 0);
+    int r = vm_run(e, level, s, &t, 0, i, &end, &budget, 0);
     if (r < 0) return r;
     if (r == 1) return end > i ? end : i + 1; /* an empty match cannot be a piece (programs never make one) */
     /* No match here: a gap, up to where the pattern matches next (the gaps are pieces too). */
     Py_ssize_t j = i + 1;
-    for (; j < t->len; j++) {
+    for (; j < stop; j++) {
         budget = STEP_BUDGET;
-        r = vm_run(e, s, t, 0, j, &end, &budget, 0);
+        r = vm_run(e, level, s, &t, 0, j, &end, &budget, 0);
         if (r < 0) return r;
         if (r == 1) break;
     }
     return j;
+}
+
+Py_ssize_t program_next(const Encoder *e, Scratch *s, const Text *t, Py_ssize_t i) {
+    if (i == 0) /* a new text: no level has a current piece */
+        for (int k = 0; k < MAX_CHAIN; k++) s->chain_end[k] = 0;
+    Py_ssize_t stop = t->len;
+    for (int k = 0; k < e->nprog; k++) {
+        /* Pieces nest: a level whose piece still goes on past i keeps it; else (and then every
+         * level below it) a new piece starts at i, inside the piece of the level above. */
+        if (s->chain_end[k] <= i) {
+            Py_ssize_t end = level_next(e, k, s, t, i, stop);
+            if (end < 0) return end;
+            s->chain_end[k] = end;
+            for (int d = k + 1; d < MAX_CHAIN; d++) s->chain_end[d] = 0;
+        }
+        stop = s->chain_end[k];
+    }
+    return stop;
 }

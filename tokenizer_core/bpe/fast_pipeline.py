@@ -37,7 +37,7 @@ from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
 from typing import Any, Optional
 
-from tokenizer_core.bpe.kernel import kernel_encoder
+from tokenizer_core.bpe.kernel import kernel_encoder, split_chain
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.text.byte_level import ByteLevel, chunk_piece
 from tokenizer_core.text.input_checks import MAX_INPUT_CHARS
@@ -79,7 +79,7 @@ class ByteLevelFastPath:
         #: An NFC normalizer (Qwen's): a text already in NFC is what it normalizes to, with every
         #: character in place; any other text takes the general path.
         self.nfc = nfc
-        self._chunks = pre_tokenizer.chunk_texts
+        self._chunks = getattr(pre_tokenizer, "chunk_texts", None)  # (a chain has the kernel's only)
         self._cache = _PieceCache(model)
         #: The compiled kernel for these stages (same results), or None: then the code below.
         self.kernel = kernel_encoder(pre_tokenizer, model)
@@ -90,9 +90,12 @@ class ByteLevelFastPath:
         from tokenizer_core.text.normalizers import NFC
 
         nfc = type(normalizer) is NFC
-        if (normalizer is not None and not nfc) or type(pre_tokenizer) is not ByteLevel or type(model) is not BPE:
+        if (normalizer is not None and not nfc) or type(model) is not BPE:
             return None
-        if pre_tokenizer.chunk_texts("") is None:  # an added prefix space, or no regex
+        if split_chain(pre_tokenizer) is not None:  # a Sequence of Splits: in the kernel only
+            fast = cls(pre_tokenizer, model, nfc=nfc)
+            return fast if fast.kernel is not None else None
+        if type(pre_tokenizer) is not ByteLevel or pre_tokenizer.chunk_texts("") is None:  # a prefix space, no regex
             return None
         return cls(pre_tokenizer, model, nfc=nfc)
 

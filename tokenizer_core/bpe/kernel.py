@@ -28,6 +28,8 @@ from array import array
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, Optional
 
+import regex
+
 from tokenizer_core.text.byte_level import (
     CL100K_PATTERN,
     CL100K_PORTABLE_PATTERN,
@@ -37,7 +39,8 @@ from tokenizer_core.text.byte_level import (
 )
 from tokenizer_core.text.kernel_codes import SplitPattern
 from tokenizer_core.text.native import available, class_table, kernel
-from tokenizer_core.text.regex_program import Program, compile_program
+from tokenizer_core.text.patterns import python_pattern
+from tokenizer_core.text.regex_program import compile_program
 
 if TYPE_CHECKING:
     from tokenizer_core.bpe.model import BPE
@@ -63,9 +66,20 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
 
     One Encoder per model and pattern, shared: a pipeline's fast path and the ids-only encoder of
     the same reference use one pair table and one piece cache."""
-    if not available() or type(pre_tokenizer) is not ByteLevel or not pre_tokenizer.use_regex:
+    if not available():
         return None
-    if pre_tokenizer.add_prefix_space:
+    chain = split_chain(pre_tokenizer)
+    if chain is not None:  # a Sequence of Splits before ByteLevel: every one compiled, or no kernel
+        programs = [compile_program(p, multiline=multiline) for p, multiline in chain]
+        if any(p is None for p in programs) or not 1 <= len(programs) <= _MAX_CHAIN:
+            return None
+        key = (SplitPattern.PROGRAM, tuple(chain), "chain")
+        with _lock:
+            per_model = _shared.setdefault(model, {})
+            if key not in per_model:
+                per_model[key] = _build(SplitPattern.PROGRAM, model, program=programs)
+            return per_model[key]
+    if type(pre_tokenizer) is not ByteLevel or not pre_tokenizer.use_regex or pre_tokenizer.add_prefix_space:
         return None
     pattern = KERNEL_PATTERNS.get(pre_tokenizer.pattern)
     program = None
@@ -81,6 +95,36 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
     if encoder is None or pattern != SplitPattern.EXTERNAL:
         return encoder
     return SplitByRegex(encoder, pre_tokenizer)
+
+
+_MAX_CHAIN = 4  # programs one Encoder chains (MAX_CHAIN in kernels/src/encoder.h)
+
+
+def split_chain(pre_tokenizer: Any) -> Optional[list[tuple[str, bool]]]:
+    """The regexes (Python spelling) of a ``Sequence`` of isolated, not inverted ``Split`` s ending in a
+    ``ByteLevel`` without a prefix space (its own pattern last, when it splits), each with whether it
+    is read with MULTILINE (a Split's is, as Oniguruma reads it; ByteLevel's is not): the chain the
+    kernel runs, each splitting the pieces of the one before; None for any other pre-tokenizer.
+
+    >>> from tokenizer_core.text.pre_tokenizers import Sequence
+    >>> from tokenizer_core.text.splitting import Split
+    >>> split_chain(Sequence([Split(r"\\d+", is_regex=True), ByteLevel(use_regex=False)])) == [(r"\\d+", True)]
+    True
+    """
+    from tokenizer_core.text.pre_tokenizer_base import Sequence
+    from tokenizer_core.text.splitting import Split
+
+    if type(pre_tokenizer) is not Sequence or len(pre_tokenizer.pre_tokenizers) < 2:
+        return None
+    *splits, last = pre_tokenizer.pre_tokenizers
+    if type(last) is not ByteLevel or last.add_prefix_space:
+        return None
+    patterns = []
+    for split in splits:
+        if type(split) is not Split or split.behavior != "isolated" or split.invert or not split.pattern:
+            return None
+        patterns.append((python_pattern(split.pattern) if split.is_regex else regex.escape(split.pattern), True))
+    return patterns + ([(last.pattern, False)] if last.use_regex else [])
 
 
 class SplitByRegex:
@@ -120,9 +164,9 @@ class SplitByRegex:
         return out
 
 
-def _build(pattern: SplitPattern, model: "BPE", *, program: Optional[Program] = None) -> Optional[Any]:
-    """The Encoder of ``model`` walking ``pattern`` (EXTERNAL: pieces given; PROGRAM: ``program``),
-    or None when beyond it."""
+def _build(pattern: SplitPattern, model: "BPE", *, program: Any = None) -> Optional[Any]:
+    """The Encoder of ``model`` walking ``pattern`` (EXTERNAL: pieces given; PROGRAM: ``program``, or a
+    list of programs for a chain), or None when beyond it."""
     if model.continuing_subword_prefix or model.end_of_word_suffix or model.suffix_as_symbol:
         return None
     vocab = model._vocab
@@ -151,6 +195,10 @@ def _build(pattern: SplitPattern, model: "BPE", *, program: Optional[Program] = 
             if None in ids:
                 return None
             merges.append(ids)  # type: ignore[arg-type]
-    extra = {} if program is None else {"program": program.code, "program_table": program.table()}
+    extra = {}
+    if isinstance(program, list):
+        extra = {"program": tuple(p.code for p in program), "program_table": tuple(p.table() for p in program)}
+    elif program is not None:
+        extra = {"program": program.code, "program_table": program.table()}
     return kernel().Encoder(class_table(), pattern, byte_ids, merges, raw, strs,
                             tokens_rank=model.merge_ranks == "tokens", ignore_merges=model.ignore_merges, **extra)

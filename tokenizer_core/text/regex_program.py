@@ -154,11 +154,15 @@ class Program:
         return _table(tuple(self.classes))
 
 
-def compile_program(pattern: str) -> Optional[Program]:
-    """The program of ``pattern``, or None when the kernel cannot run it (the regex module splits)."""
+def compile_program(pattern: str, *, multiline: bool = False) -> Optional[Program]:
+    """The program of ``pattern``, or None when the kernel cannot run it (the regex module splits).
+    ``multiline``: the pattern is read with MULTILINE (a ``Split``'s, as Oniguruma reads it), where
+    ``$`` means something else: a pattern with ``$`` is then left to the regex module."""
     try:
         regex.compile(pattern)
         ast = parse(pattern)
+        if multiline and _has_end(ast):
+            raise Unsupported("$ under MULTILINE")
         if nullable_atom(ast):
             raise Unsupported("the pattern can match nothing")
         em = _Emitter()
@@ -168,6 +172,16 @@ def compile_program(pattern: str) -> Optional[Program]:
         return None
     classes = sorted(em.classes, key=em.classes.get)
     return Program(pattern, array("i", em.code).tobytes(), classes)
+
+
+def _has_end(alt: Alt) -> bool:
+    for seq in alt.seqs:
+        for item in seq:
+            atom = item.atom
+            if isinstance(atom, End) or (isinstance(atom, Alt) and _has_end(atom)) or (
+                    isinstance(atom, Look) and _has_end(atom.body)):
+                return True
+    return False
 
 
 @lru_cache(maxsize=8)
