@@ -30,6 +30,12 @@ def open_page(text: str = ROWS) -> AppTest:
     return ok(at.run())
 
 
+def show(at: AppTest, tab: str) -> AppTest:
+    """Open ``tab`` (only the open tab is drawn) and rerun, as a click on it does."""
+    at.session_state["batch_tab"] = tab
+    return ok(at.run())
+
+
 def grid(at: AppTest, field: str):
     at.radio(key="batch_field").set_value(field).run()
     return ok(at).dataframe[0].value
@@ -86,16 +92,16 @@ def test_custom_template_pairs_and_the_equivalent_call():
     expected = tok.encode_batch(["first a", "third"], pairs=["second b", "fourth"],
                                 padding=PaddingParams(pad_id=50256, pad_token="<|endoftext|>"))
     assert types == expected.token_type_ids
-    code = next(c.value for c in at.code)
+    code = next(c.value for c in show(at, "Export").code)
     assert "TemplateProcessing(single='<|endoftext|> $A'" in code and "[('<|endoftext|>', 50256)]" in code
     assert "encode_batch(list(zip(texts, pairs)))" in code
 
 
 def test_masks_and_waste_start_from_the_batch_and_the_course_lengths_are_one_click_away():
     at = open_page()
-    assert len(at.get("plotly_chart")) >= 4  # three masks of the row, the packed mask (+ the waste chart)
     padding = next(m.value for m in at.metric if m.label == "Padding")
-    text = " ".join(m.value for m in at.markdown)
+    assert len(show(at, "Masks").get("plotly_chart")) == 4  # three masks of the row, the packed mask
+    text = " ".join(m.value for m in show(at, "Waste and throughput").markdown)
     assert f"**{padding}** of the positions are padding" in text  # the same share as the batch above
     assert text.count("This batch of 3: padded to") == 1
     ok(at.button(key="batch_course_lengths").click().run())
@@ -109,7 +115,7 @@ def test_masks_and_waste_start_from_the_batch_and_the_course_lengths_are_one_cli
 
 
 def test_exports_are_offered_and_the_npz_is_the_batch():
-    at = open_page()
+    at = show(open_page(), "Export")
     labels = {b.proto.label for b in at.get("download_button")}
     assert {"Download JSON", "Download NumPy (.npz)"} <= labels
     gpt2 = load_reference("gpt2")
@@ -122,7 +128,7 @@ def test_exports_are_offered_and_the_npz_is_the_batch():
 def test_a_big_batch_stays_bounded():
     # 64 rows of ~600 tokens: the mask heatmaps would be 600 x 600 and the packed row 38,000 wide.
     at = open_page("\n".join(("word " * 600).strip() for _ in range(64)))
-    captions = " ".join(c.value for c in at.caption)
+    assert {m.label: m.value for m in at.metric}["Rows"] == "64"
+    captions = " ".join(c.value for c in show(at, "Masks").caption)
     assert "The first 128 of 600 positions are drawn." in captions
     assert "Documents of at most 64 tokens, 256 in all" in captions
-    assert {m.label: m.value for m in at.metric}["Rows"] == "64"

@@ -28,6 +28,12 @@ def open_page(sample: str | None = None) -> AppTest:
     return ok(at.switch_page(PAGE).run())
 
 
+def show(at: AppTest, tab: str) -> AppTest:
+    """Open the view ``tab`` (only the open one is drawn) and rerun, as a click on it does."""
+    at.session_state["tokenizers_tab"] = tab
+    return ok(at.run())
+
+
 def html_bodies(at: AppTest) -> str:
     return "\n".join(h.proto.body for h in at.get("html"))
 
@@ -39,7 +45,7 @@ def test_references_are_on_the_shelf_and_gpt2_is_shown():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Vocabulary size"] == f"{load_reference('gpt2').vocab_size:,}"
     # The pipeline tab: each stage named, the final tokens as chips with GPT-2's ids.
-    bodies = html_bodies(at)
+    bodies = html_bodies(show(at, "Pipeline on a text"))
     gpt2 = load_reference("gpt2")
     text = at.text_area(key="tokenizers_pipeline_text").value
     for tid in gpt2.encode(text).ids[:5]:
@@ -78,7 +84,7 @@ def test_vocabulary_search_and_merge_tree():
     assert len(frame) == sum("Ġthe" in t for t in gpt2.get_vocab())
     assert all(t.startswith("·the") or "·the" in t for t in frame["token"])  # Ġ shown as a visible space
     assert "tokenizers_vocab_table_csv" in {b.proto.id.rsplit("-", 1)[-1] for b in at.get("download_button")}
-    at = ok(at.text_input(key="tokenizers_tree_token").input("Ġthe").run())
+    at = ok(show(at, "Merge tree").text_input(key="tokenizers_tree_token").input("Ġthe").run())
     tree = next(b for b in html_bodies(at).split("\n") if "tp-tree" in b)
     assert "merge #" in tree and "·the" in tree  # Ġ shown as a visible space
     at = ok(at.text_input(key="tokenizers_tree_token").input("not-a-token-xyz").run())
@@ -103,13 +109,13 @@ def test_every_html_block_escapes_hostile_tokens():
     at = ok(at.switch_page(PAGE).run())
     at.selectbox(key="tokenizers_algorithm").set_value("bpe-chars").run()
     at.number_input(key="tokenizers_vocab_size").set_value(300).run()
-    at = ok(at.button(key="tokenizers_train").click().run())
+    at = show(ok(at.button(key="tokenizers_train").click().run()), "Pipeline on a text")
     at = ok(at.text_area(key="tokenizers_pipeline_text").input(hostile.splitlines()[0]).run())
     bodies = html_bodies(at)
     assert "&lt;script&gt;" in bodies and "&lt;img" in bodies  # shown, as text
     (_, tok), = at.session_state["shelf_items"].values()
     angled = max((t for t in tok.get_vocab() if "<" in t and len(t) > 1), key=len)  # made by a merge
-    at = ok(at.text_input(key="tokenizers_tree_token").input(angled).run())
+    at = ok(show(at, "Merge tree").text_input(key="tokenizers_tree_token").input(angled).run())
     bodies = html_bodies(at)
     assert "tp-tree" in bodies and html.escape(angled) in bodies
     for tag in ("<script", "<img", "<b>"):
@@ -120,7 +126,7 @@ def test_special_tab_lists_added_tokens_with_their_flags():
     at = open_page()
     at.selectbox(key="tokenizers_selected").set_value(
         next(o for o in at.selectbox(key="tokenizers_selected").options if o.startswith("cl100k_base"))).run()
-    ok(at)
+    at = show(ok(at), "Special tokens")
     frame = next(d.value for d in at.dataframe if "lstrip" in d.value.columns)
     cl100k = load_reference("cl100k_base")
     assert list(frame["token"]) == [t.content for t, _ in sorted(cl100k.added.entries, key=lambda e: e[1])]
@@ -128,3 +134,14 @@ def test_special_tab_lists_added_tokens_with_their_flags():
     row = frame[frame["token"] == "<|endoftext|>"].iloc[0]
     assert row["id"] == 100257 and bool(row["special"]) and not bool(row["normalized"])
     assert "tokenizers_added_table_csv" in {b.proto.id.rsplit("-", 1)[-1] for b in at.get("download_button")}
+
+
+def test_presenter_mode_hides_the_intro_and_folds_the_shelf_table():
+    at = open_page()
+    assert any("sits on the **shelf**" in m.value for m in at.markdown)
+    at.query_params["present"] = "1"
+    at = ok(at.run())
+    assert not any("sits on the **shelf**" in m.value for m in at.markdown)  # a slide shows the tokenizer
+    shelf = next(e for e in at.expander if e.label == "Shelf")
+    assert "gpt2" in list(shelf.dataframe[0].value["name"])  # the shelf's table, folded in it
+    assert at.selectbox(key="tokenizers_selected").value.startswith("gpt2")  # the picker stays in sight

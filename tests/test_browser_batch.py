@@ -112,5 +112,7 @@ def test_the_other_batch_controls(streamlit_server, browser_page):
     page.locator(".st-key-batch_source").get_by_text("Lines of the corpus").click()
     wait_idle(page)
     fill(page, "batch_corpus_rows", "5")
+    expect(page.get_by_text("This batch of 5: padded to").first).to_be_visible(timeout=30_000)  # the open tab follows
+    page.get_by_role("tab", name="Batch", exact=True).click()  # only the open tab is drawn: the grid's metrics
     expect(metric(page, "Rows")).to_have_text("5", timeout=30_000)
     assert page.evaluate("typeof window.__xss") == "undefined"

@@ -1,5 +1,12 @@
 """The Batch page: rows of text through a shelf tokenizer and a template, padded and truncated into
-a batch, then shown as grids, as the masks a model sees, as waste, and as files."""
+a batch, then shown as grids, as the masks a model sees, as waste, and as files.
+
+The tabs run lazily, as on the Compare page: only the open one is computed. The open tab is in the
+address like every input.
+
+>>> TABS[0], TAB
+('Batch', 'batch_tab')
+"""
 
 from __future__ import annotations
 
@@ -51,13 +58,19 @@ def render_page() -> None:
     except TokenizerError as err:
         st.error(escape_markdown(str(err)))
         return
-    tabs = st.tabs(TABS, key=TAB, on_change="rerun")
-    with tabs[0]:
-        views.render_grid(batch, tok)
-    with tabs[1]:
-        views.render_masks(batch)
-    with tabs[2]:
-        views.render_waste(batch)
-    with tabs[3]:
-        views.render_export(batch, settings, tok, pairs=pairs is not None)
-    url_state.publish(PARAMS)  # again: what the views filled in (one history entry all the same)
+    # Only the open tab runs (Streamlit reruns the page when another is picked): the batch is
+    # encoded once per run, and the grids, heatmaps, waste and files of the other tabs are not made.
+    grid, masks, waste, export = st.tabs(TABS, key=TAB, on_change="rerun")
+    if masks.open:
+        with masks:
+            views.render_masks(batch)
+    elif waste.open:
+        with waste:
+            views.render_waste(batch)
+    elif export.open:
+        with export:
+            views.render_export(batch, settings, tok, pairs=pairs is not None)
+    else:
+        with grid:
+            views.render_grid(batch, tok)
+    url_state.publish(PARAMS)  # again: what the open view filled in (one history entry all the same)

@@ -220,9 +220,13 @@ def render_waste(batch: BatchEncoding) -> None:
             "at every batch size drawn, sorting by length forms batches that pad exactly as much as the "
             "given order (the rows are already in length order, or every batch holds all of them)."))
     c3, c4 = st.columns(2)
-    row_len = int(c3.number_input("Packed row length", min_value=1, value=max(512, max(lengths)), key=PREFIX + "pack_len"))
-    budget = int(c4.number_input("Token budget per batch", min_value=1, value=max(1024, max(lengths)),
-                                 key=PREFIX + "budget"))
+    # Their first values follow the lengths; set here, not as the widgets' own defaults, since the
+    # page keeps its values in session state (a widget given both warns).
+    for key, least in ((PREFIX + "pack_len", 512), (PREFIX + "budget", 1024)):
+        if st.session_state.get(key) is None:
+            st.session_state[key] = max(least, max(lengths))
+    row_len = int(c3.number_input("Packed row length", min_value=1, key=PREFIX + "pack_len"))
+    budget = int(c4.number_input("Token budget per batch", min_value=1, key=PREFIX + "budget"))
     packed = pack([min(n, row_len) for n in lengths], max_length=row_len)
     budgeted = token_budget_batches(lengths, budget=budget)
     st.markdown(f"**Packing** into rows of {row_len:,}: {len(packed)} row(s), "

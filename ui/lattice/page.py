@@ -1,10 +1,18 @@
 """The Lattice page: pick a Unigram model and a text, then see the lattice of one of its pieces,
-the Viterbi walk, the n-best list, sampling, BPE-dropout, and how the model was trained."""
+the Viterbi walk, the n-best list, sampling, BPE-dropout, and how the model was trained.
+
+The tabs run lazily, as on the Compare page: only the open one is computed (the lattice itself is
+built only for the four tabs that draw it). The open tab is in the address like every input.
+
+>>> TABS[0], TAB
+('Lattice', 'lattice_tab')
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from tokenizer_core.unigram.lattice import Lattice
 from ui import url_state
 from ui.lattice import PREFIX, views
 from ui.lattice.choices import (
@@ -51,24 +59,37 @@ def render_page() -> None:
     if len(piece) > MAX_PIECE_CHARS:
         st.warning(f"This piece has {len(piece):,} characters; the first {MAX_PIECE_CHARS} are drawn.")
         piece = piece[:MAX_PIECE_CHARS]
-    lattice = chosen.model.lattice(piece)
-    tabs = st.tabs(TABS, key=TAB, on_change="rerun")
-    with tabs[0]:
-        plotly_chart(lambda style: lattice_figure(lattice, style=style), key=PREFIX + "graph", name="lattice")
-        best = lattice.viterbi()
-        st.caption(escape_markdown(
-            f"{len(lattice.edges):,} edges over {len(piece)} characters. Arc width: marginal probability "
-            f"(how likely the piece is on the path); {VITERBI_COLOUR}: the Viterbi path ({' | '.join(best.pieces)}, "
-            f"score {best.log_prob:.3f}). Hover an arc's label for its id and numbers."))
-    with tabs[1]:
-        views.render_viterbi(lattice)
-    with tabs[2]:
-        k = int(st.number_input("n", min_value=1, max_value=100, key=PREFIX + "nbest"))
-        views.render_nbest(lattice, k=k)
-    with tabs[3]:
-        views.render_sampling(lattice)
-    with tabs[4]:
-        views.render_dropout()
-    with tabs[5]:
-        views.render_training(chosen.model, is_course=chosen.tokenizer is None)
-    url_state.publish(params)  # again: the tabs' pickers fill their values in (one history entry all the same)
+    # Only the open tab runs (Streamlit reruns the page when another is picked): a click costs the
+    # view on show, not six of them.
+    graph, viterbi, nbest, sampling, dropout, training = st.tabs(TABS, key=TAB, on_change="rerun")
+    if dropout.open:
+        with dropout:
+            views.render_dropout()
+    elif training.open:
+        with training:
+            views.render_training(chosen.model, is_course=chosen.tokenizer is None)
+    else:
+        lattice = chosen.model.lattice(piece)
+        if viterbi.open:
+            with viterbi:
+                views.render_viterbi(lattice)
+        elif nbest.open:
+            with nbest:
+                k = int(st.number_input("n", min_value=1, max_value=100, key=PREFIX + "nbest"))
+                views.render_nbest(lattice, k=k)
+        elif sampling.open:
+            with sampling:
+                views.render_sampling(lattice)
+        else:
+            with graph:
+                _render_graph(lattice, piece)
+    url_state.publish(params)  # again: the open tab's pickers fill their values in (one history entry all the same)
+
+
+def _render_graph(lattice: Lattice, piece: str) -> None:
+    plotly_chart(lambda style: lattice_figure(lattice, style=style), key=PREFIX + "graph", name="lattice")
+    best = lattice.viterbi()
+    st.caption(escape_markdown(
+        f"{len(lattice.edges):,} edges over {len(piece)} characters. Arc width: marginal probability "
+        f"(how likely the piece is on the path); {VITERBI_COLOUR}: the Viterbi path ({' | '.join(best.pieces)}, "
+        f"score {best.log_prob:.3f}). Hover an arc's label for its id and numbers."))

@@ -1,5 +1,12 @@
 """The Tokenizers page: the shelf (add, pick, download, remove) and, for the tokenizer picked, its
-vocabulary, pipeline, special tokens and BPE merge trees."""
+vocabulary, pipeline, special tokens and BPE merge trees.
+
+The views' tabs run lazily, as on the Compare page: only the open one is computed. Both open tabs
+(the views' and the Add panel's) are in the address like every input.
+
+>>> VIEW_TABS[0], VIEW_TAB, ADD_TAB
+('Vocabulary', 'tokenizers_tab', 'tokenizers_add_tab')
+"""
 
 from __future__ import annotations
 
@@ -76,11 +83,13 @@ URL_PARAMS = (shelf_picker.param(add.SELECTED, add.SELECTED), *add.URL_PARAMS, *
 def render_page() -> None:
     """The whole page (called by ``pages/tokenizers.py``)."""
     url_state.seed(URL_PARAMS)
-    st.markdown(
+    display.intro(
         "Every tokenizer of this session sits on the **shelf**, shared by every page: the ones you "
         "train or import here, the ones the BPE page trains, and pretrained references that work offline."
     )
     with st.expander("Add a tokenizer to the shelf", expanded=False, icon=":material/add:"):
+        # All three panels are drawn: they are inputs that cost nothing to draw, and a file picked in
+        # the Upload panel must survive a look at another panel (Streamlit cannot put it back).
         tab_train, tab_upload, tab_hub = st.tabs(ADD_TABS, key=ADD_TAB, on_change="rerun")
         with tab_train:
             add.train_panel()
@@ -90,9 +99,12 @@ def render_page() -> None:
             add.hub_panel()
 
     items = shelf.items()
-    _shelf_table(items)
+    with display.folded("Shelf"):  # a slide shows the tokenizer picked, not the list
+        _shelf_table(items)
     # Options are labels, not keys: what a user reads is what the widget holds.
-    held = shelf_picker.pick_one(key=add.SELECTED)
+    pick, toggle = st.columns([3, 1.4], vertical_alignment="bottom")
+    held = shelf_picker.pick_one(key=add.SELECTED, where=pick)
+    translate = display.markers_toggle("tokenizers", container=toggle)
     if held is None:
         url_state.publish(URL_PARAMS)
         return
@@ -100,14 +112,19 @@ def render_page() -> None:
     st.caption(escape_markdown(held.item.detail))
     _summary(tok)
     _downloads(held)
-    translate = display.markers_toggle("tokenizers")
+    # Only the open view runs (Streamlit reruns the page when another tab is picked): the vocabulary's
+    # table and corpus count, the pipeline, the special tokens and the merge tree are made on demand.
     vocab, pipeline, specials, trees = st.tabs(VIEW_TABS, key=VIEW_TAB, on_change="rerun")
-    with vocab:
-        render_vocabulary(held, state.active_corpus(), translate=translate)
-    with pipeline:
-        render_pipeline(tok, translate=translate)
-    with specials:
-        render_specials(tok)
-    with trees:
-        render_merge_tree(tok, translate=translate)
+    if pipeline.open:
+        with pipeline:
+            render_pipeline(tok, translate=translate)
+    elif specials.open:
+        with specials:
+            render_specials(tok)
+    elif trees.open:
+        with trees:
+            render_merge_tree(tok, translate=translate)
+    else:
+        with vocab:
+            render_vocabulary(held, state.active_corpus(), translate=translate)
     url_state.publish(URL_PARAMS)
