@@ -114,6 +114,23 @@ def test_page_asks_for_training_first():
     assert "most frequent pair" in at.expander[0].markdown[0].value
 
 
+def test_presenter_mode_folds_the_settings_and_offers_train_before_any_run():
+    at = open_page("hf-course-hug-pug")
+    at.query_params["present"] = "1"
+    at = ok(at.run())
+    assert at.session_state["merges_settings_open"] is False  # the settings expander is folded
+    start = at.button(key="merges_start")
+    assert start.proto.type == "primary" and start.label == "Train"
+    assert any(i.value.startswith("Press Train to learn BPE · characters · 3 merges") for i in at.info)
+    assert not any("Choose the settings" in i.value for i in at.info)  # said once
+    at = click(at, "merges_start")
+    assert at.subheader[0].value.startswith("Step 0 of 3")
+    assert at.session_state["merges_settings_open"] is False
+    with pytest.raises(KeyError):
+        at.button(key="merges_start")  # gone once a run is on show
+    assert not any(i.value.startswith("Press Train") for i in at.info)
+
+
 def test_course_sample_stepping_matches_the_engine():
     at = open_page("hf-course-hug-pug")
     # The classic sample fills in its worked example's settings.

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import streamlit as st
 
-from ui import url_state
+from ui import session, url_state
 from ui.merges.encode import MAX_CHARS
 from ui.merges.settings import (
     ALGORITHMS,
@@ -55,6 +55,7 @@ TREE = "merges_tree_token"
 SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0)  # seconds per step while playing
 DEFAULT_SETTINGS = MergeSettings(budget=2000)
 SETTINGS_OPEN = "merges_settings_open"  # the settings expander's open state
+SKELETON_DRAWN = "merges_skeleton_drawn"  # the step view's first draw was its skeleton (once per session)
 LINKED_STEP = "merges_linked_step"  # a ?step= from the address, waiting for its run
 
 _D = DEFAULT_SETTINGS
@@ -209,6 +210,31 @@ def sync_widgets(step: int) -> None:
     st.session_state[SLIDER] = step
     st.session_state[JUMP] = step
     st.session_state[SPEED] = speed()
+
+
+def skeleton_first() -> bool:
+    """Whether the step view draws only its skeleton in this run (the step controls and the merge,
+    the charts, words and encoder left to the next run), and notes that it did.
+
+    So it goes on a browser's first run of a session (a link or a reload opening a trained run): its
+    Streamlit has yet to load the code of the controls' component, and everything drawn in the same
+    run would hold the controls back (the browser reveals what it loads together, once nothing new
+    arrives), so they came 0.3-0.6 s after the heading. The controls report when they are drawn,
+    which reruns the view with the rest. Later runs, and runs with no browser on the other end (no
+    URL from a frontend: AppTest), draw everything at once."""
+    ss = st.session_state
+    if ss.get(SKELETON_DRAWN) or session.run_number() > 1 or st.context.url is None:
+        return False
+    ss[SKELETON_DRAWN] = True
+    return True
+
+
+def keep_view_values() -> None:
+    """Keep the values of the widgets a skeleton run does not draw (Streamlit forgets those)."""
+    ss = st.session_state
+    for key in (TEXT, TREE):
+        if key in ss:
+            ss[key] = ss[key]
 
 
 def trained() -> Optional[tuple[str, MergeSettings]]:

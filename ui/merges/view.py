@@ -3,7 +3,8 @@
 The page trains once per corpus and settings (cached, with a progress bar) and
 then every step is drawn from the run's trace: moving the slider, pressing
 next or playing never retrains. The step view is a fragment, so auto-play
-reruns only it.
+reruns only it. A browser's first run of a session draws the step view's skeleton
+(controls and merge) and the rest right after (:func:`ui.merges.state.skeleton_first`).
 """
 
 from __future__ import annotations
@@ -31,21 +32,9 @@ from ui.merges.html import (
     words_html,
 )
 from ui.merges.pairs import pair_frame, pair_table
+from ui.merges.panel import settings_from_widgets, settings_panel, start_button
 from ui.merges.run import MergeRun, StepInfo
-from ui.merges.settings import (
-    ALGORITHMS,
-    BUDGET_KINDS,
-    LEVELS,
-    MARKER_HELP,
-    MARKERS,
-    MAX_BUDGET,
-    PRE_TOKENIZER_HELP,
-    TIE_BREAK_HELP,
-    TIE_BREAKS,
-    WORKED_EXAMPLES,
-    MergeSettings,
-    pre_tokenizer_choices,
-)
+from ui.merges.settings import MergeSettings
 from ui.shelf import state as shelf
 from ui.widgets import display
 from ui.widgets.charts import candidates_chart, compression_chart, kinds_legend_html
@@ -54,8 +43,6 @@ from ui.widgets.safe_html import render_html
 from ui.widgets.stepper import render_stepper_controls
 from ui.widgets.text import display_name, escape_markdown
 from ui.widgets.tokens import chip_html, shown_text
-
-K = ms.SETTING_KEYS
 
 INTRO = (
     "Watch BPE (or WordPiece) learn its vocabulary one merge at a time on the active corpus: which pair "
@@ -92,17 +79,20 @@ def render_page() -> None:
     shown = ms.trained()
     shown_here = shown is not None and shown[0] == corpus_key
     linked_step = st.session_state.pop(ms.LINKED_STEP, None)  # ?step=N: train (cached) and open step N
-    clicked = _settings_panel(corpus.name, collapsed=shown_here or linked_step is not None)
-    settings = _settings_from_widgets()
+    presenting = display.presenter()
+    clicked = settings_panel(corpus.name, collapsed=shown_here or linked_step is not None or presenting)
+    settings = settings_from_widgets()
+    fits = "; ".join(matching(corpus)) if is_counts(corpus) else ""  # a counts file fits some settings
+    if presenting and not (clicked or shown_here or linked_step is not None):  # a slide: Train in sight
+        clicked = start_button(display_name(corpus), settings, fits=fits)
     if clicked or linked_step is not None:
         run = _train(corpus, corpus_key, settings)
     else:
         run = _shown_run(corpus, corpus_key, shown[1]) if shown_here else None
     if run is None:
         ms.publish_url(run_shown=False)
-        if not clicked and linked_step is None:
+        if not clicked and linked_step is None and not presenting:
             name = escape_markdown(display_name(corpus))
-            fits = "; ".join(matching(corpus)) if is_counts(corpus) else ""  # a counts file fits some settings
             st.info(f"Choose the settings and press **Train** to learn merges on “{name}”."
                     + (f" It is a counts file; settings that fit it: {escape_markdown(fits)}." if fits else ""))
         return
@@ -140,73 +130,6 @@ def _shown_run(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Opti
     return run
 
 
-# ---------------------------------------------------------------------------------- settings
-
-
-def _settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
-    """The settings widgets and the Train button, in an expander that closes when Train is pressed and
-    starts closed once a run is on show (so the step controls stay above the fold); returns whether
-    Train was pressed. Its open state is a session value (keyed), so reruns never flip it."""
-    ss = st.session_state
-    ss.setdefault(ms.SETTINGS_OPEN, not collapsed)
-    with st.expander("Settings", key=ms.SETTINGS_OPEN, on_change="rerun", icon=":material/tune:"):
-        c1, c2, c3, c4 = st.columns([1.1, 1.5, 1.3, 1.3])
-        with c1:
-            st.radio("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=K["algorithm"], horizontal=True,
-                     on_change=ms.reset_pre_tokenizer,
-                     help="BPE merges the most frequent pair; WordPiece the pair with the best score "
-                          "count(ab) / (count(a) · count(b)).")
-            wordpiece = ss[K["algorithm"]] == "wordpiece"
-            st.radio("Symbols", list(LEVELS), format_func=LEVELS.get, key=K["level"], horizontal=True,
-                     disabled=wordpiece, on_change=ms.reset_pre_tokenizer,
-                     help="Start from characters, or from the 256 bytes of UTF-8 as GPT-2 does (BPE only).")
-        level = "char" if wordpiece else ss[K["level"]]
-        choices = pre_tokenizer_choices(ss[K["algorithm"]], level)
-        if ss.get(K["pre_tokenizer"]) not in choices:
-            ss[K["pre_tokenizer"]] = next(iter(choices))
-        with c2:
-            st.selectbox("Pre-tokenizer", list(choices), format_func=choices.get, key=K["pre_tokenizer"],
-                         help=PRE_TOKENIZER_HELP)
-            st.selectbox("End-of-word marker", list(MARKERS), format_func=MARKERS.get, key=K["marker"],
-                         disabled=wordpiece or level == "byte",
-                         help=MARKER_HELP)
-        with c3:
-            st.radio("Stop after", list(BUDGET_KINDS), format_func=BUDGET_KINDS.get, key=K["budget_kind"],
-                     horizontal=True)
-            by_merges = ss[K["budget_kind"]] == "merges"
-            st.number_input("Number of merges" if by_merges else "Vocabulary size (special tokens included)",
-                            min_value=1, max_value=MAX_BUDGET, step=1, key=K["budget"],
-                            help=(f"How many merges to learn, 1 to {MAX_BUDGET:,}. Each merge adds one token."
-                                  if by_merges else
-                                  f"Stop when the vocabulary has this many tokens, 1 to {MAX_BUDGET:,}: it starts "
-                                  "with every character (or the 256 bytes) and [UNK], and each merge adds one."))
-        with c4:
-            st.number_input("Minimum pair frequency", min_value=0, max_value=1_000_000, step=1,
-                            key=K["min_frequency"], help="Stop (BPE) or skip pairs (WordPiece) seen fewer times.")
-            st.selectbox("Ties broken by", list(TIE_BREAKS), format_func=TIE_BREAKS.get, key=K["tie_break"],
-                         disabled=wordpiece, help=TIE_BREAK_HELP)
-            st.checkbox("Lowercase", key=K["lowercase"], help="Lowercase the corpus before training.")
-        b1, b2, b3 = st.columns([1.1, 2.2, 3.5])
-        clicked = b1.button("Train", key=ms.TRAIN, type="primary", icon=":material/model_training:",
-                            on_click=ms.close_settings)
-        example = WORKED_EXAMPLES.get(corpus_name)
-        if example is not None:
-            b2.button("Worked example settings", key=ms.EXAMPLE, on_click=ms.use_example, args=(corpus_name,),
-                      icon=":material/school:")
-            b3.caption(escape_markdown(example[1]))
-    return bool(clicked)
-
-
-def _settings_from_widgets() -> MergeSettings:
-    ss = st.session_state
-    values = {name: ss[key] for name, key in K.items()}
-    values["budget"] = int(values["budget"])
-    values["min_frequency"] = int(values["min_frequency"])
-    settings = MergeSettings(**values)
-    ss[ms.SAVED] = settings
-    return settings
-
-
 def _trained_caption(run: MergeRun, settings: MergeSettings) -> None:
     text = (f"Trained: {run.settings.describe()} — {run.num_steps:,} merges in {run.seconds:.2f} s. "
             f"Vocabulary {run.base_vocab_size:,} → {run.vocab_size_at(run.num_steps):,} tokens.")
@@ -230,10 +153,14 @@ def _stepper(run: MergeRun, run_id: str) -> None:
         return
     step = ms.current_step(n)
     ms.sync_widgets(step)
-    _controls(n, step, run_id)
+    skeleton = ms.skeleton_first()
+    _controls(n, step, run_id, report_mounted=skeleton)
     translate = display.translate()
     info = run.step_info(max(step, 1))
     _step_header(run, step, info, translate)
+    if skeleton:  # the controls and the merge first; the controls' report reruns this with the rest
+        ms.keep_view_values()
+        return
     _charts(run, step, info, translate)
     _words(run, step, info, translate)
     if run.teaching:
@@ -243,10 +170,11 @@ def _stepper(run: MergeRun, run_id: str) -> None:
         ms.publish_url(run_shown=True)  # a fragment rerun (a step) does not reach the page's own publish
 
 
-def _controls(n: int, step: int, run_id: str) -> None:
+def _controls(n: int, step: int, run_id: str, *, report_mounted: bool) -> None:
     buttons, speed, jump = st.columns([4, 1.3, 1.1], vertical_alignment="bottom")
     with buttons:
-        render_stepper_controls(ms.STEPPER, num_steps=n, run_id=run_id, interval=ms.speed())
+        render_stepper_controls(ms.STEPPER, num_steps=n, run_id=run_id, interval=ms.speed(),
+                                report_mounted=report_mounted)
     speed.select_slider("Speed", options=list(ms.SPEEDS), key=ms.SPEED, on_change=ms.speed_changed,
                         format_func=lambda s: f"{s:g} s per step")
     # No max_value: Streamlit would refuse 99999 with a red mark and stay put; go to the last step instead.

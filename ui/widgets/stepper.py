@@ -10,12 +10,16 @@ its sequence number is new and it was made for the run on show (a retrain resets
 Keys (ignored while typing in a field): Right/N next, Left/P previous, Home/End first/last,
 Space/K play or pause. Play is timed in the browser, so it runs to the end at any speed.
 
+The buttons are the component's HTML, drawn with the element; its script comes a moment later and
+takes them over (a click in between is queued and replayed), and can tell the page it is mounted.
+
 >>> clamp_step(7, num_steps=5), clamp_step(-2, num_steps=5)
 (5, 0)
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,33 +30,22 @@ import streamlit as st
 _JS = r"""
 export default function (component) {
   const { data, setStateValue, parentElement } = component;
+  // The buttons are the component's HTML (drawn as soon as the element is): this script, loaded
+  // after, takes them over. A click it missed was queued by the buttons themselves (see _HTML).
   let root = parentElement.querySelector(".tp-stepper");
   if (!root) {
-    root = document.createElement("div");
-    root.className = "tp-stepper";
-    root.setAttribute("role", "toolbar");
-    root.setAttribute("aria-label", "Step controls");
-    const buttons = [
-      ["first", "«", "First", "Home"], ["prev", "‹", "Previous", "← or P"], ["next", "›", "Next", "→ or N"],
-      ["last", "»", "Last", "End"], ["play", "▶", "Play", "Space or K"],
-    ];
-    for (const [name, icon, label, keys] of buttons) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "tp-step-btn tp-step-" + name;
-      b.dataset.action = name;
-      b.title = label + " (" + keys + ")";
-      const i = document.createElement("span"); i.className = "tp-step-icon"; i.textContent = icon;
-      const t = document.createElement("span"); t.className = "tp-step-label"; t.textContent = label;
-      b.append(i, t);
-      root.appendChild(b);
-    }
+    const holder = document.createElement("div");
+    holder.innerHTML = __HTML__;
+    root = holder.firstElementChild;
     parentElement.appendChild(root);
+  }
+  if (!root.__s) {
     root.__s = { seq: data.seq, local: data.step, run: data.run, playing: data.playing, timer: null };
     root.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-action]");
       if (b && !b.disabled) act(root, b.dataset.action);
     });
+    if (data.report) setStateValue("mounted", true);  // the page draws the rest of its view now
   }
   const s = root.__s;
   s.send = setStateValue;
@@ -64,6 +57,9 @@ export default function (component) {
   } else if (data.seq >= s.seq) {      // the server has applied every command sent: follow it
     s.seq = data.seq; s.local = data.step; setPlaying(root, data.playing);
   }
+  const early = root.__early || [];
+  root.__early = null;
+  for (const action of early) act(root, action);
   refresh(root);
   window.__tpStepperRoot = root;
   if (!window.__tpStepperKeys) {
@@ -149,13 +145,26 @@ _CSS = """
 .tp-step-next { background: var(--st-primary-color, #ff4b4b); color: #fff; border-color: transparent; }
 """
 
+#: The buttons (action, icon, label, keys), in order.
+_BUTTONS = (("first", "«", "First", "Home"), ("prev", "‹", "Previous", "← or P"), ("next", "›", "Next", "→ or N"),
+            ("last", "»", "Last", "End"), ("play", "▶", "Play", "Space or K"))
+# Until the script above has run, a click is queued on the toolbar (and replayed by the script), so
+# no click is lost in the moment between the buttons' appearance and the script's.
+_QUEUE = "var r=this.parentNode;if(!r.__s){(r.__early=r.__early||[]).push(this.dataset.action)}"
+#: The controls' markup: static (the same for every step), so the browser never replaces it.
+_HTML = ('<div class="tp-stepper" role="toolbar" aria-label="Step controls">' + "".join(
+    f'<button type="button" class="tp-step-btn tp-step-{name}" data-action="{name}" title="{label} ({keys})" '
+    f'onclick="{_QUEUE}"><span class="tp-step-icon">{icon}</span><span class="tp-step-label">{label}</span></button>'
+    for name, icon, label, keys in _BUTTONS) + "</div>")
+
 _COMPONENT: Any = None
 
 
 def _component() -> Any:
     global _COMPONENT
     if _COMPONENT is None:  # registered once per process: Streamlit warns about re-registration
-        _COMPONENT = st.components.v2.component("tp_stepper", js=_JS, css=_CSS, isolate_styles=False)
+        _COMPONENT = st.components.v2.component("tp_stepper", html=_HTML, js=_JS.replace("__HTML__", json.dumps(_HTML)),
+                                                css=_CSS, isolate_styles=False)
     return _COMPONENT
 
 
@@ -242,8 +251,13 @@ def _read_command(keys: StepperState) -> Optional[Mapping[str, Any]]:
     return getattr(value, "command", None)
 
 
-def render_stepper_controls(keys: StepperState, *, num_steps: int, run_id: str, interval: float) -> None:
-    """Draw the controls for steps ``0..num_steps`` of the run ``run_id`` (play: ``interval`` s per step)."""
+def render_stepper_controls(keys: StepperState, *, num_steps: int, run_id: str, interval: float,
+                            report_mounted: bool = False) -> None:
+    """Draw the controls for steps ``0..num_steps`` of the run ``run_id`` (play: ``interval`` s per step).
+
+    ``report_mounted``: once the browser has drawn the controls and started their script, it says so
+    (the component's ``mounted`` state), which reruns the page's fragment: a page that drew only its
+    skeleton (see :func:`ui.merges.state.skeleton_first`) then draws the rest."""
     ss = st.session_state
     if ss.get(keys.run) != run_id:
         ss[keys.run] = run_id
@@ -252,7 +266,7 @@ def render_stepper_controls(keys: StepperState, *, num_steps: int, run_id: str, 
     _component()(
         key=keys.widget,
         data={"step": step, "n": num_steps, "seq": ss.get(keys.seq, 0), "run": run_id,
-              "playing": bool(ss.get(keys.playing, False)), "interval": interval},
+              "playing": bool(ss.get(keys.playing, False)), "interval": interval, "report": report_mounted},
         default={"command": None},
         on_command_change=lambda: apply_command(keys, _read_command(keys)),
         width="stretch",
