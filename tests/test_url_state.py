@@ -82,6 +82,8 @@ def test_a_text_too_long_for_a_link_is_left_out_and_the_sidebar_says_so():
     from ui.url_state import MAX_URL_TEXT
 
     at = open_page("pages/tokenizers.py")
+    at.session_state["tokenizers_tab"] = "Pipeline on a text"  # only the open tab is drawn
+    ok(at.run())
     key = "tokenizers_pipeline_text"
     ok(at.text_area(key=key).set_value("a" * MAX_URL_TEXT).run())
     assert at.query_params[key] in (["a" * MAX_URL_TEXT], "a" * MAX_URL_TEXT)  # at the limit: kept
@@ -98,6 +100,7 @@ def test_a_link_with_a_text_over_the_limit_is_refused_with_a_message():
     from ui.url_state import MAX_URL_TEXT
 
     at = open_page("pages/tokenizers.py")
+    at.query_params["tokenizers_tab"] = "Pipeline on a text"  # only the open tab is drawn
     at.query_params["tokenizers_pipeline_text"] = "c" * (MAX_URL_TEXT + 5)
     ok(at.run())
     assert at.text_area(key="tokenizers_pipeline_text").value != "c" * (MAX_URL_TEXT + 5)
