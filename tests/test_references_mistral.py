@@ -10,7 +10,9 @@ from tokenizer_core.io.references import list_references, load_reference, refere
 spm = pytest.importorskip("sentencepiece")
 NAMES = ["mistral_v1", "mistral_v3"]
 HOSTILE = ["", " ", "  two  spaces ", "\ttab\nnewline", "naïve café", "🤖👩‍👩‍👧", "<s> typed </s>", "[INST] x [/INST]",
-           "x" * 3000, "12345678901234567890", "日本語のテキスト", "مرحبا", "e\u0301\u0302"]
+           "x" * 3000, "12345678901234567890", "日本語のテキスト", "مرحبا", "e\u0301\u0302",
+           # runs of spaces (the models have pieces of several "▁"): texts are cut before each run
+           "def f():\n    return  1", "        deep", "a    b     c", "x \u2581 y\u2581\u2581z", "  \u2581  ", "end   "]
 
 
 @pytest.mark.parametrize("name", NAMES)

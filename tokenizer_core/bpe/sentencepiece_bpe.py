@@ -26,6 +26,8 @@ import math
 from collections.abc import Collection, Sequence
 from typing import Any, Optional
 
+import regex
+
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.model_base import ScoredPieceLookup
 from tokenizer_core.registry import register
@@ -62,15 +64,29 @@ def _chunk_mode(pieces: Collection[str]) -> Optional[str]:
 
     If no piece has "▁" after its first character, no merge ever joins across a "▁" that
     starts a symbol, so cutting before each "▁" is exact (and lets chunks be cached); the
-    mirror case cuts after each "▁" (``treat_whitespace_as_suffix`` models). Without a "▁"
-    piece a run of unknown symbols could run across the cut, so nothing is cut."""
+    mirror case cuts after each "▁" (``treat_whitespace_as_suffix`` models). Models with pieces
+    of several "▁" (Llama's and Mistral's, for indentation) but none with "▁" after another
+    character are cut before each run of "▁" instead ("before_run"; mirror: "after_run"). Without
+    a "▁" piece a run of unknown symbols could run across the cut, so nothing is cut.
+
+    >>> _chunk_mode(["▁", "▁a", "a"]), _chunk_mode(["▁", "▁▁", "▁a"]), _chunk_mode(["▁", "a▁"])
+    ('before', 'before_run', 'after')
+    """
     if SPACE_SYMBOL not in pieces:
         return None
     if all(SPACE_SYMBOL not in p[1:] for p in pieces):
         return "before"
     if all(SPACE_SYMBOL not in p[:-1] for p in pieces):
         return "after"
+    if not any(_RUN_START.search(p) for p in pieces):  # no "x▁": nothing joins a word to the next run
+        return "before_run"
+    if not any(_RUN_END.search(p) for p in pieces):  # no "▁x"
+        return "after_run"
     return None
+
+
+_RUN_START = regex.compile(f"(?<=[^{SPACE_SYMBOL}]){SPACE_SYMBOL}")  # a "▁" after another character
+_RUN_END = regex.compile(f"{SPACE_SYMBOL}(?=[^{SPACE_SYMBOL}])")  # a "▁" before another character
 
 
 @register("model", "SentencePieceBPE")
@@ -188,7 +204,12 @@ class SentencePieceBPE(ScoredPieceLookup):
         """Tokens of a normalized text; offsets are positions inside ``text``."""
         if self._chunks is None or SPACE_SYMBOL not in text:
             return self._cached(text)
-        cuts = [i + (self._chunks == "after") for i, ch in enumerate(text) if ch == SPACE_SYMBOL]
+        if self._chunks == "before_run":
+            cuts = [m.start() for m in _RUN_START.finditer(text)]
+        elif self._chunks == "after_run":
+            cuts = [m.end() for m in _RUN_END.finditer(text)]
+        else:
+            cuts = [i + (self._chunks == "after") for i, ch in enumerate(text) if ch == SPACE_SYMBOL]
         bounds = sorted({0, len(text), *cuts})
         tokens: list[Token] = []
         for a, b in zip(bounds, bounds[1:]):
