@@ -87,3 +87,26 @@ def test_batches_and_long_texts(refs) -> None:
         assert [e.ids for e in batch] == [tok.encode(line).ids for line in lines], name
         long = " ".join(lines) * 400  # past the length at which the kernel lets go of the GIL
         assert tok.encode_sequence(long).ids == _general(tok, long).ids, name
+
+
+def test_a_batch_with_special_tokens_in_some_texts_keeps_the_kernel_for_the_others(monkeypatch) -> None:
+    tok = load_reference("tekken")
+    fast = tok._fast.get(tok.normalizer, tok.pre_tokenizer, tok.model)
+    seen: list[int] = []
+
+    class Spy:  # the kernel, counting the texts each batch call is given
+        def __init__(self, real) -> None:  # noqa: ANN001
+            self.real = real
+
+        def __getattr__(self, name: str):  # noqa: ANN204
+            return getattr(self.real, name)
+
+        def encode_batch(self, texts, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201
+            seen.append(len(texts))
+            return self.real.encode_batch(texts, *args, **kwargs)
+
+    monkeypatch.setattr(fast, "kernel", Spy(fast.kernel))
+    texts = ["plain text", "states_<s>[<t>] = {", "", "more  words\n", "</s>x", "é ü 😀"] * 2
+    batch = tok.encode_batch(texts).encodings
+    assert seen == [8]  # the four texts with "<s>" or "</s>" go one by one, the other eight in one call
+    assert [dataclasses.asdict(e) for e in batch] == [dataclasses.asdict(tok.encode(t)) for t in texts]

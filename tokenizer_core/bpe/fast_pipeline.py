@@ -145,9 +145,9 @@ class ByteLevelFastPath:
     def encode_batch(self, texts: Sequence[str], *, added: Any, split_special: bool,
                      sequence_id: int, threads: Optional[int] = None) -> Optional[list[Encoding]]:
         """:meth:`encode` of every text in one kernel call, on ``threads`` threads (default: every
-        core this process may use); None when the pipeline must take them one at a time (no kernel,
-        an added token in some text, a text that is not a ``str``, too long, or with a lone
-        surrogate: the single-text path handles or reports each of those)."""
+        core this process may use), the texts holding an added token one at a time; None when the
+        pipeline must take them all one at a time (no kernel, a text that is not a ``str``, too
+        long, or with a lone surrogate: the single-text path handles or reports each of those)."""
         skip = not split_special
         if self.kernel is None:
             return None
@@ -156,13 +156,23 @@ class ByteLevelFastPath:
             if self.nfc and (added.has_tokens(normalized=True, skip_special=skip)
                              or not all(unicodedata.is_normalized("NFC", t) for t in texts)):
                 return None
-            if (max(map(len, texts), default=0) > MAX_INPUT_CHARS
-                    or added.may_match(texts, normalized=False, skip_special=skip)
-                    or added.may_match(texts, normalized=True, normalizer=None, skip_special=skip)):
+            if max(map(len, texts), default=0) > MAX_INPUT_CHARS:
                 return None
+
+            def has_added(some: list[str]) -> bool:
+                return (added.may_match(some, normalized=False, skip_special=skip)
+                        or added.may_match(some, normalized=True, normalizer=None, skip_special=skip))
+
+            # A text holding an added token (a "<s>" in a corpus line) is encoded on its own; the
+            # others still go to the kernel in one call.
+            odd = {i for i, t in enumerate(texts) if has_added([t])} if has_added(texts) else set()
             threads = default_threads() if threads is None else max(1, min(threads, 64))
             # The kernel makes the Encoding objects itself (their slots filled directly).
-            return self.kernel.encode_batch(texts, sequence_id, threads=threads, encoding=Encoding)
+            plain = iter(self.kernel.encode_batch([t for i, t in enumerate(texts) if i not in odd], sequence_id,
+                                                  threads=threads, encoding=Encoding))
+            out = [self.encode(t, added=added, split_special=split_special, sequence_id=sequence_id)
+                   if i in odd else next(plain) for i, t in enumerate(texts)]
+            return None if any(e is None for e in out) else out
         except (TypeError, UnicodeEncodeError):
             return None
 
