@@ -48,18 +48,16 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _train_from_counts(args: argparse.Namespace, options: Any, bar: Any) -> Any:
-    from tokenizer_core.counts.spec import COUNT_MODELS, CountSpec
-    from tokenizer_core.counts.training import check_header, train_from_counts
+    from tokenizer_core.counts.spec import COUNT_MODELS
+    from tokenizer_core.counts.training import train_from_counts
     from tokenizer_core.counts.tsv import read_counts
     from tokenizer_core.training import MAX_DISTINCT_WORDS
 
     if args.model not in COUNT_MODELS:
         raise _CliError(f"--from-counts trains {', '.join(COUNT_MODELS)}, not {args.model}")
     data = read_counts(args.from_counts, max_pieces=MAX_DISTINCT_WORDS[args.model])
-    if not args.quiet:
-        for note in check_header(data, CountSpec(args.model, options)):
-            print(f"note: {note}", file=sys.stderr)
-    return train_from_counts(args.model, data, options=options, progress=bar)
+    say = None if args.quiet else (lambda note: print(f"note: {note}", file=sys.stderr))
+    return train_from_counts(args.model, data, options=options, progress=bar, on_note=say)
 
 
 def trace_rows(model: Any) -> list[dict[str, Any]]:

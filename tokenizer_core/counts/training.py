@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Optional
 
 from tokenizer_core.counts.spec import CountSpec, Partial, same_stage
@@ -104,32 +105,34 @@ def _last_piece(data: CountsFile) -> Optional[str]:
 
 
 def train_from_counts(model: str, data: CountsFile, *, options: TrainOptions,
-                      progress: ProgressCallback = no_progress) -> Tokenizer:
-    """Train ``model`` (``bpe``, ``wordpiece`` or ``unigram``) from ``data``: what training on the
-    counted text with ``options`` gives. ``data``'s counts are used up (emptied) by training."""
+                      progress: ProgressCallback = no_progress,
+                      on_note: Optional[Callable[[str], None]] = None) -> Tokenizer:
+    """Train ``model`` (``bpe``, ``wordpiece`` or ``unigram``) from ``data`` (left as it is): what
+    training on the counted text with ``options`` gives. The header is checked first
+    (:func:`check_header`); ``on_note`` gets each note on what it leaves unsaid."""
     from tokenizer_core.pipeline import Tokenizer
     from tokenizer_core.training import MAX_DISTINCT_WORDS
 
     spec = CountSpec(model, options)
-    check_header(data, spec)
+    for note in check_header(data, spec):
+        if on_note is not None:
+            on_note(note)
     limit = MAX_DISTINCT_WORDS[model]
     if len(data.counts) > limit:
         raise TokenizerError(f"the counts file has {len(data.counts):,} distinct pieces, more than {model} training "
                              f"takes ({limit:,}; its memory grows with them); count with --min-count to drop rare ones")
-    counts = Counter(data.counts)
-    data.counts.clear()
-    if model == "bpe":
+    if model == "bpe":  # BPE and WordPiece only read the counts
         from tokenizer_core.bpe.trainer import train_bpe_from_counts
 
-        parts = train_bpe_from_counts(counts, options=options, progress=progress)[0]
+        parts = train_bpe_from_counts(data.counts, options=options, progress=progress)[0]
     elif model == "wordpiece":
         from tokenizer_core.wordpiece.bert import train_bert_wordpiece_from_counts
 
-        parts = train_bert_wordpiece_from_counts(counts, options=options, progress=progress)[0]
-    else:
+        parts = train_bert_wordpiece_from_counts(data.counts, options=options, progress=progress)[0]
+    else:  # Unigram copies the counts, and empties the line-final counter it is given: a copy of its own
         from tokenizer_core.unigram.trainer import train_unigram_parts_from_counts
 
         final = Counter(data.line_final) if data.has_line_final else None
-        parts = train_unigram_parts_from_counts(counts, line_final=final, last_word=_last_piece(data),
+        parts = train_unigram_parts_from_counts(data.counts, line_final=final, last_word=_last_piece(data),
                                                 options=options, progress=progress)
     return Tokenizer.from_parts(parts)

@@ -301,7 +301,7 @@ def train_unigram_parts(lines: Iterable[str], *, options: TrainOptions,
     last_word = ends.last_word(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
     del ends  # its raw line-final tokens: not needed while training
     return train_unigram_parts_from_counts(counts, line_final=line_final, last_word=last_word, options=options,
-                                           progress=progress)
+                                           progress=progress, consume=True)
 
 
 def _check_stages(options: TrainOptions) -> None:
@@ -315,13 +315,14 @@ def _check_stages(options: TrainOptions) -> None:
                              f"{list(options.special_tokens)}")
 
 
-def train_unigram_parts_from_counts(counts: Counter[str], *, line_final: Optional[MutableMapping[str, int]],
+def train_unigram_parts_from_counts(counts: Mapping[str, int], *, line_final: Optional[MutableMapping[str, int]],
                                     last_word: Optional[str], options: TrainOptions,
-                                    progress: ProgressCallback = no_progress) -> TokenizerParts:
+                                    progress: ProgressCallback = no_progress, consume: bool = False) -> TokenizerParts:
     """:func:`train_unigram_parts` from words counted already (as :class:`~tokenizer_core.counts.spec.CountSpec`
     counts them): ``counts``, how many occurrences of each end their line (``line_final``; None when
     not known: every word end then counts as both a line end and a mid-line end) and the corpus'
-    last word. ``counts`` and ``line_final`` are emptied as training goes.
+    last word. ``line_final`` is emptied as training goes; ``counts`` is copied, and emptied once
+    copied when ``consume`` (a caller's throwaway counter then goes before training's peak).
 
     >>> from tokenizer_core.options import TrainOptions
     >>> tok = train_unigram_parts_from_counts(Counter({"▁hug": 5, "▁pug": 2, "▁hugs": 1}), line_final=None,
@@ -332,6 +333,7 @@ def train_unigram_parts_from_counts(counts: Counter[str], *, line_final: Optiona
     from tokenizer_core.unigram.model import Unigram, byte_token
 
     _check_stages(options)
+    original = counts
     parts = unigram_components(lowercase=options.lowercase, byte_fallback=options.byte_fallback)
     if options.min_frequency > 1:
         counts = Counter({w: c for w, c in counts.items() if c >= options.min_frequency})
@@ -354,6 +356,9 @@ def train_unigram_parts_from_counts(counts: Counter[str], *, line_final: Optiona
                     num_sub_iterations=options.unigram.num_sub_iterations)
     # Rebound, so the counter's only copy goes to training, which empties it once the words are packed.
     counts = _merged_counts(counts)
+    if consume and isinstance(original, MutableMapping):
+        original.clear()
+    del original
     result = _train_counts(
         counts,
         vocab_size=vocab_size - len(fixed),

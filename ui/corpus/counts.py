@@ -5,7 +5,7 @@ A :class:`CountsCorpus` is a :class:`~tokenizer_core.corpus.documents.Corpus` wi
 every page can hold it as the active corpus; its content identity (:meth:`CountsCorpus.fingerprint`,
 hence :func:`ui.cache.corpus_digest`) is the digest of the file in canonical form (what
 :func:`~tokenizer_core.counts.tsv.write_counts` writes for it), never its name. Pages that train from
-distinct pieces (BPE, WordPiece, Unigram) train from :func:`training_copy`; pages that need running
+distinct pieces (BPE, WordPiece, Unigram) train from it; pages that need running
 text check :func:`is_counts` and say so with :func:`say_no_running_text`.
 
 >>> c = counts_from_bytes("c.tsv", b"# tokenizer-playground counts 1\\n# model: bpe\\nthe\\t3\\n<b>\\t1\\n")
@@ -42,7 +42,7 @@ FACT_LABELS = {"model": "model", "normalizer": "normalizer", "pre_tokenizer": "p
 class CountsCorpus(Corpus):
     """A counts file held as a corpus with no documents (``texts == ()``).
 
-    ``data`` is the file as read (never changed: train from :func:`training_copy`); ``digest`` the
+    ``data`` is the file as read (training never changes it); ``digest`` the
     hex digest of its canonical text, which is what :meth:`fingerprint` gives, so caches keyed by
     the corpus digest never mix a counts file with a text, nor two different files.
     """
@@ -137,12 +137,6 @@ def payload(corpus: CountsCorpus) -> bytes:
 def from_payload(name: str, raw: bytes) -> CountsCorpus:
     """A counts corpus back from :func:`payload` (errors as :func:`counts_from_text`)."""
     return counts_from_text(name, raw.decode("utf-8", "surrogatepass"))
-
-
-def training_copy(corpus: CountsCorpus) -> CountsFile:
-    """A copy of the file that training may use up (``train_from_counts`` empties the counts it gets)."""
-    data = corpus.counts
-    return CountsFile(dict(data.counts), dict(data.line_final), dict(data.facts))
 
 
 def models_note(corpus: CountsCorpus) -> str:

@@ -24,7 +24,7 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.options import DEFAULT_MAX_SENTENCE_LENGTH
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.types import ProgressCallback, no_progress
-from ui.corpus.counts import CountsCorpus, training_copy
+from ui.corpus.counts import CountsCorpus
 
 if TYPE_CHECKING:
     from ui.tokenizers.add import TrainRequest
@@ -38,7 +38,7 @@ def header_notes(request: TrainRequest, corpus: CountsCorpus) -> list[str]:
 
 def train_counts(request: TrainRequest, corpus: CountsCorpus, *, progress: ProgressCallback = no_progress) -> Tokenizer:
     """The tokenizer ``request`` trains from the counts of ``corpus`` (whose data is left as it was)."""
-    return train_from_counts(request.trainer, training_copy(corpus), options=request.options(), progress=progress)
+    return train_from_counts(request.trainer, corpus.counts, options=request.options(), progress=progress)
 
 
 def file_max_sentence(corpus: CountsCorpus) -> int:
