@@ -115,7 +115,12 @@ def test_every_html_block_escapes_hostile_tokens():
     assert "&lt;script&gt;" in bodies and "&lt;img" in bodies  # shown, as text
     (_, tok), = at.session_state["shelf_items"].values()
     angled = max((t for t in tok.get_vocab() if "<" in t and len(t) > 1), key=len)  # made by a merge
-    at = ok(show(at, "Merge tree").text_input(key="tokenizers_tree_token").input(angled).run())
+    at = show(at, "Merge tree")  # no token asked for yet: the longest tokens to try, as chips
+    tried = html_bodies(at)
+    assert "tp-chip" in tried and "<script" not in tried and "<img" not in tried and "<b>" not in tried
+    longest = sorted(tok.get_vocab(), key=len, reverse=True)[:12]
+    assert all(html.escape(t, quote=False) in tried for t in longest)  # every one shown, as text
+    at = ok(at.text_input(key="tokenizers_tree_token").input(angled).run())
     bodies = html_bodies(at)
     assert "tp-tree" in bodies and html.escape(angled) in bodies
     for tag in ("<script", "<img", "<b>"):

@@ -153,9 +153,8 @@ def test_the_aligned_view_escapes_tokens_cut_inside_characters_and_row_names():
 
 def test_the_dropout_rows_escape_hostile_tokens():
     """The Lattice page's BPE-dropout rows: a share next to the chips of one segmentation."""
-    from ui.widgets.tokens import chips_html
+    from ui.lattice.views import dropout_row_html
 
-    row = (f'<div style="display:flex;gap:8px;align-items:center"><span style="width:4em;text-align:right">'
-           f'{0.25:.0%}</span>{chips_html(list(enumerate(HOSTILE)), scheme="plain", translate=False)}</div>')
+    row = dropout_row_html(0.25, list(enumerate(HOSTILE)), scheme="plain", translate=False)
     assert markup_problems(row) == []
     assert not re.search(r"<\s*(script|img)\b", row, re.I)

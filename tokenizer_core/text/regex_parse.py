@@ -78,6 +78,7 @@ class Alt:
 
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "f": "\f", "v": "\v", "a": "\a", "e": "\x1b", "0": "\0"}
 _CLASS_ESCAPES = "sSdDwW"
+_HEX_DIGITS = {"x": 2, "u": 4}
 
 
 class _Parser:
@@ -186,17 +187,12 @@ class _Parser:
             return self.cls("\\" + c, caseless)
         if c in _ESCAPES:
             return Char(ord(_ESCAPES[c]))
-        if c == "x":
-            m = regex.match(r"[0-9a-fA-F]{2}", self.p[self.i:])
+        if c in _HEX_DIGITS:  # \xHH, \uHHHH
+            digits = _HEX_DIGITS[c]
+            m = regex.match(f"[0-9a-fA-F]{{{digits}}}", self.p[self.i:])
             if not m:
-                raise Unsupported("a \\x escape")
-            self.i += 2
-            return self.literal(chr(int(m.group(), 16)), caseless)
-        if c == "u":
-            m = regex.match(r"[0-9a-fA-F]{4}", self.p[self.i:])
-            if not m:
-                raise Unsupported("a \\u escape")
-            self.i += 4
+                raise Unsupported(f"a \\{c} escape")
+            self.i += digits
             return self.literal(chr(int(m.group(), 16)), caseless)
         if c.isalnum():
             raise Unsupported(f"the escape \\{c}")  # \b, \A, back references...

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import math
+from typing import Optional
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -196,8 +197,18 @@ def render_dropout() -> None:
                        translate=display.translate()))
     st.markdown(escape_markdown(f"{len(counts)} different segmentations in {draws} draws; the most frequent:"))
     for seg, n in sorted(counts.items(), key=lambda kv: -kv[1])[:8]:
-        render_html(f'<div style="display:flex;gap:8px;align-items:center"><span style="width:4em;text-align:right">'
-                f'{n / draws:.0%}</span>{chips_html([(tok.token_to_id(t), t) for t in seg], scheme=scheme, translate=display.translate())}</div>')
+        render_html(dropout_row_html(n / draws, [(tok.token_to_id(t), t) for t in seg], scheme=scheme,
+                                     translate=display.translate()))
+
+
+def dropout_row_html(share: float, tokens: list[tuple[Optional[int], str]], *, scheme: str, translate: bool) -> str:
+    """One segmentation's row: its share of the draws, then its tokens as chips (escaped).
+
+    >>> "&lt;b&gt;" in dropout_row_html(0.25, [(1, "<b>")], scheme="plain", translate=False)
+    True
+    """
+    return (f'<div style="display:flex;gap:8px;align-items:center"><span style="width:4em;text-align:right">'
+            f'{share:.0%}</span>{chips_html(tokens, scheme=scheme, translate=translate)}</div>')
 
 
 def render_training(model: Unigram, *, is_course: bool) -> None:
