@@ -206,9 +206,12 @@ def dropout_row_html(share: float, tokens: list[tuple[Optional[int], str]], *, s
 
     >>> "&lt;b&gt;" in dropout_row_html(0.25, [(1, "<b>")], scheme="plain", translate=False)
     True
+    >>> ">&lt;1%<" in dropout_row_html(1 / 200, [(1, "b")], scheme="plain", translate=False)
+    True
     """
+    shown = "&lt;1%" if 0 < share < 0.01 else f"{share:.0%}"  # one draw in 200 is not "0%"
     return (f'<div style="display:flex;gap:8px;align-items:center"><span style="width:4em;text-align:right">'
-            f'{share:.0%}</span>{chips_html(tokens, scheme=scheme, translate=translate)}</div>')
+            f'{shown}</span>{chips_html(tokens, scheme=scheme, translate=translate)}</div>')
 
 
 def render_training(model: Unigram, *, is_course: bool) -> None:
