@@ -125,10 +125,21 @@ def test_trained_from_cluster_counts_equals_training_on_the_files(cluster, corpu
     assert a.read_text() == b.read_text()
 
 
-def test_a_local_cluster_of_worker_processes_counts_the_same(corpus) -> None:
+def test_a_local_cluster_of_worker_processes_counts_the_same(corpus, tmp_path) -> None:
+    # In a process of its own, as people run it: the cluster's worker processes are spawned, and
+    # spawning re-runs the parent's main module (under pytest, whatever a test left there).
+    local, dask = tmp_path / "local.tsv", tmp_path / "dask.tsv"
+    for extra, out in (([], local), (["--engine", "dask", "--workers", "2"], dask)):
+        done = subprocess.run([sys.executable, "-m", "tokenizer_core", "count", str(corpus), "--partition-mb", "0.008",
+                               *extra, "-o", str(out), "-q"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+    assert dask.read_bytes() == local.read_bytes()
+
+
+def test_progress_reports_every_partition_and_byte(cluster, corpus) -> None:
     job = CountJob(CountSpec("bpe"), partitions(expand([str(corpus)]), part_bytes=8000))
     done: list[int] = []
-    result = count_dask(job, workers=2, progress=lambda parts, nbytes, message: done.append(nbytes))
+    result = count_dask(job, scheduler=cluster.address, progress=lambda parts, nbytes, message: done.append(nbytes))
     assert list(result.counts.items()) == list(count_local(job).counts.items())
     assert done[-1] == job.total_bytes and len(done) == len(job.parts)  # every partition reported, bytes add up
 
