@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the compiled kernel a second time under AddressSanitizer and UndefinedBehaviorSanitizer
-# (gcc's -fsanitize=address,undefined; kernels/setup.py with TOKENIZER_KERNEL_SANITIZE=1) into
+# (gcc's -fsanitize=address,undefined; the root setup.py with TOKENIZER_KERNEL_SANITIZE=1) into
 # build/sanitized/, then runs the kernel's tests and its differential fuzzer against that build.
 # Any sanitizer report aborts the process that made it, which fails the test that ran it.
 # Extra arguments go to pytest. Called by scripts/test.sh; runs alone too:
@@ -10,8 +10,8 @@ cd "$(dirname "$0")/.."
 OUT="$PWD/build/sanitized"
 rm -rf "$OUT"
 mkdir -p "$OUT"
-if ! (cd kernels && TOKENIZER_KERNEL_SANITIZE=1 python setup.py -q build_ext --build-temp "$OUT/tmp" \
-        --build-lib "$OUT/lib") >"$OUT/build.log" 2>&1; then
+if ! TOKENIZER_KERNEL_SANITIZE=1 python setup.py -q build_ext --build-temp "$OUT/tmp" \
+        --build-lib "$OUT/lib" >"$OUT/build.log" 2>&1; then
   cat "$OUT/build.log"
   echo "the sanitized kernel did not build" >&2
   exit 1

@@ -69,7 +69,7 @@ def trained():
 
 
 def test_the_kernel_is_built_and_used():
-    assert kernel.available(), "tokenizer_kernel did not build: pip install ./kernels (needs gcc)"
+    assert kernel.available(), "tokenizer_kernel did not build: pip install . (needs gcc)"
     for name in ("gpt2", "cl100k_base"):
         _kernel_of(load_reference(name))
         assert load_reference_encoder(name).kernel is not None

@@ -1,4 +1,4 @@
-"""The compiled kernel ``tokenizer_kernel`` (kernels/, built from source at install), if present,
+"""The compiled kernel ``tokenizer_kernel`` (C in kernels/src, built by setup.py at install), if present,
 and the character classes it reads, taken from the ``regex`` module itself so that the kernel
 and the Python path can never disagree about what is a letter, a digit, a space or a word character.
 
@@ -24,7 +24,7 @@ import regex
 from tokenizer_core.cache_paths import cache_dir
 from tokenizer_core.text.kernel_codes import CASELESS_SHIFT, CharClass
 
-try:  # built by `pip install ./kernels` (requirements.txt); optional by design
+try:  # built by `pip install .` (setup.py; requirements.txt installs it); optional by design
     import tokenizer_kernel as _kernel
 except ImportError:  # pragma: no cover - exercised on machines without a compiler
     _kernel = None
