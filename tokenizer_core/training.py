@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.line_blocks import LineBlocks
 from tokenizer_core.options import DEFAULT_SPECIAL_TOKENS, BpeOptions, TrainOptions, UnigramOptions, WordPieceOptions
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.types import ProgressCallback, no_progress
@@ -88,40 +89,48 @@ TRAINERS: dict[str, Trainer] = {
 MAX_DISTINCT_WORDS: dict[str, int] = {"bpe": 3_000_000, "wordpiece": 3_000_000, "unigram": 1_000_000}
 
 
-def within_word_limit(lines: Iterable[str], model: str) -> Iterator[str]:
+def within_word_limit(lines: Iterable[str], model: str) -> Iterable[str]:
     """``lines``, passed on while the distinct words seen stay within ``MAX_DISTINCT_WORDS[model]``
     (a TokenizerError after); every trainer's input goes through it, the BPE page's too.
 
     Trainers count the words of every line before their memory-hungry phase starts, so a corpus
     over the limit is refused before that phase. Only the words' hashes are kept here.
+    :class:`~tokenizer_core.line_blocks.LineBlocks` stay blocks (each block is checked as it passes).
 
     >>> list(within_word_limit(["a b\\n", "b a\\n"], "bpe"))
     ['a b\\n', 'b a\\n']
     """
+    from tokenizer_core.text.native import available as native_available
+
     limit = MAX_DISTINCT_WORDS[model]
     distinct = _distinct_words()
-    pending: list[str] = []
-    size = 0
 
-    def check() -> None:
-        # One join per ~64 kB: a set update per line cost a third of BPE training.
-        seen = distinct(" ".join(pending))
-        pending.clear()
-        if seen > limit:
+    def check(text: str) -> None:
+        if distinct(text) > limit:
             raise TokenizerError(
                 f"the corpus has more than {limit:,} distinct words, more than {model} training takes "
                 f"(its memory grows with the distinct words); train on a smaller corpus"
             )
 
+    if isinstance(lines, LineBlocks) and native_available():  # (the set of hashes wants ~64 kB at a time)
+        return lines.checked(check)
+    return _checked_lines(lines, check)
+
+
+def _checked_lines(lines: Iterable[str], check: Callable[[str], None]) -> Iterator[str]:
+    pending: list[str] = []
+    size = 0
     for line in lines:
         yield line
         if isinstance(line, str):  # (a trainer refuses anything else with its own message)
             pending.append(line)
             size += len(line)
             if size >= _LIMIT_CHECK_CHARS:
-                check()
+                # One join per ~64 kB: a set update per line cost a third of BPE training.
+                check(" ".join(pending))
+                pending.clear()
                 size = 0
-    check()  # the last lines: still before the trainer's memory-hungry phase, which waits for them all
+    check(" ".join(pending))  # the last lines: still before the trainer's memory-hungry phase, which waits for them all
 
 
 _LIMIT_CHECK_CHARS = 1 << 16

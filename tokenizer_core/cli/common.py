@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Optional, TextIO
 
@@ -62,24 +62,37 @@ def _split_specials(value: Optional[str]) -> Optional[tuple[str, ...]]:
     return items
 
 
-def _corpus_lines(args: argparse.Namespace) -> Iterator[str]:
+def _corpus_lines(args: argparse.Namespace) -> Iterable[str]:
     """The training lines of the files, directories and globs named (and/or a bundled sample), streamed:
-    memory holds a few MB of text at a time, whatever the corpus' size (see tokenizer_core.counts.readers)."""
+    memory holds a few MB of text at a time, whatever the corpus' size (see tokenizer_core.counts.readers).
+    Read as :class:`~tokenizer_core.line_blocks.LineBlocks`: counting takes whole blocks of lines."""
+    from tokenizer_core.line_blocks import LineBlocks
+
+    if args.replace_errors:
+        return _replaced_lines(args)
+    return LineBlocks(lambda: _corpus_blocks(args))
+
+
+def _corpus_blocks(args: argparse.Namespace) -> Iterator[str]:
+    from tokenizer_core.corpus.loading import load_sample
+
+    if args.sample:
+        yield from load_sample(args.sample).lines()
+    if args.files:
+        from tokenizer_core.counts.inputs import expand, partitions
+        from tokenizer_core.counts.readers import blocks_of
+
+        # One partition per file: the lines in corpus order, a block at a time.
+        for part in partitions(expand(args.files), part_bytes=1 << 62):
+            yield from blocks_of(part, text_column=args.text_column)
+
+
+def _replaced_lines(args: argparse.Namespace) -> Iterator[str]:
     from tokenizer_core.corpus.loading import load_corpus, load_sample
 
     if args.sample:
         yield from load_sample(args.sample).lines()
-    if not args.files:
-        return
-    if not args.replace_errors:
-        from tokenizer_core.counts.inputs import expand, partitions
-        from tokenizer_core.counts.readers import lines_of
-
-        # One partition per file: the lines in corpus order, a block at a time.
-        for part in partitions(expand(args.files), part_bytes=1 << 62):
-            yield from lines_of(part, text_column=args.text_column)
-        return
-    for f in args.files:
+    for f in args.files or ():
         corpus = load_corpus(Path(f), text_column=args.text_column, errors="replace")
         if corpus.replaced_bytes:
             print(f"warning: {f}: {corpus.replaced_bytes} undecodable bytes replaced", file=sys.stderr)

@@ -27,6 +27,7 @@ from tokenizer_core.corpus.formats import TEXT_EXTENSIONS
 from tokenizer_core.corpus.loading import load_corpus
 from tokenizer_core.corpus.sources import DEFAULT_MAX_BYTES
 from tokenizer_core.errors import CorpusError
+from tokenizer_core.line_blocks import split_lines
 
 _BLOCK = 1 << 22
 _UTF8_BOM = codecs.BOM_UTF8
@@ -42,6 +43,22 @@ def stream_lines(path: Path, *, errors: Errors = "strict", max_bytes: int = DEFA
 
     A problem found part-way (invalid UTF-8, a NUL byte) raises the loader's own error then:
     training has not reached its memory-hungry phase yet, as it counts every line first.
+    """
+    for text in stream_blocks(path, errors=errors, max_bytes=max_bytes, block=block):
+        yield from split_lines(text)
+
+
+def stream_blocks(path: Path, *, errors: Errors = "strict", max_bytes: int = DEFAULT_MAX_BYTES,
+                  block: int = _BLOCK) -> Iterator[str]:
+    """:func:`stream_lines`' lines a block at a time: each block is whole lines (about ``block``
+    bytes of a plain UTF-8 file; one line per block for what the loader reads), for
+    :class:`~tokenizer_core.text.line_blocks.LineBlocks`.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "toy.txt"
+    >>> _ = path.write_bytes(b"low lower\\nnew\\nest")
+    >>> list(stream_blocks(path, block=12))
+    ['low lower\\nnew\\n', 'est']
     """
     path = Path(path)
     if path.suffix.lower() not in TEXT_EXTENSIONS or errors != "strict" or not path.is_file() \
@@ -67,14 +84,10 @@ def stream_lines(path: Path, *, errors: Errors = "strict", max_bytes: int = DEFA
             except ValueError:  # UnicodeDecodeError too: the loader words the error
                 _raise_as_loader(path, max_bytes)
             has_text = has_text or (bool(text) and not text.isspace())
-            start = 0
-            while True:
-                end = text.find("\n", start)
-                if end < 0:
-                    break
-                yield text[start:end + 1]
-                start = end + 1
-            pending = text[start:]
+            cut = text.rfind("\n") + 1
+            if cut:
+                yield text[:cut] if cut < len(text) else text
+            pending = text[cut:]
             if final:
                 break
             data = fh.read(block)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bz2
 import codecs
+import contextlib
 import csv
 import gzip
 import io
@@ -39,17 +40,17 @@ _FIELD_SCAN = 1000
 def lines_of(part: Partition, *, text_column: Optional[str] = None) -> Iterator[str]:
     """The lines of ``part`` (each keeps its ``"\\n"``); a file that vanished or is not UTF-8 text is
     a CorpusError naming the file (and the byte offset of the first bad byte)."""
-    try:
+    with _read_errors(part):
         if part.kind == "text":
             if part.compression:
                 with _open_binary(part) as fh:
                     yield from _text_lines(fh, part, offset=0, end=None)
-            elif part.start == 0 and part.end >= (size := part.path.stat().st_size):
+            elif _whole_file(part):
                 # A whole file: the streaming reader of training, which also reads UTF-16 and words
                 # every problem as the loader does (it reads no more than a block at a time).
                 from tokenizer_core.corpus.streaming import stream_lines
 
-                yield from stream_lines(part.path, max_bytes=max(size, 1))
+                yield from stream_lines(part.path, max_bytes=max(part.end, 1))  # (end: the file's size or more)
             else:
                 yield from _range_lines(part)
         elif part.kind == "jsonl":
@@ -62,6 +63,41 @@ def lines_of(part: Partition, *, text_column: Optional[str] = None) -> Iterator[
             from tokenizer_core.corpus.loading import load_corpus
 
             yield from load_corpus(part.path, text_column=text_column).lines()
+
+
+def blocks_of(part: Partition, *, text_column: Optional[str] = None) -> Iterator[str]:
+    """:func:`lines_of`' lines as blocks of whole lines (for
+    :class:`~tokenizer_core.line_blocks.LineBlocks`): a whole uncompressed text file a few MB at a
+    time, anything else a line per block.
+
+    >>> import tempfile, pathlib
+    >>> from tokenizer_core.counts.inputs import Partition
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.txt"
+    >>> _ = p.write_bytes(b"a\\nb\\nc")
+    >>> list(blocks_of(Partition(p, "text", "", 0, 5)))
+    ['a\\nb\\n', 'c']
+    """
+    with _read_errors(part):
+        if part.kind == "text" and not part.compression and _whole_file(part):
+            from tokenizer_core.corpus.streaming import stream_blocks
+            from tokenizer_core.text.line_chunks import CHUNK_CHARS
+
+            # Blocks of a chunk's size: each goes to a counting thread as it is (a str of a few MB
+            # with one character past Latin-1 takes four bytes a character).
+            yield from stream_blocks(part.path, max_bytes=max(part.end, 1), block=CHUNK_CHARS)
+            return
+    yield from lines_of(part, text_column=text_column)
+
+
+def _whole_file(part: Partition) -> bool:
+    return part.start == 0 and part.end >= part.path.stat().st_size
+
+
+@contextlib.contextmanager
+def _read_errors(part: Partition) -> Iterator[None]:
+    """Reading problems as CorpusErrors naming the file."""
+    try:
+        yield
     except FileNotFoundError:
         raise CorpusError(f"{part.path}: the file is gone (deleted or moved while counting)") from None
     except (OSError, EOFError, lzma.LZMAError) as err:
