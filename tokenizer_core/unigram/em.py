@@ -11,13 +11,16 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional, Union
 
 import numpy as np
 
 from tokenizer_core.unigram.batched_lattice import _edge_parts, _Lattices
 from tokenizer_core.unigram.edge_order import Part
+from tokenizer_core.unigram.memory import return_free_memory
+from tokenizer_core.unigram.native_lattice import NativeLattices
 from tokenizer_core.unigram.results import RemovedPiece
+from tokenizer_core.unigram.seed import _seed
 from tokenizer_core.unigram.words import _hash_strings, _PieceIndex, _Words
 
 _MIN_EXPECTED = 0.5  # SentencePiece's M-step threshold on expected counts
@@ -73,15 +76,27 @@ class EMState:
         state._start(words, parts, pieces, lp, num_chars=num_chars, keys=keys)
         return state
 
-    def _start(self, words: _Words, parts: list[Part], pieces: list[str], lp: np.ndarray, *,
-               num_chars: int, keys: tuple[np.ndarray, np.ndarray]) -> None:
+    @classmethod
+    def from_native(cls, words: _Words, corpus: Any, pieces: list[str], lp: np.ndarray, *,
+                    num_chars: int) -> EMState:
+        """Like the constructor, with the kernel's corpus (:func:`.native_lattice.native_corpus`) in
+        place of the lattices: each pass builds them word by word.
+        """
+        state = cls.__new__(cls)
+        state._start(words, NativeLattices(corpus, pieces), pieces, lp, num_chars=num_chars, keys=None)
+        return state
+
+    def _start(self, words: _Words, parts: Union[list[Part], NativeLattices], pieces: list[str], lp: np.ndarray, *,
+               num_chars: int, keys: Optional[tuple[np.ndarray, np.ndarray]]) -> None:
         self.words = words
         self.pieces = pieces
         self.lp = lp
         self.is_char = np.zeros(len(pieces), dtype=bool)
         self.is_char[:num_chars] = True
-        self.hashes, self.lengths = keys
-        self.lattices = _Lattices.from_parts(words, parts)
+        # The pieces' window hashes and lengths (the numpy path finds pieces by them; the kernel hashes
+        # the pieces itself: None there).
+        self.hashes, self.lengths = keys if keys is not None else (None, None)
+        self.lattices = parts if isinstance(parts, NativeLattices) else _Lattices.from_parts(words, parts)
 
     def keep_only(self, keep: np.ndarray) -> None:
         """Drop the pieces where ``keep`` is false (and their lattice edges); the rest are renumbered."""
@@ -89,7 +104,8 @@ class EMState:
         self.lattices.keep(keep, new_id)
         self.pieces = [p for p, k in zip(self.pieces, keep.tolist()) if k]
         self.lp, self.is_char = self.lp[keep], self.is_char[keep]
-        self.hashes, self.lengths = self.hashes[keep], self.lengths[keep]
+        if self.hashes is not None:
+            self.hashes, self.lengths = self.hashes[keep], self.lengths[keep]
 
     def removed_pieces(self, mask: np.ndarray, reason: str,
                        loss: Optional[np.ndarray] = None) -> list[RemovedPiece]:
@@ -113,8 +129,29 @@ class EMState:
 
     def viterbi_freq(self) -> np.ndarray:
         """How often each piece occurs in the Viterbi segmentation of the corpus."""
+        if isinstance(self.lattices, NativeLattices):
+            return self.lattices.piece_freq(self.lp)
         freq = np.zeros(len(self.pieces))
         back, _ = self.lattices.viterbi(self.lp)
         for wid, piece in self.lattices.viterbi_paths(back):
             freq += np.bincount(piece, weights=self.words.counts[wid], minlength=len(self.pieces))
         return freq
+
+
+def numpy_state(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int, line_final: Optional[np.ndarray],
+                 corpus_last: Optional[int], num_chars: int) -> EMState:
+    """Seeds and the lattices of the whole corpus as numpy arrays (the reference, without the kernel);
+    the words' per-character arrays are dropped once the lattice edges are found.
+    """
+    return_free_memory()  # the counting's garbage: each phase starts on a heap without it
+    pieces, lp = _seed(words, runs, max_len=max_len, seed_size=seed_size, line_final=line_final,
+                       corpus_last=corpus_last)
+    del line_final
+    return_free_memory()
+    keys = piece_keys(pieces)
+    parts = _edge_parts(words, _PieceIndex(*keys), runs)
+    # The lattices hold what EM and pruning need: the per-character arrays go before they are built.
+    del runs
+    words.drop_positions()
+    return_free_memory()
+    return EMState.from_parts(words, parts, pieces, lp, num_chars=num_chars, keys=keys)

@@ -15,6 +15,7 @@ import numpy as np
 
 from tokenizer_core.unigram.batched_lattice import _edge_parts, _Lattices
 from tokenizer_core.unigram.em import EMState
+from tokenizer_core.unigram.native_lattice import NativeLattices
 from tokenizer_core.unigram.results import RemovedPiece
 from tokenizer_core.unigram.words import _PieceIndex, _Words
 
@@ -23,6 +24,8 @@ def best_splits(state: EMState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every multi-character piece: the score of its best split into other pieces
     and that split, as ``(alt_score, owner, alt_piece)`` (the split as CSR-like pairs).
     """
+    if isinstance(state.lattices, NativeLattices):
+        return state.lattices.best_splits(state.lp, state.is_char)
     multi = np.flatnonzero(~state.is_char)
     alt_score = np.full(len(state.pieces), -np.inf)
     if not len(multi):

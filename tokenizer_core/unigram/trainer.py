@@ -23,7 +23,9 @@
 
 The steps live in their own modules: :mod:`~tokenizer_core.unigram.words` (the packed
 corpus), :mod:`~tokenizer_core.unigram.seed`, :mod:`~tokenizer_core.unigram.batched_lattice`
-(all lattices of the corpus as flat numpy arrays), :mod:`~tokenizer_core.unigram.em`,
+(all lattices of the corpus as flat numpy arrays; with the compiled kernel,
+:mod:`~tokenizer_core.unigram.native_lattice` builds each word's lattice when a pass needs it instead),
+:mod:`~tokenizer_core.unigram.em`,
 :mod:`~tokenizer_core.unigram.pruning` and :mod:`~tokenizer_core.unigram.results`; this
 module runs the rounds and builds the complete tokenizer.
 
@@ -49,14 +51,14 @@ from tokenizer_core.options import DEFAULT_MAX_WORD_LENGTH, TrainOptions
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.text.counting import count_pieces
 from tokenizer_core.types import ProgressCallback, no_progress
-from tokenizer_core.unigram.batched_lattice import _edge_parts, _edges, _Lattices
+from tokenizer_core.unigram.batched_lattice import _edges, _Lattices
 from tokenizer_core.unigram.coverage import char_counts, required_chars, split_at_rare
-from tokenizer_core.unigram.em import EMState, digamma, piece_keys
+from tokenizer_core.unigram.em import EMState, digamma, numpy_state
 from tokenizer_core.unigram.line_ends import LineEnds, short_lines
 from tokenizer_core.unigram.memory import keep_large_blocks_returnable, return_free_memory
+from tokenizer_core.unigram.native_lattice import native_corpus, native_seed
 from tokenizer_core.unigram.pruning import finalize, prune
 from tokenizer_core.unigram.results import RemovedPiece, UnigramRound, UnigramTrainResult
-from tokenizer_core.unigram.seed import _seed
 from tokenizer_core.unigram.words import BOUNDARY, _hash_strings, _PieceIndex, _Words
 
 # Re-exported: tests, the app and benchmarks import these from here (the private ones are
@@ -143,21 +145,24 @@ def _train_counts(counts: Counter[str], *, vocab_size: int, max_piece_length: in
     runs = words.runs(split_by_script=split_by_script, split_digits=split_digits, split_by_number=split_by_number)
 
     progress(0, 0, "seeding pieces")
-    return_free_memory()  # the counting's garbage: each phase starts on a heap without it
-    pieces, lp = _seed(words, runs, max_len=max_piece_length, seed_size=seed_size, line_final=final,
-                       corpus_last=corpus_last)
-    del final
-    return_free_memory()
-    keys = piece_keys(pieces)
-    parts = _edge_parts(words, _PieceIndex(*keys), runs)
-    # The lattices hold what EM and pruning need: the per-character arrays go before they are built.
-    del runs
-    words.drop_positions()
-    return_free_memory()
-    state = EMState.from_parts(words, parts, pieces, lp, num_chars=len(alphabet), keys=keys)
+    # The kernel's copy of the words (a few bytes a character) builds each word's lattice when a pass
+    # needs it: the per-character arrays go at once, and no lattice of the whole corpus is ever made.
+    corpus = native_corpus(words, runs)
+    if corpus is not None:
+        del runs
+        words.drop_positions()
+        return_free_memory()
+        pieces, lp = native_seed(corpus, counts=words.counts, max_len=max_piece_length, seed_size=seed_size,
+                                 line_final=final, corpus_last=corpus_last)
+        del final
+        state = EMState.from_native(words, corpus, pieces, lp, num_chars=len(alphabet))
+    else:
+        state = numpy_state(words, runs, max_len=max_piece_length, seed_size=seed_size, line_final=final,
+                             corpus_last=corpus_last, num_chars=len(alphabet))
+        del runs, final
     # SentencePiece prunes down to 1.1 times the whole vocabulary, its meta pieces included.
     desired = max(vocab_size, int((vocab_size + num_fixed) * 1.1))
-    seed_count = len(pieces)
+    seed_count = len(state.pieces)
     expected_rounds = 1 + max(0, math.ceil(math.log(max(desired, 1) / max(seed_count, 1)) / math.log(shrinking_factor)))
     total_steps = expected_rounds * (num_sub_iterations + 1)
     rounds = _em_rounds(state, desired=desired, shrinking_factor=shrinking_factor,
@@ -384,5 +389,6 @@ def train_unigram_parts_from_counts(counts: Mapping[str, int], *, line_final: Op
     unk_id = specials.index(options.unk_token) if options.unk_token is not None else None
     model = Unigram(vocab, unk_id=unk_id, byte_fallback=options.byte_fallback, special_tokens=specials)
     model.training = result
+    return_free_memory()  # training's garbage, before the caller builds the tokenizer on top of it
     return TokenizerParts(model=model, special_tokens=specials, metadata={"trainer": "unigram", **result.to_dict()},
                           **parts)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from typing import Optional
 
 import numpy as np
 
@@ -62,15 +63,36 @@ class _Words:
         n = int(self.offsets[-1])
         # Per-character arrays in 32 bits where positions fit (they always do in practice): they are
         # the bulk of the corpus' memory. Code points fit in 21 bits.
-        pos_t = np.int32 if n + len(words) < 2**31 else np.int64
         self.cps = np.frombuffer(self.text.encode("utf-32-le"), dtype=np.uint32).astype(np.int32)
-        self.word_of = np.repeat(np.arange(len(words), dtype=pos_t), lengths)
-        self.rem = np.repeat(self.offsets[1:].astype(pos_t), lengths)  # chars left from i, incl. i
-        self.rem -= np.arange(n, dtype=pos_t)
+        # The word and the characters left at each position are made when first asked for: the
+        # kernel's passes (native_lattice.py) never need them.
+        self._word_of: Optional[np.ndarray] = None
+        self._rem: Optional[np.ndarray] = None
         self.first = self.offsets[:-1] + np.arange(len(words), dtype=np.int64)
         self.last = self.first + lengths
         self.num_nodes = n + len(words)
         self.max_length = int(lengths.max()) if len(words) else 0
+
+    def _pos_type(self) -> type:
+        return np.int32 if self.num_nodes < 2**31 else np.int64
+
+    @property
+    def word_of(self) -> np.ndarray:
+        """The word of each character position."""
+        if self._word_of is None:
+            lengths = self.offsets[1:] - self.offsets[:-1]
+            self._word_of = np.repeat(np.arange(len(lengths), dtype=self._pos_type()), lengths)
+        return self._word_of
+
+    @property
+    def rem(self) -> np.ndarray:
+        """The characters left in its word from each position, itself included."""
+        if self._rem is None:
+            pos_t = self._pos_type()
+            rem = np.repeat(self.offsets[1:].astype(pos_t), self.offsets[1:] - self.offsets[:-1])
+            rem -= np.arange(len(rem), dtype=pos_t)
+            self._rem = rem
+        return self._rem
 
     def drop_positions(self) -> None:
         """Free the word strings and the per-character arrays (text, code points, word and characters
@@ -79,7 +101,7 @@ class _Words:
         """
         self.text = ""
         self.words = []  # the strings: ``counts`` still tells how many words there are
-        self.cps = self.word_of = self.rem = np.zeros(0, dtype=np.int32)
+        self.cps = self._word_of = self._rem = np.zeros(0, dtype=np.int32)
 
     def runs(self, *, split_by_script: bool, split_digits: bool, split_by_number: bool = True) -> np.ndarray:
         """Run id per character: a valid piece lies inside one run (so ``run[i] == run[i+L-1]``).
