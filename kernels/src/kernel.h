@@ -15,6 +15,7 @@
  *   counter.c  PieceCounter: pieces of a corpus counted in one pass, for training
  *   merges.c   MergeState: the BPE training loop's pair counts, queue and words
  *   wordset.c  WordSet: the distinct words of a corpus, counted by hash (training's up-front limit)
+ *   unigram*.c UnigramCorpus: Unigram training's seeds, E-step, Viterbi and splits, a word at a time
  *   module.c   the module, and the integer codes of codes.h as its constants
  *
  * Character classes (\p{L}, \p{N}, \s, \w, case-insensitive letters) come from a table the Python
@@ -160,5 +161,6 @@ extern PyTypeObject EncoderType;
 extern PyTypeObject PieceCounterType;
 extern PyTypeObject MergeStateType;
 extern PyTypeObject WordSetType;
+extern PyTypeObject UnigramCorpusType;
 
 #endif

@@ -19,7 +19,7 @@ static const struct { const char *name; long value; } codes[] = {
 PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
     static const struct { const char *name; PyTypeObject *type; } types[] = {
         {"Encoder", &EncoderType}, {"PieceCounter", &PieceCounterType}, {"MergeState", &MergeStateType},
-        {"WordSet", &WordSetType},
+        {"WordSet", &WordSetType}, {"UnigramCorpus", &UnigramCorpusType},
     };
     kernel_seed_init(); /* before any table is built; never exported */
     PyObject *m = PyModule_Create(&kernel_module);
