@@ -28,6 +28,7 @@ from tokenizer_core.cli.commands import (
 )
 from tokenizer_core.cli.common import EXIT_BAD_INPUT, _CliError, _Parser
 from tokenizer_core.cli.count_command import add_count_parser, cmd_count
+from tokenizer_core.cli.export_args import add_transformers_args
 from tokenizer_core.cli.lattice_command import add_lattice_parser, cmd_lattice
 from tokenizer_core.cli.train_args import add_corpus_args, add_option_args
 from tokenizer_core.errors import TokenizerError
@@ -128,8 +129,12 @@ def _add_inspect_parser(sub: Any) -> None:
 def _add_export_parser(sub: Any) -> None:
     x = sub.add_parser("export", help="write a tokenizer in another format")
     _add_tokenizer_args(x)
-    x.add_argument("--format", choices=["hf", "own"], default="hf")
-    x.add_argument("-o", "--output", required=True)
+    x.add_argument("--format", choices=["hf", "own", "transformers"], default="hf",
+                   help="hf: a tokenizer.json; own: this package's JSON; transformers: a folder "
+                        "AutoTokenizer.from_pretrained loads (tokenizer.json, tokenizer_config.json, "
+                        "special_tokens_map.json)")
+    x.add_argument("-o", "--output", required=True, help="the file (hf, own) or a new or empty folder (transformers)")
+    add_transformers_args(x)
 
 
 def _add_import_parser(sub: Any) -> None:

@@ -203,8 +203,15 @@ def _word_trace(model: Any, piece: str) -> Any:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
+    from tokenizer_core.cli.export_args import transformers_options
+
+    options = transformers_options(args)  # refuses its flags with another format, before any loading
     tok = _load_tokenizer(args)
-    if args.format == "hf":
+    if args.format == "transformers":
+        from tokenizer_core.io.transformers_export import save_transformers
+
+        save_transformers(tok, args.output, options=options)
+    elif args.format == "hf":
         tok.save_hf(args.output)
     else:
         tok.save(args.output)
