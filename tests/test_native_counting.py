@@ -54,3 +54,29 @@ def test_cancel_stops_the_count(corpus):
     with pytest.raises(Cancelled):
         count_native(corpus, how=PieceSplit.GPT2, progress=progress, threads=2)
     assert len(seen) == 1
+
+
+def test_byte_symbol_counts_equal_the_python_mapping() -> None:
+    """counts(byte_symbols=True) maps each piece's UTF-8 bytes as GPT-2 does, in C: equal to the Python
+    mapping of the raw counts, order included; pieces that differ only in lone surrogates (which read as
+    U+FFFD) are summed under one key."""
+    from collections import Counter
+
+    from tokenizer_core.text.counting import _byte_mapped
+    from tokenizer_core.text.native import class_table, kernel
+
+    text = "héllo wörld 字字 😀x \t\n a\ud800 a\udfff a\ufffd ÿ\x00\x7f\x80 \u2028 hello\n"
+    counter = kernel().PieceCounter(class_table(), PieceSplit.GPT2)
+    counter.add(text * 3, True)
+    raw = counter.counts()
+    assert "\ud800" in raw and "\udfff" in raw  # the surrogates arrive raw
+    mapped = counter.counts(byte_symbols=True)
+    assert list(mapped.items()) == list(_byte_mapped(raw).items())
+    assert mapped["ï¿½"] == 9  # "\ud800", "\udfff" and "\ufffd", three times each
+    into = Counter({"Ġhello": 100})
+    assert counter.counts(byte_symbols=True, into=into) is into
+    assert into["Ġhello"] == 100 + mapped["Ġhello"]  # added to what was there
+    with pytest.raises(TypeError, match="into must be a dict"):
+        counter.counts(into=[])
+    with pytest.raises(TypeError):
+        counter.counts(True)  # keyword-only

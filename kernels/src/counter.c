@@ -196,23 +196,100 @@ static PyObject *run_merge(PieceCounter *c, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-static PyObject *run_counts(PieceCounter *c, PyObject *Py_UNUSED(ignored)) {
-    PyObject *d = PyDict_New();
+/* GPT-2's byte symbols (bytes_to_unicode): printable bytes read as themselves, the others as 256, 257, ... */
+static void byte_symbol_table(Py_UCS2 table[256]) {
+    int n = 0;
+    for (int b = 0; b < 256; b++) {
+        int printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
+        table[b] = (Py_UCS2)(printable ? b : 256 + n++);
+    }
+}
+
+/* A piece's UTF-8 bytes as byte symbols into out (room for 4 per code point); a lone surrogate reads
+ * as U+FFFD, as encoding does. Returns the length. */
+static Py_ssize_t to_byte_symbols(const Py_UCS4 *cp, size_t len, const Py_UCS2 table[256], Py_UCS2 *out) {
+    Py_ssize_t m = 0;
+    for (size_t i = 0; i < len; i++) {
+        Py_UCS4 u = cp[i];
+        if (u >= 0xD800 && u <= 0xDFFF) u = 0xFFFD;
+        if (u < 0x80) {
+            out[m++] = table[u];
+        } else if (u < 0x800) {
+            out[m++] = table[0xC0 | (u >> 6)];
+            out[m++] = table[0x80 | (u & 0x3F)];
+        } else if (u < 0x10000) {
+            out[m++] = table[0xE0 | (u >> 12)];
+            out[m++] = table[0x80 | ((u >> 6) & 0x3F)];
+            out[m++] = table[0x80 | (u & 0x3F)];
+        } else {
+            out[m++] = table[0xF0 | (u >> 18)];
+            out[m++] = table[0x80 | ((u >> 12) & 0x3F)];
+            out[m++] = table[0x80 | ((u >> 6) & 0x3F)];
+            out[m++] = table[0x80 | (u & 0x3F)];
+        }
+    }
+    return m;
+}
+
+/* d[key] += count (pieces that differ only in lone surrogates meet under one byte-symbol key). */
+static int add_count(PyObject *d, PyObject *key, int64_t count) {
+    PyObject *old = PyDict_GetItemWithError(d, key); /* borrowed */
+    if (!old && PyErr_Occurred()) return -1;
+    PyObject *v;
+    if (old) {
+        PyObject *add = PyLong_FromLongLong(count);
+        v = add ? PyNumber_Add(old, add) : NULL;
+        Py_XDECREF(add);
+    } else {
+        v = PyLong_FromLongLong(count);
+    }
+    int rc = v ? PyDict_SetItem(d, key, v) : -1;
+    Py_XDECREF(v);
+    return rc;
+}
+
+static PyObject *run_counts(PieceCounter *c, int byte_symbols, PyObject *into) {
+    PyObject *d = into ? (Py_INCREF(into), into) : PyDict_New();
     if (!d) return NULL;
+    int summing = byte_symbols || into;
+    Py_UCS2 table[256];
+    Py_UCS2 *buf = NULL;
+    size_t buf_cap = 0;
+    if (byte_symbols) byte_symbol_table(table);
     for (size_t k = 0; k < c->n; k++) {
-        PyObject *key = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, c->arena + c->key_off[k],
-                                                  (Py_ssize_t)c->key_len[k]);
-        PyObject *v = key ? PyLong_FromLongLong(c->count[k]) : NULL;
-        if (!v || PyDict_SetItem(d, key, v) < 0) {
-            Py_XDECREF(key);
+        const Py_UCS4 *cp = c->arena + c->key_off[k];
+        size_t len = c->key_len[k];
+        PyObject *key;
+        if (byte_symbols) {
+            if (len > buf_cap) {
+                Py_UCS2 *grown = len > ((size_t)PY_SSIZE_T_MAX / 8) ? NULL : PyMem_Realloc(buf, 4 * len * sizeof(Py_UCS2));
+                if (!grown) {
+                    PyErr_NoMemory();
+                    goto fail;
+                }
+                buf = grown;
+                buf_cap = len;
+            }
+            key = PyUnicode_FromKindAndData(PyUnicode_2BYTE_KIND, buf, to_byte_symbols(cp, len, table, buf));
+        } else {
+            key = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, cp, (Py_ssize_t)len);
+        }
+        if (!key) goto fail;
+        int rc = summing ? add_count(d, key, c->count[k]) : -1;
+        if (!summing) { /* a fresh dict of distinct pieces: no lookup needed */
+            PyObject *v = PyLong_FromLongLong(c->count[k]);
+            rc = v ? PyDict_SetItem(d, key, v) : -1;
             Py_XDECREF(v);
-            Py_DECREF(d);
-            return NULL;
         }
         Py_DECREF(key);
-        Py_DECREF(v);
+        if (rc < 0) goto fail;
     }
+    PyMem_Free(buf);
     return d;
+fail:
+    PyMem_Free(buf);
+    Py_DECREF(d);
+    return NULL;
 }
 
 static PyObject *run_distinct(PieceCounter *c, PyObject *Py_UNUSED(ignored)) { return PyLong_FromSize_t(c->n); }
@@ -246,11 +323,24 @@ static PyObject *PieceCounter_merge(PieceCounter *c, PyObject *other) {
     return out;
 }
 
-PyDoc_STRVAR(counter_counts_doc, "counts() -> dict[str, int]: every piece seen, in order of first appearance.");
+PyDoc_STRVAR(counter_counts_doc,
+"counts(*, byte_symbols=False, into=None) -> dict[str, int]: every piece seen, in order of first\n"
+"appearance. byte_symbols: each piece as GPT-2's byte symbols (its UTF-8 bytes through\n"
+"bytes_to_unicode, a lone surrogate read as U+FFFD; pieces that meet under one key are summed).\n"
+"into: a dict (or a dict subclass such as Counter) to add them to, returned.");
 
-static PyObject *PieceCounter_counts(PieceCounter *c, PyObject *ignored) {
+static PyObject *PieceCounter_counts(PieceCounter *c, PyObject *args, PyObject *kw) {
+    static char *names[] = {"byte_symbols", "into", NULL};
+    int byte_symbols = 0;
+    PyObject *into = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$pO", names, &byte_symbols, &into)) return NULL;
+    if (into == Py_None) into = NULL;
+    if (into && !PyDict_Check(into)) {
+        PyErr_Format(PyExc_TypeError, "into must be a dict, not %.100s", Py_TYPE(into)->tp_name);
+        return NULL;
+    }
     if (check_ready(c) < 0 || enter_call(&c->busy, "PieceCounter") < 0) return NULL;
-    PyObject *out = run_counts(c, ignored);
+    PyObject *out = run_counts(c, byte_symbols, into);
     leave_call(&c->busy);
     return out;
 }
@@ -265,7 +355,7 @@ static PyObject *PieceCounter_distinct(PieceCounter *c, PyObject *ignored) {
 static PyMethodDef PieceCounter_methods[] = {
     {"add", (PyCFunction)PieceCounter_add, METH_VARARGS, counter_add_doc},
     {"merge", (PyCFunction)PieceCounter_merge, METH_O, counter_merge_doc},
-    {"counts", (PyCFunction)PieceCounter_counts, METH_NOARGS, counter_counts_doc},
+    {"counts", (PyCFunction)(void (*)(void))PieceCounter_counts, METH_VARARGS | METH_KEYWORDS, counter_counts_doc},
     {"distinct", (PyCFunction)PieceCounter_distinct, METH_NOARGS, "distinct() -> int: the number of distinct pieces."},
     {NULL, NULL, 0, NULL},
 };

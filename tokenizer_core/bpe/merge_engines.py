@@ -71,6 +71,9 @@ class KernelEngine(MergeEngine):
 
     def __init__(self, words: list[list[int]], counts: list[int], *, shift: int, top_k: int = 0) -> None:
         self._state = kernel().MergeState(words, counts, shift)
+        # The state holds its own copy: the Python lists (tens of MB on a big corpus) go now, before the
+        # merge loop's own peak. (The Python engines edit them in place instead.)
+        words.clear()
         self._top_k = top_k
         self._best: Any = None
 

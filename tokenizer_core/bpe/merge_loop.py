@@ -43,6 +43,7 @@ def run_merges(
     progress: ProgressCallback = no_progress,
 ) -> MergeRun:
     """Merge pairs of ``words`` (symbol ids) until a limit is reached; new tokens go to ``table``.
+    ``words`` is used up (merged in place, or emptied once the kernel has its copy).
 
     ``shift`` packs a pair into one int key and must leave room for every id the loop creates.
     :func:`~tokenizer_core.bpe.merge_engines.choose_engine` picks who finds and merges the

@@ -251,12 +251,13 @@ def _kernel_split(pre_tokenizer: Any) -> Optional[PieceSplit]:
 
 def _count_in_kernel(lines: Iterable[str], *, how: PieceSplit, normalizer: Any, pre_tokenizer: Any,
                      workers: Optional[int], progress: ProgressCallback) -> Counter[str]:
-    """The kernel's counts; GPT-2 pieces come back raw and are byte-mapped here, as the regex path does."""
+    """The kernel's counts; GPT-2 pieces come in byte symbols, as the regex path maps them."""
     from tokenizer_core.text.native_counting import count_native
 
     norm = None if normalizer is None else normalizer.normalize_str
-    raw = count_native(lines, how=how, normalize=norm, progress=progress, threads=workers)
-    return _byte_mapped(raw) if how == PieceSplit.GPT2 else Counter(raw)
+    counts: Counter[str] = Counter()
+    return count_native(lines, how=how, normalize=norm, progress=progress, threads=workers,
+                        byte_symbols=how == PieceSplit.GPT2, into=counts)
 
 
 def _count_gpt2_regex(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, workers: Optional[int],

@@ -40,9 +40,14 @@ def count_native(
     normalize: Optional[Callable[[str], str]] = None,
     progress: ProgressCallback = no_progress,
     threads: Optional[int] = None,
+    byte_symbols: bool = False,
+    into: Optional[dict[str, int]] = None,
 ) -> dict[str, int]:
     """Pieces of ``lines`` counted by the kernel, in order of first appearance, on ``threads``
     threads (default: every core this process may use; 1 counts on the calling thread).
+
+    ``byte_symbols`` gives each piece in GPT-2's byte symbols (made in the kernel: no second dict
+    of the raw pieces); the counts go into ``into`` when given (a Counter, say), which is returned.
 
     ``normalize`` runs on each chunk on the calling thread (it must work character by character).
     A progress callback that raises (Cancel) stops the count after the chunks already running."""
@@ -52,7 +57,7 @@ def count_native(
     if threads == 1:
         for text, joined in chunks:
             total.add(text, joined)
-        return total.counts()
+        return total.counts(byte_symbols=byte_symbols, into=into)
     # At most one chunk per thread (and one more) in flight: memory stays about a MB per thread, and the merges
     # (in order, on this thread) overlap the counting of later chunks.
     pending: deque[Future[Any]] = deque()
@@ -67,4 +72,4 @@ def count_native(
         finally:
             for future in pending:
                 future.cancel()
-    return total.counts()
+    return total.counts(byte_symbols=byte_symbols, into=into)
