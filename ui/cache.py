@@ -173,6 +173,10 @@ COMPARE_ROWS = Table("compare-rows", max_entries=256, holds="compare metrics, by
 SWEEPS = Table("sweeps", max_entries=8, holds="vocabulary-size sweeps, by corpus digest and settings")
 #: Encodings of fixed probe texts (robustness, languages): key (tokenizer digest, probe set).
 PROBES = Table("probes", max_entries=64, holds="encodings of the built-in probe texts, by tokenizer digest")
+#: Lessons read from their files: key (digest of the file's text,). Built-in or uploaded, the text is the content.
+LESSONS = Table("lessons", max_entries=64, holds="lessons parsed and checked, by digest of the lesson file")
+#: A lesson step's figure: key (digest of the figure's checked inputs, corpus digest or "" when the figure reads no corpus).
+LESSON_FIGURES = Table("lesson-figures", max_entries=256, holds="lesson figures, by digest of their inputs and corpus digest")
 
 TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, WORD_COUNTS, CORPUS_STATS, DOWNLOADS, VOCABULARY, TOKEN_COUNTS,
-                             VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, PROBES)
+                             VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, PROBES, LESSONS, LESSON_FIGURES)

@@ -27,4 +27,5 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", "compare", "Compare"),
     PageSpec("pages/lattice.py", "Unigram lattice", ":material/share:", "lattice", "Unigram lattice"),
     PageSpec("pages/batch.py", "Batch", ":material/table_rows:", "batch", "Batch"),
+    PageSpec("pages/lessons.py", "Lessons", ":material/school:", "lessons", "Lessons"),
 )

@@ -1,0 +1,48 @@
+"""A lesson figure's charts (:class:`tokenizer_core.lessons.figure_types.Chart`, plain data) as
+Altair charts, for the page (with PNG/SVG downloads) and as SVG for the handout.
+
+>>> from tokenizer_core.lessons.figure_types import Chart
+>>> c = altair_of(Chart("t", "x", "y", ({"x": 1, "y": 2, "series": "s"},), mark_x=1), style=LIGHT)
+>>> type(c).__name__
+'LayerChart'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import pandas as pd
+
+from tokenizer_core.lessons.figure_types import Chart
+from ui.widgets.export import altair_image
+from ui.widgets.export_theme import LIGHT, ChartStyle
+
+
+def altair_of(chart: Chart, *, style: ChartStyle) -> Any:
+    """The chart in ``style``'s colours (the theme's accent marks ``mark_x``, the knee or the step)."""
+    frame = pd.DataFrame(list(chart.rows))
+    numeric_x = pd.api.types.is_numeric_dtype(frame["x"])
+    x_type = "Q" if numeric_x else "N"
+    x = alt.X(f"x:{x_type}", title=chart.x_title, sort=None,
+              scale=alt.Scale(type="log") if chart.log_x else alt.Undefined)
+    y = alt.Y("y:Q", title=chart.y_title)
+    colour = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom"))
+    tooltip = [alt.Tooltip("x", title=chart.x_title), alt.Tooltip("y:Q", title=chart.y_title), "series:N"]
+    base = alt.Chart(frame)
+    if chart.mark == "bar":
+        body = base.mark_bar().encode(x=x, y=alt.Y("y:Q", title=chart.y_title, stack=True), color=colour, tooltip=tooltip)
+    else:
+        body = base.mark_line(point=True).encode(x=x, y=y, color=colour, tooltip=tooltip)
+    layers = [body]
+    if chart.mark_x is not None:
+        rule = alt.Chart(pd.DataFrame({"x": [chart.mark_x]})).mark_rule(color=style.accent, strokeWidth=2,
+                                                                         strokeDash=[6, 3])
+        layers.append(rule.encode(x=alt.X(f"x:{x_type}")))
+    return alt.layer(*layers).properties(height=280, title=chart.name)
+
+
+def svg_of(chart: Chart) -> str:
+    """The chart as an SVG drawing in the light theme (for the printable handout)."""
+    svg = altair_image(altair_of(chart, style=LIGHT), "svg", LIGHT).decode("utf-8")
+    return svg[svg.find("<svg"):] if "<svg" in svg else ""
