@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.io.transformers_export import TransformersOptions, transformers_zip
 from tokenizer_core.pipeline import Tokenizer
 from ui import cache, url_state
 from ui import session as state
@@ -43,9 +44,14 @@ def _make_files(tok: Tokenizer) -> tuple[str, str, str]:
         return own, "", str(err)
 
 
+def _transformers_zip(tok: Tokenizer, stem: str) -> bytes:
+    # Made on click (a whole vocabulary, zipped): most views of the page never download it.
+    return transformers_zip(tok, folder=stem, options=TransformersOptions())
+
+
 def _downloads(held: Picked) -> None:
     item, tok = held.item, held.tokenizer
-    c1, c2, c3 = st.columns([1, 1, 1])
+    c1, c2, c4, c3 = st.columns([1, 1, 1.3, 1])
     stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in item.name)[:40] or "tokenizer"
     # This app's JSON, the tokenizer.json ('' when there is none) and why not, made once per content:
     # serializing a 100k-token vocabulary takes longer than everything else the page draws.
@@ -59,6 +65,12 @@ def _downloads(held: Picked) -> None:
         c2.download_button("tokenizer.json", help="Hugging Face tokenizers format", data=hf,
                            file_name="tokenizer.json", mime="application/json", key=PREFIX + "dl_hf",
                            icon=":material/download:")
+        c4.download_button("transformers (zip)", data=lambda: _transformers_zip(tok, stem),
+                           help="A folder for transformers: AutoTokenizer.from_pretrained(folder) loads it "
+                                "(tokenizer.json, tokenizer_config.json, special_tokens_map.json). More "
+                                "options: python -m tokenizer_core export --format transformers --help",
+                           file_name=f"{stem}-transformers.zip", mime="application/zip", key=PREFIX + "dl_transformers",
+                           on_click="ignore", icon=":material/download:")
     if item.kind != shelf.Kind.REFERENCE:
         c3.button("Remove", help="Take it off the shelf", key=PREFIX + "remove", on_click=shelf.remove, args=(item.key,),
                   icon=":material/delete:")
