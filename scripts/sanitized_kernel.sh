@@ -30,4 +30,5 @@ export TOKENIZER_KERNEL_EXPECT="$OUT/lib"
 # --capture=sys: pytest leaves file descriptor 2 alone, so a report reaches the terminal (captured at
 # the descriptor, it would vanish with the process the sanitizer stops).
 python -m pytest -p no:cacheprovider --capture=sys -n 2 -q tests/test_kernel.py tests/test_kernel_boundary.py \
-  tests/test_kernel_limits.py tests/test_kernel_fuzz.py tests/test_kernel_split.py tests/test_regex_program.py "$@"
+  tests/test_kernel_limits.py tests/test_kernel_fuzz.py tests/test_kernel_split.py tests/test_regex_program.py \
+  tests/test_unigram_kernel.py "$@"

@@ -67,6 +67,13 @@ METHOD_CALLS = {
     "PieceCounter": {"add": ("'a b'", "False"), "merge": ("k.PieceCounter(class_table(), k.SPLIT_GPT2)",),
                      "counts": (), "distinct": ()},
     "WordSet": {"add": ("'a b a'",), "distinct": ()},
+    "UnigramCorpus": {
+        "seed": ("3", "bytes([3])", "-1"),
+        "expected": ("['a', 'b']", "array('d', [-1.0, -1.0])", "array('d', [0.0, 0.0])"),
+        "viterbi": ("['a', 'b']", "array('d', [-1.0, -1.0])", "array('d', [0.0, 0.0])"),
+        "splits": ("['a', 'b', 'ab']", "array('d', [-1.0, -1.0, -1.0])", "bytes([0, 0, 1])",
+                   "array('d', [0.0, 0.0, 0.0])"),
+    },
 }
 
 
@@ -266,6 +273,7 @@ def test_every_method_with_every_bad_argument(type_name):
         "MergeState": "k.MergeState([[1, 2, 1, 2], [2, 1]], [3, 1], 16)",
         "PieceCounter": "k.PieceCounter(class_table(), k.SPLIT_GPT2)",
         "WordSet": "k.WordSet(class_table())",
+        "UnigramCorpus": "k.UnigramCorpus('ab', array('q', [0, 2]), array('d', [1.0]), bytes([1, 0]))",
     }[type_name]
     calls = []
     for method, args in METHOD_CALLS[type_name].items():

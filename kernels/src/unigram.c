@@ -250,8 +250,9 @@ static PyObject *UC_splits(UnigramCorpus *u, PyObject *args) {
     }
     if (rc < 0) PyErr_NoMemory();
     else
-        result = Py_BuildValue("(y#y#)", (const char *)pairs.owner, (Py_ssize_t)(pairs.n * sizeof(int64_t)),
-                               (const char *)pairs.alt, (Py_ssize_t)(pairs.n * sizeof(int64_t)));
+        result = Py_BuildValue("(y#y#)", pairs.n ? (const char *)pairs.owner : "", /* NULL would give None */
+                               (Py_ssize_t)(pairs.n * sizeof(int64_t)), pairs.n ? (const char *)pairs.alt : "",
+                               (Py_ssize_t)(pairs.n * sizeof(int64_t)));
     ug_pairs_free(&pairs);
     PyMem_RawFree(cps);
     PyMem_RawFree(off);
