@@ -8,7 +8,7 @@ Everything static is in ``pyproject.toml``; this file holds what needs code:
   ``TOKENIZER_KERNEL_SANITIZE=1`` makes it an ASan/UBSan debugging build that must compile
   (``scripts/sanitized_kernel.sh``);
 * the app's scripts, which Streamlit runs by path, copied into ``ui/_app/`` of the wheel
-  (``tokenizer_core.cli.playground`` finds them there);
+  (``tokenizer_core.cli.playground`` finds them there), and the built-in lessons (``lessons/*.yaml``);
 * the dependencies, read from ``requirements.txt`` so that the pins live in one file.
 
 Rebuild the kernel after editing C: ``pip install .`` (from the project root).
@@ -82,6 +82,14 @@ class BuildWithApp(build_py):
             dest = target / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(ROOT / rel, dest)
+        # The built-in lessons are read from the folder beside the packages (tokenizer_core.lessons'
+        # BUILTIN_DIR, ROOT/lessons in a checkout), so the wheel keeps them there: site-packages/lessons.
+        # Moving them into tokenizer_core/lessons/ as package data would make this copy unnecessary.
+        shutil.rmtree(Path(self.build_lib, "lessons"), ignore_errors=True)
+        for path in sorted((ROOT / "lessons").glob("*.yaml")):
+            dest = Path(self.build_lib, "lessons", path.name)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
 
 
 def app_files() -> list[str]:

@@ -60,7 +60,9 @@ def test_the_wheel_holds_the_packages_the_kernel_and_the_app(built, wheel_names)
     app = {"ui/_app/app.py", "ui/_app/.streamlit/config.toml",
            *(f"ui/_app/pages/{p.name}" for p in (ROOT / "pages").glob("*.py"))}
     assert app <= wheel_names
-    assert not any(n.startswith(("tests/", "bench/", "pages/", "app.py", "lessons/")) for n in wheel_names)
+    assert not any(n.startswith(("tests/", "bench/", "pages/", "app.py")) for n in wheel_names)
+    lessons = {f"lessons/{p.name}" for p in (ROOT / "lessons").glob("*.yaml")}
+    assert lessons <= wheel_names
 
 
 def test_every_data_file_of_the_packages_is_in_the_wheel(wheel_names):
@@ -99,6 +101,14 @@ def test_imports_and_data_work_from_site_packages(env_bin, tmp_path):
     venv_root = str(env_bin.parent)
     assert all(f.startswith(venv_root) for f in got["files"]), got["files"]
     assert got["kernel"] and got["default"] > 1_000_000 and got["stats"] and got["version"] == __version__
+
+
+def test_the_built_in_lessons_load_from_site_packages(env_bin, tmp_path):
+    code = ("import tokenizer_core.lessons as lessons\n"
+            "print(lessons.BUILTIN_DIR); print(len(lessons.builtin_lessons()))")
+    done = run([str(env_bin / "python"), "-c", code], cwd=tmp_path, env=env_outside())
+    folder, count = done.stdout.split()
+    assert folder.startswith(str(env_bin.parent)) and int(count) == len(list((ROOT / "lessons").glob("*.yaml")))
 
 
 def test_the_commands_work_from_site_packages(env_bin, tmp_path):
