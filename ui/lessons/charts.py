@@ -24,7 +24,10 @@ def altair_of(chart: Chart, *, style: ChartStyle) -> Any:
     frame = pd.DataFrame(list(chart.rows))
     numeric_x = pd.api.types.is_numeric_dtype(frame["x"])
     x_type = "Q" if numeric_x else "N"
-    x = alt.X(f"x:{x_type}", title=chart.x_title, sort=None,
+    # Category labels ("characters #1", a segmentation) stay level and whole: slanted, cut labels are
+    # unreadable on a projector.
+    axis = alt.Axis(labelAngle=0, labelLimit=240) if not numeric_x else alt.Undefined
+    x = alt.X(f"x:{x_type}", title=chart.x_title, sort=None, axis=axis,
               scale=alt.Scale(type="log") if chart.log_x else alt.Undefined)
     y = alt.Y("y:Q", title=chart.y_title)
     colour = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom"))
