@@ -175,3 +175,31 @@ fail:
     Py_XDECREF(words);
     return NULL;
 }
+
+/* A column of n values as the bytes of a native array ('i' for int32, 'q' for int64). */
+static PyObject *column(const void *data, Py_ssize_t n, size_t width) {
+    return PyBytes_FromStringAndSize(n ? (const char *)data : "", n * (Py_ssize_t)width);
+}
+
+/* (ids, starts, ends, word_ids) of an encoded text as the bytes of native arrays: ids int32, the rest
+ * int64. Four objects whatever the length: the Encoding makes its lists from them when they are read. */
+PyObject *result_packed(const Result *r) {
+    Py_ssize_t n = r->out.n;
+    PyObject *ids = column(r->out.id, n, sizeof(int32_t));
+    PyObject *starts = ids ? column(r->out.start, n, sizeof(int64_t)) : NULL;
+    PyObject *ends = starts ? column(r->out.end, n, sizeof(int64_t)) : NULL;
+    PyObject *words = ends ? column(r->word, n, sizeof(int64_t)) : NULL;
+    PyObject *out = words ? PyTuple_New(4) : NULL;
+    if (!out) {
+        Py_XDECREF(ids);
+        Py_XDECREF(starts);
+        Py_XDECREF(ends);
+        Py_XDECREF(words);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, ids);
+    PyTuple_SET_ITEM(out, 1, starts);
+    PyTuple_SET_ITEM(out, 2, ends);
+    PyTuple_SET_ITEM(out, 3, words);
+    return out;
+}

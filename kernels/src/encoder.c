@@ -83,12 +83,16 @@ static PyObject *Encoder_encode_ids(Encoder *e, PyObject *text) {
 }
 
 PyDoc_STRVAR(encode_doc,
-"encode(text, base, first_word) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
+"encode(text, base, first_word, *, packed=False) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
 "Token ids, token strings, (start, end) character offsets (plus base), the piece index of each\n"
-"token (from first_word) and the number of pieces. A long text is encoded without the GIL.");
+"token (from first_word) and the number of pieces. A long text is encoded without the GIL.\n"
+"packed: (ids, starts, ends, word_ids, pieces, token_strs) instead: the four columns as the bytes of\n"
+"native arrays (ids array('i'), the others array('q')), whatever the text's length, and the\n"
+"Encoder's list of token strings by id.");
 
 /* The checks and the lists of encode and encode_split (cuts: NULL, or n checked piece ends). */
-static PyObject *encode_lists(Encoder *e, PyObject *text, Py_ssize_t base, long long first_word, const int64_t *cuts) {
+static PyObject *encode_lists(Encoder *e, PyObject *text, Py_ssize_t base, long long first_word, const int64_t *cuts,
+                              int packed) {
     /* Offsets (base + position) and word ids (first_word + piece number) are int64 sums that must
      * not overflow, and negative values would mean nothing to the caller. */
     Py_ssize_t len = PyUnicode_GET_LENGTH(text);
@@ -103,36 +107,51 @@ static PyObject *encode_lists(Encoder *e, PyObject *text, Py_ssize_t base, long 
     Result r = {0};
     PyObject *out = NULL;
     if (encode_one(e, text, base, first_word, cuts, &r) == 0) {
-        /* Millions of new objects, none of which can form a cycle: no collections while they are made. */
-        int gc_was_on = PyGC_Disable();
-        out = result_lists(e, &r);
-        if (gc_was_on) PyGC_Enable();
+        if (packed) {
+            PyObject *cols = result_packed(&r);
+            out = cols ? Py_BuildValue("(OOOOnO)", PyTuple_GET_ITEM(cols, 0), PyTuple_GET_ITEM(cols, 1),
+                                       PyTuple_GET_ITEM(cols, 2), PyTuple_GET_ITEM(cols, 3), r.pieces,
+                                       e->token_strs) : NULL;
+            Py_XDECREF(cols);
+        } else {
+            /* Millions of new objects, none of which can form a cycle: no collections while they are made. */
+            int gc_was_on = PyGC_Disable();
+            out = result_lists(e, &r);
+            if (gc_was_on) PyGC_Enable();
+        }
     }
     result_free(&r);
     return out;
 }
 
-static PyObject *Encoder_encode(Encoder *e, PyObject *args) {
+static PyObject *Encoder_encode(Encoder *e, PyObject *args, PyObject *kw) {
+    static char *names[] = {"text", "base", "first_word", "packed", NULL};
     PyObject *text;
     Py_ssize_t base;
     long long first_word;
-    if (check_ready(e) < 0 || check_own_split(e) < 0 || !PyArg_ParseTuple(args, "UnL", &text, &base, &first_word))
+    int packed = 0;
+    if (check_ready(e) < 0 || check_own_split(e) < 0 ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "UnL|$p", names, &text, &base, &first_word, &packed))
         return NULL;
-    return encode_lists(e, text, base, first_word, NULL);
+    return encode_lists(e, text, base, first_word, NULL, packed);
 }
 
 PyDoc_STRVAR(encode_split_doc,
-"encode_split(text, ends, base, first_word) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
+"encode_split(text, ends, base, first_word, *, packed=False) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
 "encode() with the pieces given: ends holds the end of every piece as native int64 (an\n"
 "array('q') or its bytes), increasing, the last one len(text); each piece is merged as encode()\n"
 "merges the pieces of its own pattern.");
 
-static PyObject *Encoder_encode_split(Encoder *e, PyObject *args) {
+static PyObject *Encoder_encode_split(Encoder *e, PyObject *args, PyObject *kw) {
+    static char *names[] = {"text", "ends", "base", "first_word", "packed", NULL};
     PyObject *text;
     Py_buffer ends;
     Py_ssize_t base;
     long long first_word;
-    if (check_ready(e) < 0 || !PyArg_ParseTuple(args, "Uy*nL", &text, &ends, &base, &first_word)) return NULL;
+    int packed = 0;
+    if (check_ready(e) < 0 ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "Uy*nL|$p", names, &text, &ends, &base, &first_word, &packed))
+        return NULL;
     PyObject *out = NULL;
     Py_ssize_t len = PyUnicode_GET_LENGTH(text), n = ends.len / (Py_ssize_t)sizeof(int64_t);
     /* The ends are copied (aligned, and safe from a caller changing the buffer meanwhile), then
@@ -157,7 +176,7 @@ static PyObject *Encoder_encode_split(Encoder *e, PyObject *args) {
             goto done;
         }
     }
-    out = encode_lists(e, text, base, first_word, cuts);
+    out = encode_lists(e, text, base, first_word, cuts, packed);
 done:
     PyMem_Free(cuts);
     PyBuffer_Release(&ends);
@@ -197,6 +216,35 @@ static int encoding_offsets(PyTypeObject *type, Py_ssize_t offsets[9]) {
         }
     }
     return 0;
+}
+
+/* The byte offset of a slotted class's "_packed" slot (a packed Encoding: tokenizer_core.types.PackedEncoding). */
+static int packed_offset(PyTypeObject *type, Py_ssize_t *offset) {
+    PyObject *d = PyObject_GetAttrString((PyObject *)type, "_packed");
+    if (!d) return -1;
+    int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+    if (ok) *offset = ((PyMemberDescrObject *)d)->d_member->offset;
+    Py_DECREF(d);
+    if (!ok) PyErr_Format(PyExc_TypeError, "%.100s._packed is not a slot", type->tp_name);
+    return ok ? 0 : -1;
+}
+
+/* A packed row: (ids, starts, ends, word_ids, sequence_id, token strings) (see result_packed), or an object of
+ * `type` with that tuple in its "_packed" slot and every other slot unset. */
+static PyObject *packed_row(Encoder *e, const Result *r, PyObject *seq_obj, PyTypeObject *type, Py_ssize_t offset) {
+    PyObject *cols = result_packed(r);
+    if (!cols) return NULL;
+    PyObject *row = PyTuple_New(6);
+    if (!row) { Py_DECREF(cols); return NULL; }
+    for (int f = 0; f < 4; f++) PyTuple_SET_ITEM(row, f, Py_NewRef(PyTuple_GET_ITEM(cols, f)));
+    PyTuple_SET_ITEM(row, 4, Py_NewRef(seq_obj));
+    PyTuple_SET_ITEM(row, 5, Py_NewRef(e->token_strs));
+    Py_DECREF(cols);
+    if (!type) return row;
+    PyObject *obj = type->tp_alloc(type, 0);
+    if (!obj) { Py_DECREF(row); return NULL; }
+    *(PyObject **)((char *)obj + offset) = row;
+    return obj;
 }
 
 /* An object of `type` holding the row's eight lists and a new empty "overflowing" list (steals row). */
@@ -271,25 +319,30 @@ static void encode_window(BatchJob *job, int threads) {
 #define WINDOW_CHARS ((Py_ssize_t)1 << 21)
 
 PyDoc_STRVAR(encode_batch_doc,
-"encode_batch(texts, sequence_id, threads=1, *, encoding=None) -> one row per text:\n"
+"encode_batch(texts, sequence_id, threads=1, *, encoding=None, packed=False) -> one row per text:\n"
 "(ids, tokens, offsets, type_ids, attention_mask, special_tokens_mask, word_ids, sequence_ids),\n"
 "the fields of an Encoding in order (type and sequence ids are sequence_id); with encoding (a\n"
-"slotted class with those fields and \"overflowing\"), objects of that class instead.\n\n"
+"slotted class with those fields and \"overflowing\"), objects of that class instead.\n"
+"packed: each row (ids, starts, ends, word_ids, sequence_id, token_strs) with encode(packed=True)'s\n"
+"columns and the Encoder's list of token strings by id; with encoding (a slotted class with a\n"
+"\"_packed\" slot), an object of that class holding the row there, its other slots unset.\n\n"
 "Texts are encoded a window at a time (about 2M characters) on `threads` threads without the\n"
 "GIL, then the window's lists are made. The lists hold only ints, strs and tuples of ints, so they\n"
 "can be in no reference cycle; they are left out of the cyclic GC, which would otherwise walk\n"
 "every token of a large batch again at each collection.");
 
 static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) {
-    static char *names[] = {"texts", "sequence_id", "threads", "encoding", NULL};
+    static char *names[] = {"texts", "sequence_id", "threads", "encoding", "packed", NULL};
     PyObject *texts, *seq_obj;
     PyTypeObject *encoding = NULL;
-    Py_ssize_t threads = 1, offsets[9];
+    Py_ssize_t threads = 1, offsets[9], packed_at = 0;
+    int packed = 0;
     if (check_ready(e) < 0 || check_own_split(e) < 0 ||
-        !PyArg_ParseTupleAndKeywords(args, kw, "OO!|n$O!", names, &texts, &PyLong_Type, &seq_obj, &threads,
-                                     &PyType_Type, &encoding))
+        !PyArg_ParseTupleAndKeywords(args, kw, "OO!|n$O!p", names, &texts, &PyLong_Type, &seq_obj, &threads,
+                                     &PyType_Type, &encoding, &packed))
         return NULL;
-    if (encoding && encoding_offsets(encoding, offsets) < 0) return NULL;
+    if (encoding && (packed ? packed_offset(encoding, &packed_at) : encoding_offsets(encoding, offsets)) < 0)
+        return NULL;
     if (threads < 1 || threads > 64) {
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
         return NULL;
@@ -332,6 +385,12 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) 
         }
         for (Py_ssize_t k = first; k < last; k++) {
             Result *r = &res[k - first];
+            if (packed) {
+                PyObject *row = packed_row(e, r, seq_obj, encoding, packed_at);
+                if (!row) goto fail;
+                PyList_SET_ITEM(out, k, row);
+                continue;
+            }
             PyObject *lists = result_lists(e, r);
             if (!lists) goto fail;
             Py_ssize_t m = r->out.n;
@@ -469,8 +528,8 @@ static PyObject *Encoder_clear_cache(Encoder *e, PyObject *Py_UNUSED(ignored)) {
 }
 
 static PyMethodDef Encoder_methods[] = {
-    {"encode", (PyCFunction)Encoder_encode, METH_VARARGS, encode_doc},
-    {"encode_split", (PyCFunction)Encoder_encode_split, METH_VARARGS, encode_split_doc},
+    {"encode", (PyCFunction)(void (*)(void))Encoder_encode, METH_VARARGS | METH_KEYWORDS, encode_doc},
+    {"encode_split", (PyCFunction)(void (*)(void))Encoder_encode_split, METH_VARARGS | METH_KEYWORDS, encode_split_doc},
     {"encode_batch", (PyCFunction)(void (*)(void))Encoder_encode_batch, METH_VARARGS | METH_KEYWORDS, encode_batch_doc},
     {"encode_ids", (PyCFunction)Encoder_encode_ids, METH_O, encode_ids_doc},
     {"split", (PyCFunction)Encoder_split, METH_O, split_doc},

@@ -112,5 +112,6 @@ int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t
                 Result *r);
 PyObject *ids_list(Encoder *e, const Result *r);
 PyObject *result_lists(Encoder *e, const Result *r);
+PyObject *result_packed(const Result *r);
 
 #endif

@@ -39,6 +39,7 @@ from typing import Any, Optional
 
 from tokenizer_core.bpe.kernel import kernel_encoder, split_chain
 from tokenizer_core.bpe.model import BPE
+from tokenizer_core.packed_encoding import PackedEncoding
 from tokenizer_core.text.byte_level import ByteLevel, chunk_piece
 from tokenizer_core.text.input_checks import MAX_INPUT_CHARS
 from tokenizer_core.text.native import default_threads
@@ -118,9 +119,10 @@ class ByteLevelFastPath:
         if self.kernel is not None and len(outer) == 1 and outer[0][2] is None:
             inner = added.split(text, normalized=True, normalizer=None, skip_special=skip)
             if len(inner) == 1 and inner[0][2] is None:
-                # The common case, no added token in the text: the kernel's lists are the encoding.
-                ids, tokens, offsets, word_ids, _ = self.kernel.encode(text, 0, 0)
-                return _encoding(ids, tokens, offsets, word_ids, sequence_id)
+                # The common case, no added token in the text: the kernel's columns are the encoding,
+                # its lists made when read.
+                ids, starts, ends, words, _, strs = self.kernel.encode(text, 0, 0, packed=True)
+                return PackedEncoding.from_packed((ids, starts, ends, words, sequence_id, strs))
         for base, end, entry in outer:
             segment = text[base:end]
             if entry is not None:
@@ -167,9 +169,9 @@ class ByteLevelFastPath:
             # others still go to the kernel in one call.
             odd = {i for i, t in enumerate(texts) if has_added([t])} if has_added(texts) else set()
             threads = default_threads() if threads is None else max(1, min(threads, 64))
-            # The kernel makes the Encoding objects itself (their slots filled directly).
+            # The kernel makes the Encoding objects itself, each holding its packed columns (lists made when read).
             plain = iter(self.kernel.encode_batch([t for i, t in enumerate(texts) if i not in odd], sequence_id,
-                                                  threads=threads, encoding=Encoding))
+                                                  threads=threads, encoding=PackedEncoding, packed=True))
             out = [self.encode(t, added=added, split_special=split_special, sequence_id=sequence_id)
                    if i in odd else next(plain) for i, t in enumerate(texts)]
             return None if any(e is None for e in out) else out

@@ -146,15 +146,22 @@ class SplitByRegex:
     def split(self, text: str) -> list[str]:
         return self._chunks(text)
 
-    def encode(self, text: str, base: int, first_word: int) -> tuple[Any, ...]:
-        return self.encoder.encode_split(text, self._ends(text), base, first_word)
+    def encode(self, text: str, base: int, first_word: int, *, packed: bool = False) -> tuple[Any, ...]:
+        return self.encoder.encode_split(text, self._ends(text), base, first_word, packed=packed)
 
     def encode_ids(self, text: str) -> list[int]:
         return self.encoder.encode_split(text, self._ends(text), 0, 0)[0]
 
-    def encode_batch(self, texts: Any, sequence_id: int, *, threads: int = 1, encoding: Any = None) -> list[Any]:
+    def encode_batch(self, texts: Any, sequence_id: int, *, threads: int = 1, encoding: Any = None,
+                     packed: bool = False) -> list[Any]:
         """Each text in turn (the regex split holds the GIL, so threads would not help here)."""
         out = []
+        if packed:
+            for text in texts:
+                ids, starts, ends, words, _, strs = self.encode(text, 0, 0, packed=True)
+                row = (ids, starts, ends, words, sequence_id, strs)
+                out.append(row if encoding is None else encoding.from_packed(row))
+            return out
         for text in texts:
             ids, tokens, offsets, word_ids, _ = self.encode(text, 0, 0)
             n = len(ids)

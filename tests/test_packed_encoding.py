@@ -1,0 +1,106 @@
+"""PackedEncoding (tokenizer_core/packed_encoding.py): the kernel's columns, lists made when read; to every
+caller it is the Encoding the list-building path gives (equality, pickling, copies, replace, mutation)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokenizer_core.io.references import load_reference
+from tokenizer_core.packed_encoding import PackedEncoding
+from tokenizer_core.text.native import available
+from tokenizer_core.types import Encoding
+
+pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not installed")
+
+_FIELDS = [f.name for f in dataclasses.fields(Encoding)]
+
+
+@pytest.fixture(scope="module")
+def gpt2():
+    return load_reference("gpt2")
+
+
+def _packed(tok, text: str, sequence_id: int = 0) -> PackedEncoding:
+    enc = tok.encode_sequence(text, sequence_id=sequence_id)
+    assert type(enc) is PackedEncoding
+    return enc
+
+
+def _plain(enc: Encoding) -> Encoding:
+    return Encoding(**{f: copy.copy(getattr(enc, f)) for f in _FIELDS})
+
+
+def _set(enc: Encoding, name: str) -> bool:
+    try:
+        getattr(Encoding, name).__get__(enc)
+        return True
+    except AttributeError:
+        return False
+
+
+@given(text=st.lists(st.sampled_from(list("ab \n\t'sé字😀<>&\"") + ["\r\n", "  ", "123"]), max_size=40).map("".join))
+@settings(max_examples=60, deadline=None)
+def test_packed_columns_give_the_lists_of_the_kernel(gpt2, text: str) -> None:
+    """Kernel lists (encode) and packed columns (encode packed=True) are one encoding, for any text."""
+    fast = gpt2._fast.get(gpt2.normalizer, gpt2.pre_tokenizer, gpt2.model)
+    ids, tokens, offsets, word_ids, pieces = fast.kernel.encode(text, 7, 3)
+    p_ids, starts, ends, words, p_pieces, strs = fast.kernel.encode(text, 7, 3, packed=True)
+    enc = PackedEncoding.from_packed((p_ids, starts, ends, words, 1, strs))
+    assert (enc.ids, enc.tokens, enc.offsets, enc.word_ids, p_pieces) == (ids, tokens, offsets, word_ids, pieces)
+    assert enc.type_ids == enc.sequence_ids == [1] * len(ids) and enc.attention_mask == [1] * len(ids)
+    assert enc.special_tokens_mask == [0] * len(ids) and enc.overflowing == []
+
+
+def test_lists_are_made_once_and_only_when_read(gpt2) -> None:
+    enc = _packed(gpt2, "Hello there, naïve world")
+    assert not any(_set(enc, f) for f in _FIELDS)
+    assert len(enc) == 5 and not _set(enc, "ids")  # the length comes from the columns
+    ids = enc.ids
+    assert enc.ids is ids and _set(enc, "ids") and not _set(enc, "offsets")
+    assert enc.tokens == ["Hello", "Ġthere", ",", "ĠnaÃ¯ve", "Ġworld"]
+    enc.ids.append(1)  # ordinary lists: mutations stay
+    assert enc.ids[-1] == 1 and len(enc) == 6
+    enc.tokens = ["x"]
+    assert enc.tokens == ["x"]
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        enc.nope  # noqa: B018
+    assert not hasattr(enc, "_other")
+
+
+def test_equal_to_plain_encodings_both_ways(gpt2) -> None:
+    enc = _packed(gpt2, "one two", sequence_id=1)
+    plain = _plain(_packed(gpt2, "one two", sequence_id=1))
+    assert type(plain) is Encoding
+    assert enc == plain and plain == enc and not (enc != plain)
+    assert enc != _plain(_packed(gpt2, "one three", sequence_id=1))
+    assert enc != _plain(_packed(gpt2, "one two", sequence_id=0))  # type and sequence ids differ
+    assert enc != "one two"
+    with pytest.raises(TypeError):
+        hash(enc)
+
+
+@pytest.mark.parametrize("read_first", [(), ("ids",), tuple(_FIELDS)])
+def test_pickles_copies_and_replace(gpt2, read_first: tuple[str, ...]) -> None:
+    enc = _packed(gpt2, "pickled text\nwith 2 lines")
+    for name in read_first:
+        getattr(enc, name)
+    expected = _plain(enc)
+    for other in (pickle.loads(pickle.dumps(enc)), copy.copy(enc), copy.deepcopy(enc)):
+        assert other == expected and isinstance(other, Encoding)
+    replaced = dataclasses.replace(enc, ids=[1, 2])
+    assert replaced.ids == [1, 2] and replaced.tokens == expected.tokens
+    assert "PackedEncoding(ids=" in repr(enc)
+
+
+def test_batch_rows_and_single_texts_agree(gpt2) -> None:
+    texts = ["a b c", "", "naïve 😀 text", "x" * 5000]
+    batch = gpt2.encode_batch(texts)
+    assert all(type(e) is PackedEncoding for e in batch.encodings)
+    assert [_plain(e) for e in batch.encodings] == [_plain(gpt2.encode(t)) for t in texts]
+    assert batch["input_ids"] == [gpt2.encode(t).ids for t in texts]
