@@ -24,6 +24,7 @@ def route() -> None:
     allow_pauses(False)  # many sessions share this process: one training never stops collection for all
     from ui import url_state
     from ui.corpus import link as corpus_link
+    from ui.lessons import library as lesson_library
     from ui.navigation import PAGES as NAV_PAGES
     from ui.session import begin_run
     from ui.shelf import link as shelf_link
@@ -57,7 +58,8 @@ def route() -> None:
         corpus_link.publish()
         shelf_link.publish()
         refresh_shelf()  # the page may have put a tokenizer on the shelf; the share link is now complete
-        workspace.keep_in_use(corpus_link.in_use() + shelf_link.in_use())  # what an open session uses never expires
+        # What an open session uses never expires: its corpus, its tokenizers, its uploaded lessons.
+        workspace.keep_in_use(corpus_link.in_use() + shelf_link.in_use() + lesson_library.in_use())
         url_state.publish(display.URL_PARAMS)
 
 

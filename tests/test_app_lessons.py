@@ -108,10 +108,24 @@ def test_a_hostile_lesson_is_shown_as_text(db):
     assert "Content-Security-Policy" in page
 
 
+def _my_copy() -> str:
+    """The Wikipedia lesson's file under another id and title, as a teacher would upload it."""
+    with open("lessons/bpe-aaabdaaabac.yaml", encoding="utf-8") as fh:
+        text = fh.read()
+    return text.replace("id: bpe-aaabdaaabac", "id: my-copy").replace("Byte-pair encoding by hand",
+                                                                        "My copy of the BPE lesson")
+
+
+def test_an_open_session_keeps_its_uploaded_lesson_from_expiry(db, monkeypatch):
+    touched: list[str] = []
+    monkeypatch.setattr(workspace, "keep_in_use", lambda links: touched.extend(links))
+    at = upload(fresh(), _my_copy().encode())
+    link = at.session_state["lessons_lesson"]
+    assert link in touched
+
+
 def test_an_uploaded_lesson_survives_a_restart_by_its_link(db):
-    text = (LESSONS_DIR_TEXT := (LESSON_FILE := "lessons/bpe-aaabdaaabac.yaml"))  # noqa: F841
-    data = open(LESSON_FILE, encoding="utf-8").read().replace("id: bpe-aaabdaaabac", "id: my-copy").replace(
-        "Byte-pair encoding by hand", "My copy of the BPE lesson")
+    data = _my_copy()
     at = upload(fresh(), data.encode())
     link = at.session_state["lessons_lesson"]
     assert link not in BUILTIN_IDS and qp(at, "lesson") == [link]
