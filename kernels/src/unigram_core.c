@@ -150,8 +150,8 @@ static int lattice_build(Lattice *L, const UgPieces *t, const uint32_t *cps, con
     return 0;
 }
 
-/* numpy's add.reduce of a[0:n]: -0.0 plus each term under 8 terms, else eight running sums
- * (blocks of 128 are all a node's group can hold: pieces are at most 256 long, split in halves). */
+/* numpy's add.reduce of a[0:n] (its pairwise sum): -0.0 plus each term under 8 terms, eight running
+ * sums up to 128, halves (cut at a multiple of 8) beyond. A node's group has one edge per piece length. */
 static double pairwise(const double *a, int64_t n) {
     if (n < 8) {
         double r = -0.0;
