@@ -34,6 +34,7 @@ from typing import Any, Optional
 import regex
 
 from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
+from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
 from tokenizer_core.types import Encoding
 
 #: Distinct chunks remembered per tokenizer; past this, new chunks are encoded but not stored.
@@ -160,7 +161,8 @@ class ChunkedFastPath:
 
 class FastPathSlot:
     """A tokenizer's fast path, rebuilt when one of its stages is swapped (``tok.model = ...``): the
-    byte-level one (:mod:`tokenizer_core.bpe.fast_pipeline`), else the chunked one, else None."""
+    byte-level one (:mod:`tokenizer_core.bpe.fast_pipeline`), else the chunked one, else SentencePiece's
+    (:mod:`tokenizer_core.sentencepiece_fast`), else None."""
 
     __slots__ = ("_stages", "_fast")
 
@@ -176,4 +178,7 @@ class FastPathSlot:
             self._fast = ByteLevelFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
             if self._fast is None:
                 self._fast = ChunkedFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
+            if self._fast is None:
+                self._fast = SentencePieceFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer,
+                                                         model=model)
         return self._fast

@@ -59,7 +59,7 @@ def _check_vocab(vocab: Sequence[Any]) -> list[tuple[str, float, str]]:
     return out
 
 
-def _chunk_mode(pieces: Collection[str]) -> Optional[str]:
+def chunk_mode(pieces: Collection[str]) -> Optional[str]:
     """Where texts may be cut into independent chunks without changing the result.
 
     If no piece has "▁" after its first character, no merge ever joins across a "▁" that
@@ -69,7 +69,7 @@ def _chunk_mode(pieces: Collection[str]) -> Optional[str]:
     character are cut before each run of "▁" instead ("before_run"; mirror: "after_run"). Without
     a "▁" piece a run of unknown symbols could run across the cut, so nothing is cut.
 
-    >>> _chunk_mode(["▁", "▁a", "a"]), _chunk_mode(["▁", "▁▁", "▁a"]), _chunk_mode(["▁", "a▁"])
+    >>> chunk_mode(["▁", "▁a", "a"]), chunk_mode(["▁", "▁▁", "▁a"]), chunk_mode(["▁", "a▁"])
     ('before', 'before_run', 'after')
     """
     if SPACE_SYMBOL not in pieces:
@@ -108,7 +108,7 @@ class SentencePieceBPE(ScoredPieceLookup):
             if k == "user_defined":
                 self._user_defined.setdefault(p[0], []).append(p)
         self._byte_ids = {b: self._ids.get(f"<0x{b:02X}>", self.unk_id) for b in range(256)}
-        self._chunks = _chunk_mode(self._mergeable.keys())
+        self._chunks = chunk_mode(self._mergeable.keys())
         self._cache: dict[str, list[Token]] = {}
 
     # ------------------------------------------------------------------ encoding

@@ -1,0 +1,100 @@
+"""SentencePiece's fast path (tokenizer_core/sentencepiece_fast.py) gives the general path's encoding,
+field for field, on hostile texts, for BPE and Unigram models with and without the nmt_nfkc rule table,
+the dummy prefix and the removal of extra spaces; and sentencepiece's own ids."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests._texts import real_lines
+from tokenizer_core.io.importers import import_tokenizer
+from tokenizer_core.io.references import load_reference
+from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
+
+spm = pytest.importorskip("sentencepiece")
+
+_ALPHABET = list("aAbé\u0301中文!,.-") + [
+    " ", "  ", "\t", "\n", "\r\n", "\x0b", "\u00a0", "\u3000", "\u200b", "\u00ad", "\x00", "\ufeff",
+    "\U0001F600", "…", "ﬁ", "½", "①", "Ａ", "▁", "the", " the", "ing", "  x"]
+TEXTS = st.lists(st.sampled_from(_ALPHABET), max_size=40).map("".join)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("sp")
+
+
+@pytest.fixture(scope="module")
+def models(folder: Path) -> dict[str, Tokenizer]:
+    corpus = folder / "corpus.txt"
+    corpus.write_text("\n".join(real_lines(2000)) + "\nnaïve café ① Ａ … ﬁne 中文字\n" * 20, encoding="utf-8")
+    out: dict[str, Tokenizer] = {"mistral_v1": load_reference("mistral_v1")}
+    for kind in ("unigram", "bpe"):
+        spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(folder / kind), vocab_size=700,
+                                       model_type=kind, minloglevel=2)
+        out[f"sp-{kind}"] = import_tokenizer("sentencepiece", folder / f"{kind}.model")
+    # The same Unigram with the other settings of the normalizer.
+    for name, changes in (("keep-spaces", {"remove_extra_whitespaces": False}),
+                          ("no-dummy", {"add_dummy_prefix": False}),
+                          ("no-dummy-keep-spaces", {"add_dummy_prefix": False, "remove_extra_whitespaces": False})):
+        tok = copy.deepcopy(out["sp-unigram"])
+        for key, value in changes.items():
+            setattr(tok.normalizer, key, value)
+        out[f"sp-unigram-{name}"] = tok
+    return out
+
+
+def _general(tok: Tokenizer, text: str):  # noqa: ANN202
+    return tok._trace_text(text, split_special=True, sampling=None, sequence_id=0)[1]
+
+
+def _fields(enc) -> dict:  # noqa: ANN001
+    return {f.name: getattr(enc, f.name) for f in dataclasses.fields(enc)}
+
+
+NAMES = ["mistral_v1", "sp-unigram", "sp-bpe", "sp-unigram-keep-spaces", "sp-unigram-no-dummy",
+         "sp-unigram-no-dummy-keep-spaces"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_fast_path_is_taken(models, name: str) -> None:
+    tok = models[name]
+    assert isinstance(tok._fast.get(tok.normalizer, tok.pre_tokenizer, tok.model), SentencePieceFastPath)
+    fast = tok._fast.get(tok.normalizer, tok.pre_tokenizer, tok.model)
+    for text in ("plain words here, and … more", "\tﬁne\u00a0 café ① Ａ\n\n", "  lead and trail  "):
+        assert fast.encode(text, added=tok.added, split_special=True, sequence_id=0) is not None, text
+    # What the chunks cannot hold takes the general path: a typed "▁" (it joins the runs of "▁").
+    assert fast.encode("a ▁b", added=tok.added, split_special=True, sequence_id=0) is None
+
+
+@pytest.mark.parametrize("name", NAMES)
+@given(text=TEXTS)
+@settings(max_examples=150, deadline=None)
+def test_fast_equals_general(models, name: str, text: str) -> None:
+    tok = models[name]
+    assert _fields(tok.encode(text)) == _fields(_general(tok, text))
+
+
+@pytest.mark.parametrize("kind", ["unigram", "bpe"])
+def test_ids_equal_sentencepiece_on_real_lines(models, folder: Path, kind: str) -> None:
+    tok = models[f"sp-{kind}"]
+    sp = spm.SentencePieceProcessor(model_file=str(folder / f"{kind}.model"))
+    for line in real_lines(300):
+        for text in (line, "  " + line + "\t", line.replace(" ", "\u00a0 ")):
+            assert tok.encode(text, add_special_tokens=False).ids == sp.encode(text), text
+
+
+def test_a_repeated_chunk_is_segmented_once(models) -> None:
+    tok = copy.deepcopy(models["sp-unigram"])
+    calls: list[str] = []
+    inner = tok.model.tokenize
+    tok.model.tokenize = lambda text: calls.append(text) or inner(text)  # type: ignore[method-assign]
+    tok.encode("the cat the cat the cat")
+    assert calls.count("▁cat") == 1 and calls.count("▁the") == 1  # (the first chunk has its own entry)

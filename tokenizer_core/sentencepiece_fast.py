@@ -1,0 +1,171 @@
+"""The fast path of SentencePiece models (BPE and Unigram): encodings from cached chunks.
+
+A SentencePiece model segments its normalized text, in which every space is a "▁". When no piece
+holds a "▁" after another character (:func:`~tokenizer_core.bpe.sentencepiece_bpe.chunk_mode` is
+``"before"`` or ``"before_run"``: Llama's, Mistral's and the trainer's defaults), no token crosses
+the start of a run of "▁", so the text is the concatenation of its chunks, each a run of spaces
+(characters the rule table maps to a space: tab, newline, NBSP ... under ``nmt_nfkc``) and the word
+after it. Where the rule table replaces each character on its own (no longer key applies), a
+chunk's normalized form and its alignment with the original depend on the chunk alone (its first
+"▁" and the dummy prefix on where it stands: first, middle or a trailing run of spaces). Each
+distinct chunk is segmented once and remembered as ids, tokens and offsets relative to it; a text
+is a lookup per chunk.
+
+The result equals the general path's :class:`~tokenizer_core.types.Encoding` field for field
+(``tests/test_sentencepiece_fast.py`` compares them on hostile texts); texts the path does not
+cover (a literal "▁", added tokens, keys of several characters, characters deleted or replaced by
+text holding a space) take the general path.
+
+>>> from tokenizer_core.pipeline import Tokenizer
+>>> from tokenizer_core.unigram.sentencepiece_normalizer import SentencePieceNormalizer
+>>> from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
+>>> vocab = [("<unk>", 0.0, "unknown"), ("▁", -2.0, "normal"), ("▁hi", -1.0, "normal"), ("h", -3.0, "normal"),
+...          ("i", -3.0, "normal")]
+>>> tok = Tokenizer(SentencePieceUnigram(vocab), normalizer=SentencePieceNormalizer())
+>>> enc = tok.encode("hi  hi")
+>>> enc.tokens, enc.offsets
+(['▁hi', '▁hi'], [(0, 2), (2, 6)])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import regex
+
+from tokenizer_core.bpe.sentencepiece_bpe import SentencePieceBPE, chunk_mode
+from tokenizer_core.types import Encoding, Offsets
+from tokenizer_core.unigram.sentencepiece_normalizer import SPACE_SYMBOL, SentencePieceNormalizer
+from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
+
+__all__ = ["SentencePieceFastPath"]
+
+#: Distinct chunks remembered per tokenizer; past this, new chunks are encoded but not stored.
+_CACHE_LIMIT = 200_000
+#: A run of spaces and the word after it, or the spaces that end the text.
+_CHUNKS = regex.compile(r" *[^ ]+| +")
+
+#: A chunk's ids, tokens, and token starts and ends relative to the chunk's start.
+Entry = tuple[list[int], list[str], list[int], list[int]]
+
+
+class SentencePieceFastPath:
+    """Encodings of one SentencePiece tokenizer's texts, from the cached encodings of their chunks."""
+
+    def __init__(self, normalizer: SentencePieceNormalizer, model: Any) -> None:
+        self._norm, self._model = normalizer, model
+        self._cache: dict[str, Entry] = {}
+
+    @classmethod
+    def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[SentencePieceFastPath]:
+        """The fast path for these stages, or None when a token may cross a chunk."""
+        if pre_tokenizer is not None or type(normalizer) is not SentencePieceNormalizer:
+            return None
+        if not normalizer.escape_whitespaces or normalizer.treat_whitespace_as_suffix:
+            return None
+        if type(model) is SentencePieceBPE:
+            mode = model._chunks
+        elif type(model) is SentencePieceUnigram:
+            mode = chunk_mode([p for p, _, kind in model._vocab if kind in ("normal", "user_defined")])
+        else:
+            return None
+        return cls(normalizer, model) if mode in ("before", "before_run") else None
+
+    def _replacements(self, text: str) -> Optional[tuple[dict[str, str], str]]:
+        """What the rule table does to each character of ``text`` (those it changes), and ``text``
+        with every character it maps to a space written as a space; None when the chunks would not
+        be independent (a longer key may match, a character vanishes or becomes text with a space,
+        a user-defined symbol or a literal "▁" occurs)."""
+        norm, chars = self._norm, set(text)
+        if SPACE_SYMBOL in chars or (norm._symbols and not chars.isdisjoint(norm._symbols)):
+            return None
+        table = norm.charsmap
+        if table is None:
+            return {}, text
+        rules = [(c, *table.char_rule(c)) for c in chars]
+        follow = frozenset().union(*(r[2] for r in rules))
+        if follow and any(c.encode("utf-8")[0] in follow for c in chars):
+            return None
+        reps = {c: rep for c, rep, _ in rules if rep is not None and rep != c}
+        spaces = {ord(c): " " for c, rep in reps.items() if rep == " "}
+        if any(not rep or SPACE_SYMBOL in rep or (" " in rep and rep != " ") for rep in reps.values()):
+            return None
+        return reps, text.translate(spaces) if spaces else text
+
+    def _normal_form(self, chunk: str, k: int, reps: dict[str, str], *, first: bool) -> tuple[str, list[Offsets]]:
+        """A chunk's normalized text in place and each character's span in the chunk (the
+        normalizer's steps on a chunk of ``k`` spaces and a word whose characters the rule table
+        replaces one at a time)."""
+        space, n, word = SPACE_SYMBOL, len(chunk), chunk[k:]
+        if reps:
+            parts = [reps.get(c, c) for c in word]
+            word = "".join(parts)
+            word_align = [(k + i, k + i + 1) for i, rep in enumerate(parts) for _ in rep]
+        else:
+            word_align = list(zip(range(k, n), range(k + 1, n + 1)))
+        if self._norm.remove_extra_whitespaces:
+            if not word:  # the spaces that end the text go
+                return "", []
+            if first:  # leading spaces go; the dummy prefix points at the word
+                head, head_align = (space, [(k, k)]) if self._norm.add_dummy_prefix else ("", [])
+            else:  # a run of spaces becomes its first space
+                head, head_align = space, [(0, 1)]
+            return head + word, head_align + word_align
+        text = space * k + word
+        align = list(zip(range(k), range(1, k + 1))) + word_align
+        if first and self._norm.add_dummy_prefix:
+            return space + text, [(0, 0)] + align
+        return text, align
+
+    def _entry(self, chunk: str, k: int, reps: dict[str, str], *, first: bool) -> Entry:
+        entry = None if first else self._cache.get(chunk)
+        if entry is not None:
+            return entry
+        text, align = self._normal_form(chunk, k, reps, first=first)
+        ids: list[int] = []
+        tokens: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        for t in self._model.tokenize(text) if text else ():
+            a, b = t.offsets
+            # NormalizedString.original_span: from the first character's start to the last one's end.
+            ids.append(t.id)
+            tokens.append(t.text)
+            starts.append(align[a][0])
+            ends.append(align[b - 1][1])
+        entry = (ids, tokens, starts, ends)
+        if not first and len(self._cache) < _CACHE_LIMIT:
+            self._cache[chunk] = entry
+        return entry
+
+    def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
+        """The model tokens of ``text`` as the general path gives them; None for the general path."""
+        skip = not split_special
+        if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
+                [text], normalized=False, skip_special=skip):
+            return None
+        found = self._replacements(text)
+        if found is None:
+            return None
+        reps, spaced = found
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[Offsets] = []
+        entry_of = self._entry
+        for m in _CHUNKS.finditer(spaced):
+            base, end = m.span()
+            group = m.group()
+            # The chunk as typed is its key (the table's replacements depend on it alone).
+            c_ids, c_tokens, starts, ends = entry_of(text[base:end], len(group) - len(group.lstrip(" ")), reps,
+                                                     first=base == 0)
+            ids += c_ids
+            tokens += c_tokens
+            offsets += zip([a + base for a in starts], [b + base for b in ends])
+        n = len(ids)
+        # The whole normalized text is one piece (no pre-tokenizer): one word.
+        return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
+                        special_tokens_mask=[0] * n, word_ids=[0] * n, sequence_ids=[sequence_id] * n)
+
+    def encode_batch(self, texts: Any, **_: Any) -> None:
+        """None: a batch is encoded text by text (each through :meth:`encode`)."""
+        return None
