@@ -11,6 +11,12 @@ chunk's normalized form and its alignment with the original depend on the chunk 
 distinct chunk is segmented once and remembered as ids, tokens and offsets relative to it; a text
 is a lookup per chunk.
 
+A Unigram model's Viterbi adds 32-bit float scores along the whole text, so which of two near-equal
+segmentations of a chunk wins depends on the score accumulated before it (x + xxx against xxx + x).
+The path keeps that running score, rounded as the whole text's Viterbi rounds it, and each chunk
+remembers the smallest gap between two of its candidates: where rounding at the running score could
+close it, the chunk is segmented again from that score.
+
 The result equals the general path's :class:`~tokenizer_core.types.Encoding` field for field
 (``tests/test_sentencepiece_fast.py`` compares them on hostile texts); texts the path does not
 cover (a literal "▁", added tokens, keys of several characters, characters deleted or replaced by
@@ -29,6 +35,8 @@ text holding a space) take the general path.
 
 from __future__ import annotations
 
+import math
+from array import array
 from typing import Any, Optional
 
 import regex
@@ -44,9 +52,12 @@ __all__ = ["SentencePieceFastPath"]
 _CACHE_LIMIT = 200_000
 #: A run of spaces and the word after it, or the spaces that end the text.
 _CHUNKS = regex.compile(r" *[^ ]+| +")
+_F32 = array("f", [0.0])  # storing a sum here rounds it to float32, as sentencepiece's float additions do
 
-#: A chunk's ids, tokens, and token starts and ends relative to the chunk's start.
-Entry = tuple[list[int], list[str], list[int], list[int]]
+#: A chunk's ids, tokens, token starts and ends relative to the chunk's start; for a Unigram model
+#: also the scores its best path adds, the smallest gap between two candidates on the way and the
+#: chunk's normalized text (see :meth:`SentencePieceFastPath._unigram_entry`).
+Entry = tuple[list[int], list[str], list[int], list[int], tuple[float, ...], float, str]
 
 
 class SentencePieceFastPath:
@@ -55,6 +66,9 @@ class SentencePieceFastPath:
     def __init__(self, normalizer: SentencePieceNormalizer, model: Any) -> None:
         self._norm, self._model = normalizer, model
         self._cache: dict[str, Entry] = {}
+        self._unigram = type(model) is SentencePieceUnigram
+        if self._unigram:  # the largest score a piece adds: bounds the sums whose rounding matters
+            self._max_score = max(abs(model.piece_score(i)) for i in range(len(model._vocab)))
 
     @classmethod
     def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[SentencePieceFastPath]:
@@ -122,21 +136,37 @@ class SentencePieceFastPath:
         if entry is not None:
             return entry
         text, align = self._normal_form(chunk, k, reps, first=first)
-        ids: list[int] = []
-        tokens: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        for t in self._model.tokenize(text) if text else ():
-            a, b = t.offsets
-            # NormalizedString.original_span: from the first character's start to the last one's end.
-            ids.append(t.id)
-            tokens.append(t.text)
-            starts.append(align[a][0])
-            ends.append(align[b - 1][1])
-        entry = (ids, tokens, starts, ends)
+        if self._unigram:
+            path, gap = self._model.viterbi_margin(text) if text else ([], math.inf)
+            entry = (*self._relative(self._model.path_tokens(text, path), align),
+                     tuple(self._model.piece_score(i) for _, _, i in path), gap, text)
+        else:
+            entry = (*self._relative(self._model.tokenize(text) if text else [], align), (), math.inf, text)
         if not first and len(self._cache) < _CACHE_LIMIT:
             self._cache[chunk] = entry
         return entry
+
+    @staticmethod
+    def _relative(tokens: list[Any], align: list[Offsets]) -> tuple[list[int], list[str], list[int], list[int]]:
+        """Ids, texts, and spans in the chunk (NormalizedString.original_span: from the first
+        character's start to the last one's end)."""
+        return ([t.id for t in tokens], [t.text for t in tokens], [align[t.offsets[0]][0] for t in tokens],
+                [align[t.offsets[1] - 1][1] for t in tokens])
+
+    def _at_score(self, entry: Entry, total: float, chunk: str, k: int, reps: dict[str, str], *,
+                  first: bool) -> Entry:
+        """A Unigram chunk's entry when its path starts from ``total``: the cached one unless the
+        rounding of sums near ``total`` could close the gap between two of its candidates (near
+        ties: then the chunk is segmented again from that score, as the whole text's Viterbi is)."""
+        text = entry[6]
+        # Each candidate's sum rounds at most once a piece, by half a float32 unit at its size.
+        size = abs(total) + len(text) * self._max_score + 1.0
+        if entry[5] > 4.0 * len(text) * size * 2.0**-24:
+            return entry
+        text, align = self._normal_form(chunk, k, reps, first=first)
+        path = self._model.viterbi(text, base=total)
+        return (*self._relative(self._model.path_tokens(text, path), align),
+                tuple(self._model.piece_score(i) for _, _, i in path), math.inf, text)
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None for the general path."""
@@ -151,13 +181,19 @@ class SentencePieceFastPath:
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Offsets] = []
-        entry_of = self._entry
+        entry_of, unigram, total, f32 = self._entry, self._unigram, 0.0, _F32
         for m in _CHUNKS.finditer(spaced):
             base, end = m.span()
             group = m.group()
             # The chunk as typed is its key (the table's replacements depend on it alone).
-            c_ids, c_tokens, starts, ends = entry_of(text[base:end], len(group) - len(group.lstrip(" ")), reps,
-                                                     first=base == 0)
+            chunk, k, first = text[base:end], len(group) - len(group.lstrip(" ")), base == 0
+            entry = entry_of(chunk, k, reps, first=first)
+            if unigram:  # the whole text's Viterbi score so far, rounded as it rounds
+                entry = self._at_score(entry, total, chunk, k, reps, first=first)
+                for score in entry[4]:
+                    f32[0] = total + score
+                    total = f32[0]
+            c_ids, c_tokens, starts, ends = entry[:4]
             ids += c_ids
             tokens += c_tokens
             offsets += zip([a + base for a in starts], [b + base for b in ends])

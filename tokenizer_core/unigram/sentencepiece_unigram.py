@@ -30,7 +30,7 @@ import math
 import random
 from array import array
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.model_base import ScoredPieceLookup
@@ -122,14 +122,26 @@ class SentencePieceUnigram(ScoredPieceLookup):
         self._lattice_trie: Any = None
 
     # ------------------------------------------------------------------ encoding
-    def viterbi(self, text: str) -> list[tuple[int, int, int]]:
+    def viterbi(self, text: str, *, base: float = 0.0) -> list[tuple[int, int, int]]:
         """Best path as ``(start, end, id)`` triples; id ``-1`` marks an unknown character.
 
         Path scores are 32-bit floats, rounded after each addition; on equal scores the
-        piece that starts earlier wins (the first one found)."""
+        piece that starts earlier wins (the first one found). ``base`` is the score the path
+        starts from: a text's part after a forced cut starts from the score before the cut, and
+        the rounding, so the choice between near-equal paths, depends on it."""
+        return self._viterbi(text, base, None)
+
+    def viterbi_margin(self, text: str) -> tuple[list[tuple[int, int, int]], float]:
+        """:meth:`viterbi` from a score of 0, and the smallest gap between a winning and a losing
+        candidate score met on the way (``inf`` when no choice was made): a path is the best from
+        any other ``base`` as long as the rounding there cannot close that gap."""
+        gap = [math.inf]
+        return self._viterbi(text, 0.0, gap), gap[0]
+
+    def _viterbi(self, text: str, start_score: float, gap: Optional[list[float]]) -> list[tuple[int, int, int]]:
         n = len(text)
         best = [-math.inf] * (n + 1)
-        best[0] = 0.0
+        best[0] = as_float32(start_score)
         back_start = [0] * (n + 1)
         back_id = [-1] * (n + 1)
         root, maxlen, unk_score = self._trie, self.max_piece_length, self.unk_score
@@ -152,6 +164,8 @@ class SentencePieceUnigram(ScoredPieceLookup):
                     # lifts a sum past a float32 it was below: only a sum above the best so far
                     # needs rounding (storing it in a float32 array rounds as C's float addition).
                     score = base + hit[1]
+                    if gap is not None and best[e] > -math.inf:
+                        gap[0] = min(gap[0], abs(score - best[e]))
                     if score > best[e]:
                         f32[0] = score
                         score = f32[0]
@@ -160,9 +174,22 @@ class SentencePieceUnigram(ScoredPieceLookup):
             if not single:
                 f32[0] = base + unk_score
                 score = f32[0]
+                if gap is not None and best[s + 1] > -math.inf:
+                    gap[0] = min(gap[0], abs(score - best[s + 1]))
                 if score > best[s + 1]:
                     best[s + 1], back_start[s + 1], back_id[s + 1] = score, s, -1
         return backtrack(back_start, back_id, n)
+
+    def path_tokens(self, text: str, path: list[tuple[int, int, int]]) -> list[Token]:
+        """The tokens of a path of :meth:`viterbi` (see :meth:`tokenize`)."""
+        return self._path_tokens(text, path)
+
+    def piece_score(self, piece_id: int) -> float:
+        """The score a path adds for a piece (an unknown character's for the unknown id)."""
+        if piece_id == self.unk_id:
+            return self.unk_score
+        piece, score, kind = self._vocab[piece_id]
+        return user_defined_score(piece) if kind == "user_defined" else as_float32(score)
 
     def _unknown(self, text: str, start: int, end: int) -> list[Token]:
         surface = text[start:end]
