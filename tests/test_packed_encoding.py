@@ -50,8 +50,8 @@ def test_packed_columns_give_the_lists_of_the_kernel(gpt2, text: str) -> None:
     """Kernel lists (encode) and packed columns (encode packed=True) are one encoding, for any text."""
     fast = gpt2._fast.get(gpt2.normalizer, gpt2.pre_tokenizer, gpt2.model)
     ids, tokens, offsets, word_ids, pieces = fast.kernel.encode(text, 7, 3)
-    p_ids, starts, ends, words, p_pieces, strs = fast.kernel.encode(text, 7, 3, packed=True)
-    enc = PackedEncoding.from_packed((p_ids, starts, ends, words, 1, strs))
+    columns, p_pieces, strs = fast.kernel.encode(text, 7, 3, packed=True)
+    enc = PackedEncoding.from_packed(columns, 1, strs)
     assert (enc.ids, enc.tokens, enc.offsets, enc.word_ids, p_pieces) == (ids, tokens, offsets, word_ids, pieces)
     assert enc.type_ids == enc.sequence_ids == [1] * len(ids) and enc.attention_mask == [1] * len(ids)
     assert enc.special_tokens_mask == [0] * len(ids) and enc.overflowing == []

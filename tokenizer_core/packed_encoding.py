@@ -1,7 +1,7 @@
 """An :class:`~tokenizer_core.types.Encoding` whose lists are made when they are first read.
 
 The compiled kernel encodes a text into four columns (ids, character starts and ends, piece
-numbers), each the bytes of a native array. Turning them into an Encoding's Python lists (an int
+numbers) held in one bytes object. Turning them into an Encoding's Python lists (an int
 per id, a tuple per offset pair, ...) costs more than the encoding itself, and a batch's objects
 are made one at a time under the GIL, so threads cannot share that work. A ``PackedEncoding``
 keeps the columns and makes each list on first use, as ``tokenizers`` keeps its encodings in
@@ -10,9 +10,8 @@ mutates an Encoding's lists sees no difference, and equality, ``repr``, pickling
 ``dataclasses.replace`` give what a plain Encoding gives.
 
 >>> from array import array
->>> packed = (array("i", [5, 6]).tobytes(), array("q", [0, 2]).tobytes(), array("q", [2, 3]).tobytes(),
-...           array("q", [0, 1]).tobytes(), 0, ["x"] * 5 + ["hi", "!"])
->>> enc = PackedEncoding.from_packed(packed)
+>>> columns = b"".join([array("i", [5, 6]).tobytes(), array("q", [0, 2, 2, 3, 0, 1]).tobytes()])
+>>> enc = PackedEncoding.from_packed(columns, 0, ["x"] * 5 + ["hi", "!"])
 >>> len(enc), enc.ids, enc.tokens, enc.offsets, enc.word_ids
 (2, [5, 6], ['hi', '!'], [(0, 2), (2, 3)], [0, 1])
 >>> from tokenizer_core.types import Encoding, Token
@@ -24,44 +23,39 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import Any
 
 from tokenizer_core.types import Encoding
 
 __all__ = ["PackedEncoding"]
 
-#: (ids, starts, ends, word_ids, sequence_id, token strings by id): the kernel's packed row.
-Packed = tuple[bytes, bytes, bytes, bytes, int, list]
-
 _FIELDS = ("ids", "tokens", "offsets", "type_ids", "attention_mask", "special_tokens_mask", "word_ids",
            "sequence_ids", "overflowing")
 
 
-def _column(data: bytes, code: str) -> array:
-    out = array(code)
-    out.frombytes(data)
+def _count(enc: PackedEncoding) -> int:
+    return len(enc._packed) // 28
+
+
+def _column(enc: PackedEncoding, k: int) -> array:
+    """Column ``k`` of the packed bytes: 0 ids (int32), 1 starts, 2 ends, 3 word ids (int64)."""
+    n = _count(enc)
+    at = 0 if k == 0 else 4 * n + 8 * n * (k - 1)
+    out = array("i" if k == 0 else "q")
+    out.frombytes(memoryview(enc._packed)[at:at + (4 if k == 0 else 8) * n])
     return out
 
 
-def _tokens(enc: PackedEncoding, packed: Packed) -> list[Optional[str]]:
-    strs = packed[5]
-    return list(map(strs.__getitem__, enc.ids))
-
-
-def _count(packed: Packed) -> int:
-    return len(packed[0]) // 4
-
-
-_MAKERS: dict[str, Callable[[PackedEncoding, Packed], Any]] = {
-    "ids": lambda enc, p: _column(p[0], "i").tolist(),
-    "tokens": _tokens,
-    "offsets": lambda enc, p: list(zip(_column(p[1], "q"), _column(p[2], "q"))),
-    "type_ids": lambda enc, p: [p[4]] * _count(p),
-    "attention_mask": lambda enc, p: [1] * _count(p),
-    "special_tokens_mask": lambda enc, p: [0] * _count(p),
-    "word_ids": lambda enc, p: _column(p[3], "q").tolist(),
-    "sequence_ids": lambda enc, p: [p[4]] * _count(p),
-    "overflowing": lambda enc, p: [],
+_MAKERS: dict[str, Callable[[PackedEncoding], Any]] = {
+    "ids": lambda enc: _column(enc, 0).tolist(),
+    "tokens": lambda enc: list(map(enc._strs.__getitem__, enc.ids)),
+    "offsets": lambda enc: list(zip(_column(enc, 1), _column(enc, 2))),
+    "type_ids": lambda enc: [enc._seq] * _count(enc),
+    "attention_mask": lambda enc: [1] * _count(enc),
+    "special_tokens_mask": lambda enc: [0] * _count(enc),
+    "word_ids": lambda enc: _column(enc, 3).tolist(),
+    "sequence_ids": lambda enc: [enc._seq] * _count(enc),
+    "overflowing": lambda enc: [],
 }
 
 
@@ -69,17 +63,18 @@ class PackedEncoding(Encoding):
     """An Encoding made from the kernel's packed columns; each list appears when first read.
 
     Objects come from :meth:`from_packed` or from the kernel itself (``encode_batch(packed=True,
-    encoding=PackedEncoding)``), with only ``_packed`` set. Built the usual way (``PackedEncoding(ids=...)``,
+    encoding=PackedEncoding)``), with only ``_packed``, ``_seq`` and ``_strs`` set. Built the usual way (``PackedEncoding(ids=...)``,
     as ``dataclasses.replace`` and unpickling do) it is a plain Encoding with every list set.
     """
 
-    __slots__ = ("_packed",)
+    __slots__ = ("_packed", "_seq", "_strs")
 
     @classmethod
-    def from_packed(cls, packed: Packed) -> PackedEncoding:
-        """The encoding of a packed row: ``(ids, starts, ends, word_ids, sequence_id, token_strs)``."""
+    def from_packed(cls, columns: bytes, sequence_id: int, token_strs: list) -> PackedEncoding:
+        """The encoding of a text from the kernel's columns (n int32 ids, then n int64 starts, ends and
+        word ids), its sequence id and the token strings by id."""
         obj = cls.__new__(cls)
-        obj._packed = packed
+        obj._packed, obj._seq, obj._strs = columns, sequence_id, token_strs
         return obj
 
     def __getattr__(self, name: str) -> Any:
@@ -88,10 +83,10 @@ class PackedEncoding(Encoding):
         if maker is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         try:
-            packed = PackedEncoding._packed.__get__(self)  # type: ignore[attr-defined]
-        except AttributeError:
+            PackedEncoding._packed.__get__(self)  # type: ignore[attr-defined]
+        except AttributeError:  # built the usual way, a list deleted: as a plain Encoding says
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
-        value = maker(self, packed)
+        value = maker(self)
         object.__setattr__(self, name, value)
         return value
 
@@ -99,7 +94,7 @@ class PackedEncoding(Encoding):
         try:
             return len(Encoding.ids.__get__(self))  # type: ignore[attr-defined]
         except AttributeError:
-            return _count(PackedEncoding._packed.__get__(self))  # type: ignore[attr-defined]
+            return _count(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Encoding):

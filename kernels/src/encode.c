@@ -176,30 +176,21 @@ fail:
     return NULL;
 }
 
-/* A column of n values as the bytes of a native array ('i' for int32, 'q' for int64). */
-static PyObject *column(const void *data, Py_ssize_t n, size_t width) {
-    return PyBytes_FromStringAndSize(n ? (const char *)data : "", n * (Py_ssize_t)width);
-}
-
-/* (ids, starts, ends, word_ids) of an encoded text as the bytes of native arrays: ids int32, the rest
- * int64. Four objects whatever the length: the Encoding makes its lists from them when they are read. */
+/* The columns of an encoded text in one bytes object: n int32 ids, then n int64 starts, n int64 ends and
+ * n int64 word ids (native byte order: array('i') and array('q') read them). One object whatever the
+ * length: the Encoding makes its lists from it when they are read. */
 PyObject *result_packed(const Result *r) {
     Py_ssize_t n = r->out.n;
-    PyObject *ids = column(r->out.id, n, sizeof(int32_t));
-    PyObject *starts = ids ? column(r->out.start, n, sizeof(int64_t)) : NULL;
-    PyObject *ends = starts ? column(r->out.end, n, sizeof(int64_t)) : NULL;
-    PyObject *words = ends ? column(r->word, n, sizeof(int64_t)) : NULL;
-    PyObject *out = words ? PyTuple_New(4) : NULL;
-    if (!out) {
-        Py_XDECREF(ids);
-        Py_XDECREF(starts);
-        Py_XDECREF(ends);
-        Py_XDECREF(words);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(out, 0, ids);
-    PyTuple_SET_ITEM(out, 1, starts);
-    PyTuple_SET_ITEM(out, 2, ends);
-    PyTuple_SET_ITEM(out, 3, words);
+    if (n > PY_SSIZE_T_MAX / 28) return PyErr_NoMemory();
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * 28);
+    if (!out || !n) return out;
+    char *p = PyBytes_AS_STRING(out);
+    memcpy(p, r->out.id, (size_t)n * sizeof(int32_t));
+    p += n * sizeof(int32_t);
+    memcpy(p, r->out.start, (size_t)n * sizeof(int64_t));
+    p += n * sizeof(int64_t);
+    memcpy(p, r->out.end, (size_t)n * sizeof(int64_t));
+    p += n * sizeof(int64_t);
+    memcpy(p, r->word, (size_t)n * sizeof(int64_t));
     return out;
 }

@@ -86,9 +86,9 @@ PyDoc_STRVAR(encode_doc,
 "encode(text, base, first_word, *, packed=False) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
 "Token ids, token strings, (start, end) character offsets (plus base), the piece index of each\n"
 "token (from first_word) and the number of pieces. A long text is encoded without the GIL.\n"
-"packed: (ids, starts, ends, word_ids, pieces, token_strs) instead: the four columns as the bytes of\n"
-"native arrays (ids array('i'), the others array('q')), whatever the text's length, and the\n"
-"Encoder's list of token strings by id.");
+"packed: (columns, pieces, token_strs) instead: one bytes object holding n int32 ids, then n int64\n"
+"starts, ends and word ids (native order: array('i') and array('q') read them), whatever the\n"
+"text's length, and the Encoder's list of token strings by id.");
 
 /* The checks and the lists of encode and encode_split (cuts: NULL, or n checked piece ends). */
 static PyObject *encode_lists(Encoder *e, PyObject *text, Py_ssize_t base, long long first_word, const int64_t *cuts,
@@ -109,10 +109,7 @@ static PyObject *encode_lists(Encoder *e, PyObject *text, Py_ssize_t base, long 
     if (encode_one(e, text, base, first_word, cuts, &r) == 0) {
         if (packed) {
             PyObject *cols = result_packed(&r);
-            out = cols ? Py_BuildValue("(OOOOnO)", PyTuple_GET_ITEM(cols, 0), PyTuple_GET_ITEM(cols, 1),
-                                       PyTuple_GET_ITEM(cols, 2), PyTuple_GET_ITEM(cols, 3), r.pieces,
-                                       e->token_strs) : NULL;
-            Py_XDECREF(cols);
+            out = cols ? Py_BuildValue("(NnO)", cols, r.pieces, e->token_strs) : NULL;
         } else {
             /* Millions of new objects, none of which can form a cycle: no collections while they are made. */
             int gc_was_on = PyGC_Disable();
@@ -218,32 +215,37 @@ static int encoding_offsets(PyTypeObject *type, Py_ssize_t offsets[9]) {
     return 0;
 }
 
-/* The byte offset of a slotted class's "_packed" slot (a packed Encoding: tokenizer_core.types.PackedEncoding). */
-static int packed_offset(PyTypeObject *type, Py_ssize_t *offset) {
-    PyObject *d = PyObject_GetAttrString((PyObject *)type, "_packed");
-    if (!d) return -1;
-    int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
-    if (ok) *offset = ((PyMemberDescrObject *)d)->d_member->offset;
-    Py_DECREF(d);
-    if (!ok) PyErr_Format(PyExc_TypeError, "%.100s._packed is not a slot", type->tp_name);
-    return ok ? 0 : -1;
+/* The slots of a packed Encoding class (tokenizer_core.packed_encoding.PackedEncoding). */
+static const char *const PACKED_SLOTS[3] = {"_packed", "_seq", "_strs"};
+
+/* The byte offsets of a slotted class's three packed slots. 0 on success; TypeError otherwise. */
+static int packed_offsets(PyTypeObject *type, Py_ssize_t offsets[3]) {
+    for (int f = 0; f < 3; f++) {
+        PyObject *d = PyObject_GetAttrString((PyObject *)type, PACKED_SLOTS[f]);
+        if (!d) return -1;
+        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok) offsets[f] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "%.100s.%s is not a slot", type->tp_name, PACKED_SLOTS[f]);
+            return -1;
+        }
+    }
+    return 0;
 }
 
-/* A packed row: (ids, starts, ends, word_ids, sequence_id, token strings) (see result_packed), or an object of
- * `type` with that tuple in its "_packed" slot and every other slot unset. */
-static PyObject *packed_row(Encoder *e, const Result *r, PyObject *seq_obj, PyTypeObject *type, Py_ssize_t offset) {
+/* A packed row: (columns, sequence_id, token_strs) (see result_packed), or an object of `type` with
+ * those in its three packed slots and every other slot unset: two objects a text. */
+static PyObject *packed_row(Encoder *e, const Result *r, PyObject *seq_obj, PyTypeObject *type,
+                            const Py_ssize_t offsets[3]) {
     PyObject *cols = result_packed(r);
     if (!cols) return NULL;
-    PyObject *row = PyTuple_New(6);
-    if (!row) { Py_DECREF(cols); return NULL; }
-    for (int f = 0; f < 4; f++) PyTuple_SET_ITEM(row, f, Py_NewRef(PyTuple_GET_ITEM(cols, f)));
-    PyTuple_SET_ITEM(row, 4, Py_NewRef(seq_obj));
-    PyTuple_SET_ITEM(row, 5, Py_NewRef(e->token_strs));
-    Py_DECREF(cols);
-    if (!type) return row;
+    if (!type) return Py_BuildValue("(NOO)", cols, seq_obj, e->token_strs);
     PyObject *obj = type->tp_alloc(type, 0);
-    if (!obj) { Py_DECREF(row); return NULL; }
-    *(PyObject **)((char *)obj + offset) = row;
+    if (!obj) { Py_DECREF(cols); return NULL; }
+    *(PyObject **)((char *)obj + offsets[0]) = cols;
+    *(PyObject **)((char *)obj + offsets[1]) = Py_NewRef(seq_obj);
+    *(PyObject **)((char *)obj + offsets[2]) = Py_NewRef(e->token_strs);
     return obj;
 }
 
@@ -323,9 +325,9 @@ PyDoc_STRVAR(encode_batch_doc,
 "(ids, tokens, offsets, type_ids, attention_mask, special_tokens_mask, word_ids, sequence_ids),\n"
 "the fields of an Encoding in order (type and sequence ids are sequence_id); with encoding (a\n"
 "slotted class with those fields and \"overflowing\"), objects of that class instead.\n"
-"packed: each row (ids, starts, ends, word_ids, sequence_id, token_strs) with encode(packed=True)'s\n"
-"columns and the Encoder's list of token strings by id; with encoding (a slotted class with a\n"
-"\"_packed\" slot), an object of that class holding the row there, its other slots unset.\n\n"
+"packed: each row (columns, sequence_id, token_strs) with encode(packed=True)'s columns and the\n"
+"Encoder's list of token strings by id; with encoding (a slotted class with the slots _packed, _seq\n"
+"and _strs), an object of that class holding them there, its other slots unset.\n\n"
 "Texts are encoded a window at a time (about 2M characters) on `threads` threads without the\n"
 "GIL, then the window's lists are made. The lists hold only ints, strs and tuples of ints, so they\n"
 "can be in no reference cycle; they are left out of the cyclic GC, which would otherwise walk\n"
@@ -335,13 +337,13 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) 
     static char *names[] = {"texts", "sequence_id", "threads", "encoding", "packed", NULL};
     PyObject *texts, *seq_obj;
     PyTypeObject *encoding = NULL;
-    Py_ssize_t threads = 1, offsets[9], packed_at = 0;
+    Py_ssize_t threads = 1, offsets[9], packed_at[3] = {0, 0, 0};
     int packed = 0;
     if (check_ready(e) < 0 || check_own_split(e) < 0 ||
         !PyArg_ParseTupleAndKeywords(args, kw, "OO!|n$O!p", names, &texts, &PyLong_Type, &seq_obj, &threads,
                                      &PyType_Type, &encoding, &packed))
         return NULL;
-    if (encoding && (packed ? packed_offset(encoding, &packed_at) : encoding_offsets(encoding, offsets)) < 0)
+    if (encoding && (packed ? packed_offsets(encoding, packed_at) : encoding_offsets(encoding, offsets)) < 0)
         return NULL;
     if (threads < 1 || threads > 64) {
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
@@ -487,19 +489,21 @@ static PyObject *Encoder_encode_piece(Encoder *e, PyObject *data) {
 
 PyDoc_STRVAR(cache_size_doc, "cache_size() -> int: the number of pieces remembered.");
 
-/* Holds the cache lock, waiting for it without the GIL (its holder may need the GIL to finish). */
-static void lock_cache(Encoder *e) {
-    if (PyThread_acquire_lock(e->cache_lock, NOWAIT_LOCK)) return;
+/* Holds the cache lock (to write, or to read), waiting for it without the GIL (its holder may need the
+ * GIL to finish). */
+static void lock_cache(Encoder *e, int write) {
+    if ((write ? pthread_rwlock_trywrlock(&e->cache_rw) : pthread_rwlock_tryrdlock(&e->cache_rw)) == 0) return;
     Py_BEGIN_ALLOW_THREADS
-    PyThread_acquire_lock(e->cache_lock, WAIT_LOCK);
+    if (write) pthread_rwlock_wrlock(&e->cache_rw);
+    else pthread_rwlock_rdlock(&e->cache_rw);
     Py_END_ALLOW_THREADS
 }
 
 static PyObject *Encoder_cache_size(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     if (check_ready(e) < 0) return NULL;
-    lock_cache(e);
+    lock_cache(e, 0);
     size_t n = e->cache.count;
-    PyThread_release_lock(e->cache_lock);
+    pthread_rwlock_unlock(&e->cache_rw);
     return PyLong_FromSize_t(n);
 }
 
@@ -510,9 +514,9 @@ PyDoc_STRVAR(cache_bytes_doc,
 
 static PyObject *Encoder_cache_bytes(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     if (check_ready(e) < 0) return NULL;
-    lock_cache(e);
+    lock_cache(e, 0);
     size_t n = cache_bytes(e);
-    PyThread_release_lock(e->cache_lock);
+    pthread_rwlock_unlock(&e->cache_rw);
     return PyLong_FromSize_t(n);
 }
 
@@ -520,10 +524,10 @@ PyDoc_STRVAR(clear_cache_doc, "clear_cache(): forget every remembered piece.");
 
 static PyObject *Encoder_clear_cache(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     if (check_ready(e) < 0) return NULL;
-    lock_cache(e);
+    lock_cache(e, 1);
     btab_clear(&e->cache);
     e->pool_len = 0;
-    PyThread_release_lock(e->cache_lock);
+    pthread_rwlock_unlock(&e->cache_rw);
     Py_RETURN_NONE;
 }
 
@@ -555,7 +559,7 @@ static void encoder_clear(Encoder *e) {
         PyMem_Free(e->prog[k]);
         PyMem_Free(e->prog_table[k]);
     }
-    if (e->cache_lock) PyThread_free_lock(e->cache_lock);
+    if (e->cache_rw_ready) pthread_rwlock_destroy(&e->cache_rw);
     memset((char *)e + sizeof(PyObject), 0, sizeof(Encoder) - sizeof(PyObject));
 }
 
@@ -677,10 +681,11 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     e->nprog = nprog;
     e->ignore_merges = ignore_merges;
     e->cache_budget = cache_budget < 0 ? 0 : (size_t)cache_budget;
-    if (!(e->cache_lock = PyThread_allocate_lock())) {
+    if (pthread_rwlock_init(&e->cache_rw, NULL) != 0) {
         PyErr_SetString(PyExc_MemoryError, "cannot allocate the piece cache's lock");
         goto fail;
     }
+    e->cache_rw_ready = 1;
     Py_INCREF(token_strs);
     e->token_strs = token_strs;
     if (!(e->id_objs = PyList_New(nv))) goto fail;

@@ -4,6 +4,8 @@
 
 #include "kernel.h"
 
+#include <pthread.h>
+
 #define MAX_CHAIN 4        /* programs one Encoder chains */
 #define CACHE_MAX_PIECE 256 /* longer pieces are encoded every time (they rarely repeat) */
 #define CACHE_DEFAULT_BYTES ((Py_ssize_t)64 << 20) /* the piece cache's default budget per Encoder */
@@ -33,10 +35,12 @@ typedef struct {
     int32_t *pool_end;
     size_t pool_len, pool_cap;
     size_t cache_budget;        /* bytes the cache may hold (cache_bytes()); 0 = no caching */
-    /* Guards the cache (table and pool), the only state of a built Encoder that calls change:
-     * lookups and stores only try it and go without the cache when another call holds it, so a
-     * call never waits on another; clear_cache() waits for it. */
-    PyThread_type_lock cache_lock;
+    /* Guards the cache (table and pool), the only state of a built Encoder that calls change.
+     * Lookups share it (any number of threads read at once; they wait only for a store, which
+     * copies a few ints); a store only tries it and skips the piece when it is taken, so a
+     * call never waits for readers; clear_cache() waits for it. */
+    pthread_rwlock_t cache_rw;
+    int cache_rw_ready;
 } Encoder;
 
 /* One call's working memory (encode, encode_batch, encode_ids, encode_piece): never part of the

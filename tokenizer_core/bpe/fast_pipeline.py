@@ -121,8 +121,8 @@ class ByteLevelFastPath:
             if len(inner) == 1 and inner[0][2] is None:
                 # The common case, no added token in the text: the kernel's columns are the encoding,
                 # its lists made when read.
-                ids, starts, ends, words, _, strs = self.kernel.encode(text, 0, 0, packed=True)
-                return PackedEncoding.from_packed((ids, starts, ends, words, sequence_id, strs))
+                columns, _, strs = self.kernel.encode(text, 0, 0, packed=True)
+                return PackedEncoding.from_packed(columns, sequence_id, strs)
         for base, end, entry in outer:
             segment = text[base:end]
             if entry is not None:

@@ -158,9 +158,9 @@ class SplitByRegex:
         out = []
         if packed:
             for text in texts:
-                ids, starts, ends, words, _, strs = self.encode(text, 0, 0, packed=True)
-                row = (ids, starts, ends, words, sequence_id, strs)
-                out.append(row if encoding is None else encoding.from_packed(row))
+                columns, _, strs = self.encode(text, 0, 0, packed=True)
+                out.append((columns, sequence_id, strs) if encoding is None
+                           else encoding.from_packed(columns, sequence_id, strs))
             return out
         for text in texts:
             ids, tokens, offsets, word_ids, _ = self.encode(text, 0, 0)
