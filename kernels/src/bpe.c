@@ -207,7 +207,7 @@ static size_t cache_bytes_after(const Encoder *e, Py_ssize_t n, Py_ssize_t m) {
 }
 
 /* Remember a piece's tokens (n <= CACHE_MAX_PIECE bytes, fewer than 256 tokens, so the count
- * fits the value's low byte); the caller holds cache_rw for writing. The cache never holds more than cache_budget bytes: when this
+ * fits the value's low byte); the caller is the cache's writer (cache_guard.c). The cache never holds more than cache_budget bytes: when this
  * piece would take it past the budget, every remembered piece is forgotten first (the memory
  * is kept and reused), and a piece that does not fit even an empty cache is not remembered. */
 static int cache_store(Encoder *e, const unsigned char *p, Py_ssize_t n, const TokBuf *b) {
@@ -235,11 +235,10 @@ static int cache_store(Encoder *e, const unsigned char *p, Py_ssize_t n, const T
     return 0;
 }
 
-/* The cached tokens of a piece into b: 1 when found, 0 when not cached, -1 on error. Readers share the
- * lock: threads encoding one batch all find their pieces (a lock they could only try sent most of
- * them past the cache on many cores). */
+/* The cached tokens of a piece into b: 1 when found, 0 when not cached (or a store is under way), -1 on
+ * error. Reads never wait and share nothing they write (cache_guard.c). */
 static int cache_lookup(Encoder *e, const unsigned char *p, Py_ssize_t n, TokBuf *b) {
-    if (pthread_rwlock_rdlock(&e->cache_rw) != 0) return 0;
+    if (!cache_read_begin(e)) return 0;
     int64_t hit;
     int found = btab_find(&e->cache, p, n, &hit);
     if (found) {
@@ -254,7 +253,7 @@ static int cache_lookup(Encoder *e, const unsigned char *p, Py_ssize_t n, TokBuf
             b->n = cnt;
         }
     }
-    pthread_rwlock_unlock(&e->cache_rw);
+    cache_read_end(e);
     return found;
 }
 
@@ -285,9 +284,9 @@ int encode_piece(Encoder *e, Scratch *s, const unsigned char *p, Py_ssize_t n, i
         b->n = merge_scan(e, b->id, b->end, n);
     }
     /* Stored only when the lock is free at once: a busy cache costs this piece its place, never a wait. */
-    if (use_cache && b->n < 256 && pthread_rwlock_trywrlock(&e->cache_rw) == 0) {
+    if (use_cache && b->n < 256 && cache_write_try(e)) {
         int rc = cache_store(e, p, n, b);
-        pthread_rwlock_unlock(&e->cache_rw);
+        cache_write_end(e);
         return rc < 0 ? ENC_NO_MEMORY : ENC_OK;
     }
     return ENC_OK;

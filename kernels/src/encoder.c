@@ -489,21 +489,20 @@ static PyObject *Encoder_encode_piece(Encoder *e, PyObject *data) {
 
 PyDoc_STRVAR(cache_size_doc, "cache_size() -> int: the number of pieces remembered.");
 
-/* Holds the cache lock (to write, or to read), waiting for it without the GIL (its holder may need the
- * GIL to finish). */
-static void lock_cache(Encoder *e, int write) {
-    if ((write ? pthread_rwlock_trywrlock(&e->cache_rw) : pthread_rwlock_tryrdlock(&e->cache_rw)) == 0) return;
+/* Holds the cache as its writer, waiting for its turn without the GIL (another call may need the GIL
+ * to finish). */
+static void lock_cache(Encoder *e) {
+    if (cache_write_try(e)) return;
     Py_BEGIN_ALLOW_THREADS
-    if (write) pthread_rwlock_wrlock(&e->cache_rw);
-    else pthread_rwlock_rdlock(&e->cache_rw);
+    cache_write_wait(e);
     Py_END_ALLOW_THREADS
 }
 
 static PyObject *Encoder_cache_size(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     if (check_ready(e) < 0) return NULL;
-    lock_cache(e, 0);
+    lock_cache(e);
     size_t n = e->cache.count;
-    pthread_rwlock_unlock(&e->cache_rw);
+    cache_write_end(e);
     return PyLong_FromSize_t(n);
 }
 
@@ -514,9 +513,9 @@ PyDoc_STRVAR(cache_bytes_doc,
 
 static PyObject *Encoder_cache_bytes(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     if (check_ready(e) < 0) return NULL;
-    lock_cache(e, 0);
+    lock_cache(e);
     size_t n = cache_bytes(e);
-    pthread_rwlock_unlock(&e->cache_rw);
+    cache_write_end(e);
     return PyLong_FromSize_t(n);
 }
 
@@ -524,10 +523,10 @@ PyDoc_STRVAR(clear_cache_doc, "clear_cache(): forget every remembered piece.");
 
 static PyObject *Encoder_clear_cache(Encoder *e, PyObject *Py_UNUSED(ignored)) {
     if (check_ready(e) < 0) return NULL;
-    lock_cache(e, 1);
+    lock_cache(e);
     btab_clear(&e->cache);
     e->pool_len = 0;
-    pthread_rwlock_unlock(&e->cache_rw);
+    cache_write_end(e);
     Py_RETURN_NONE;
 }
 
@@ -559,7 +558,7 @@ static void encoder_clear(Encoder *e) {
         PyMem_Free(e->prog[k]);
         PyMem_Free(e->prog_table[k]);
     }
-    if (e->cache_rw_ready) pthread_rwlock_destroy(&e->cache_rw);
+    cache_guard_free(e);
     memset((char *)e + sizeof(PyObject), 0, sizeof(Encoder) - sizeof(PyObject));
 }
 
@@ -681,11 +680,10 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     e->nprog = nprog;
     e->ignore_merges = ignore_merges;
     e->cache_budget = cache_budget < 0 ? 0 : (size_t)cache_budget;
-    if (pthread_rwlock_init(&e->cache_rw, NULL) != 0) {
-        PyErr_SetString(PyExc_MemoryError, "cannot allocate the piece cache's lock");
+    if (cache_guard_init(e) < 0) {
+        PyErr_SetString(PyExc_MemoryError, "cannot allocate the piece cache's guard");
         goto fail;
     }
-    e->cache_rw_ready = 1;
     Py_INCREF(token_strs);
     e->token_strs = token_strs;
     if (!(e->id_objs = PyList_New(nv))) goto fail;

@@ -4,7 +4,10 @@
 
 #include "kernel.h"
 
-#include <pthread.h>
+#include <stdatomic.h>
+
+#define CACHE_SLOTS 64
+typedef struct { _Atomic long n; char pad[64 - sizeof(long)]; } CacheSlot;
 
 #define MAX_CHAIN 4        /* programs one Encoder chains */
 #define CACHE_MAX_PIECE 256 /* longer pieces are encoded every time (they rarely repeat) */
@@ -35,12 +38,10 @@ typedef struct {
     int32_t *pool_end;
     size_t pool_len, pool_cap;
     size_t cache_budget;        /* bytes the cache may hold (cache_bytes()); 0 = no caching */
-    /* Guards the cache (table and pool), the only state of a built Encoder that calls change.
-     * Lookups share it (any number of threads read at once; they wait only for a store, which
-     * copies a few ints); a store only tries it and skips the piece when it is taken, so a
-     * call never waits for readers; clear_cache() waits for it. */
-    pthread_rwlock_t cache_rw;
-    int cache_rw_ready;
+    /* Guards the cache (table and pool), the only state of a built Encoder that calls change
+     * (cache_guard.c): lookups never wait, stores only try, clear_cache() waits its turn. */
+    CacheSlot *cache_readers;   /* CACHE_SLOTS counters of reads in flight, a cache line each */
+    _Atomic int cache_writer;
 } Encoder;
 
 /* One call's working memory (encode, encode_batch, encode_ids, encode_piece): never part of the
@@ -59,6 +60,15 @@ typedef struct {
 typedef struct BtFrame { int32_t pc; Py_ssize_t pos; } BtFrame;
 
 void scratch_free(Scratch *s);
+
+/* cache_guard.c: the piece cache's readers and writer. */
+int cache_guard_init(Encoder *e);
+void cache_guard_free(Encoder *e);
+int cache_read_begin(Encoder *e);   /* 1: read the cache, then cache_read_end; 0: go without it */
+void cache_read_end(Encoder *e);
+int cache_write_try(Encoder *e);    /* 1: write, then cache_write_end; 0: the cache is busy */
+void cache_write_wait(Encoder *e);  /* waits to write (call without the GIL); then cache_write_end */
+void cache_write_end(Encoder *e);
 
 static inline uint64_t pair_key(int32_t l, int32_t r) { return ((uint64_t)(uint32_t)l << 32) | (uint32_t)r; }
 
