@@ -112,8 +112,8 @@ def _measure(name: str, ours: Any, hf: Any, sp: Any, text: str, lines: list[str]
     if sp is not None:  # tokenizers only approximates SentencePiece's normalizer: the reference is sentencepiece
         same = "identical" if [e.ids for e in batch.encodings] == sp.encode(lines) else "lines DIFFER"
         if enc.ids != sp_ids:  # one path score over the whole text: float32 rounding decides near ties
-            differ = sum(a != b for a, b in zip(enc.ids, sp_ids)) + abs(len(enc.ids) - len(sp_ids))
-            same += f" (whole text: {differ} of {len(sp_ids):,} differ)"
+            first = next((k for k, (a, b) in enumerate(zip(enc.ids, sp_ids)) if a != b), min(len(enc.ids), len(sp_ids)))
+            same += f" (whole text: {len(enc.ids):,} ids against {len(sp_ids):,}, first difference at id {first:,})"
     else:
         same = "identical" if enc.ids == hf_enc.ids and [e.ids for e in batch.encodings] == [
             e.ids for e in hf_batch] else "DIFFER"

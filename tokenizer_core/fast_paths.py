@@ -34,6 +34,7 @@ from typing import Any, Optional
 import regex
 
 from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
+from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
 from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
 from tokenizer_core.types import Encoding
 
@@ -41,9 +42,6 @@ from tokenizer_core.types import Encoding
 _CACHE_LIMIT = 200_000
 _CHUNKS = regex.compile(r"[^ \t\n\r]+")
 
-#: A chunk's ids, tokens, token starts and ends (relative to the chunk), word ids (relative to its
-#: first piece) and number of pieces.
-ChunkEntry = tuple[list[int], list[str], list[int], list[int], list[int], int]
 
 
 def _normalizer_is_local(normalizer: Any) -> bool:
@@ -133,23 +131,11 @@ class ChunkedFastPath:
         if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
                 [text], normalized=False, skip_special=skip):
             return None
-        ids: list[int] = []
-        tokens: list[str] = []
-        offsets: list[tuple[int, int]] = []
-        word_ids: list[Optional[int]] = []
-        word = 0
-        entry_of = self._entry
-        for m in _CHUNKS.finditer(text):
-            c_ids, c_tokens, starts, ends, c_words, pieces = entry_of(m.group())
-            if not c_ids:
-                word += pieces
-                continue
-            base = m.start()
-            ids += c_ids
-            tokens += c_tokens
-            offsets += [(a + base, b + base) for a, b in zip(starts, ends)]
-            word_ids += [w + word for w in c_words] if word else c_words
-            word += pieces
+        starts, chunks = match_spans(list(_CHUNKS.finditer(text)))
+        entries = list(map(self._cache.get, chunks))
+        if None in entries:
+            entries = [self._entry(c) if e is None else e for e, c in zip(entries, chunks)]
+        ids, tokens, offsets, word_ids = assemble(starts, entries)
         n = len(ids)
         return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
                         special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)

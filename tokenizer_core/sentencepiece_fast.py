@@ -42,6 +42,7 @@ from typing import Any, Optional
 import regex
 
 from tokenizer_core.bpe.sentencepiece_bpe import SentencePieceBPE, chunk_mode
+from tokenizer_core.chunk_assembly import assemble, match_spans
 from tokenizer_core.types import Encoding, Offsets
 from tokenizer_core.unigram.sentencepiece_normalizer import SPACE_SYMBOL, SentencePieceNormalizer
 from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
@@ -178,6 +179,8 @@ class SentencePieceFastPath:
         if found is None:
             return None
         reps, spaced = found
+        if not self._unigram:
+            return self._assembled(text, spaced, reps, sequence_id)
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Offsets] = []
@@ -197,11 +200,29 @@ class SentencePieceFastPath:
             ids += c_ids
             tokens += c_tokens
             offsets += zip([a + base for a in starts], [b + base for b in ends])
-        n = len(ids)
-        # The whole normalized text is one piece (no pre-tokenizer): one word.
-        return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
-                        special_tokens_mask=[0] * n, word_ids=[0] * n, sequence_ids=[sequence_id] * n)
+        return _encoding(ids, tokens, offsets, sequence_id)
+
+    def _assembled(self, text: str, spaced: str, reps: dict[str, str], sequence_id: int) -> Encoding:
+        """A BPE model's encoding: cached chunks put together in C (no score runs along the text)."""
+        starts, groups = match_spans(list(_CHUNKS.finditer(spaced)))
+        if not starts:
+            return _encoding([], [], [], sequence_id)
+        ends = starts[1:] + [len(text)]
+        chunks = list(map(text.__getitem__, map(slice, starts, ends))) if reps else groups
+        entries = list(map(self._cache.get, chunks))
+        entries[0] = None  # the first chunk has an entry of its own (dummy prefix, leading spaces)
+        entries = [self._entry(c, len(g) - len(g.lstrip(" ")), reps, first=not i) if e is None else e
+                   for i, (e, c, g) in enumerate(zip(entries, chunks, groups))]
+        ids, tokens, offsets, _ = assemble(starts, entries, words=False)
+        return _encoding(ids, tokens, offsets, sequence_id)
 
     def encode_batch(self, texts: Any, **_: Any) -> None:
         """None: a batch is encoded text by text (each through :meth:`encode`)."""
         return None
+
+
+def _encoding(ids: list[int], tokens: list[str], offsets: list[Offsets], sequence_id: int) -> Encoding:
+    n = len(ids)
+    # The whole normalized text is one piece (no pre-tokenizer): one word.
+    return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
+                    special_tokens_mask=[0] * n, word_ids=[0] * n, sequence_ids=[sequence_id] * n)
