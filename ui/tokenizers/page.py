@@ -51,28 +51,29 @@ def _transformers_zip(tok: Tokenizer, stem: str) -> bytes:
 
 def _downloads(held: Picked) -> None:
     item, tok = held.item, held.tokenizer
-    c1, c2, c4, c3 = st.columns([1, 1, 1.3, 1])
+    # A row that wraps (buttons as wide as their labels): four fixed columns cut the labels at 1024 px.
+    row = st.container(horizontal=True)
     stem = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in item.name)[:40] or "tokenizer"
     # This app's JSON, the tokenizer.json ('' when there is none) and why not, made once per content:
     # serializing a 100k-token vocabulary takes longer than everything else the page draws.
     own, hf, error = cache.DOWNLOADS.get_or_make((held.digest,), lambda: _make_files(tok))
-    c1.download_button("App JSON", help="This app's own format (every stage, loads back here)", data=own,
+    row.download_button("App JSON", help="This app's own format (every stage, loads back here)", data=own,
                        file_name=f"{stem}.playground.json", mime="application/json", key=PREFIX + "dl_own",
                        icon=":material/download:")
     if error:
-        c2.caption(escape_markdown(f"No tokenizer.json: {error}"))
+        row.caption(escape_markdown(f"No tokenizer.json: {error}"))
     else:
-        c2.download_button("tokenizer.json", help="Hugging Face tokenizers format", data=hf,
+        row.download_button("tokenizer.json", help="Hugging Face tokenizers format", data=hf,
                            file_name="tokenizer.json", mime="application/json", key=PREFIX + "dl_hf",
                            icon=":material/download:")
-        c4.download_button("transformers (zip)", data=lambda: _transformers_zip(tok, stem),
+        row.download_button("transformers (zip)", data=lambda: _transformers_zip(tok, stem),
                            help="A folder for transformers: AutoTokenizer.from_pretrained(folder) loads it "
                                 "(tokenizer.json, tokenizer_config.json, special_tokens_map.json). More "
                                 "options: python -m tokenizer_core export --format transformers --help",
                            file_name=f"{stem}-transformers.zip", mime="application/zip", key=PREFIX + "dl_transformers",
                            on_click="ignore", icon=":material/download:")
     if item.kind != shelf.Kind.REFERENCE:
-        c3.button("Remove", help="Take it off the shelf", key=PREFIX + "remove", on_click=shelf.remove, args=(item.key,),
+        row.button("Remove", help="Take it off the shelf", key=PREFIX + "remove", on_click=shelf.remove, args=(item.key,),
                   icon=":material/delete:")
 
 
