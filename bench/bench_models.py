@@ -28,8 +28,6 @@ import argparse
 import os
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,16 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.bench_bpe import timed  # noqa: E402
 from bench.corpus import bench_corpus_path  # noqa: E402
-
-
-def _best(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def _models(corpus: Path, workdir: Path) -> list[tuple[str, Any, Any, Any]]:
@@ -104,11 +94,11 @@ def run(mb: int) -> list[tuple[str, float, float]]:
 def _measure(name: str, ours: Any, hf: Any, sp: Any, text: str, lines: list[str]) -> tuple[float, float]:
     """Print one row; return (single-text ratio, batch ratio)."""
     ours.encode(text)  # warm: a running app has met these chunks before
-    t_ours, enc = _best(lambda: ours.encode(text, add_special_tokens=False))
-    t_hf, hf_enc = _best(lambda: hf.encode(text, add_special_tokens=False))
-    t_sp, sp_ids = _best(lambda: sp.encode(text)) if sp is not None else (float("nan"), None)
-    b_ours, batch = _best(lambda: ours.encode_batch(lines, add_special_tokens=False))
-    b_hf, hf_batch = _best(lambda: hf.encode_batch(lines, add_special_tokens=False))
+    t_ours, enc = timed(lambda: ours.encode(text, add_special_tokens=False), 3)
+    t_hf, hf_enc = timed(lambda: hf.encode(text, add_special_tokens=False), 3)
+    t_sp, sp_ids = timed(lambda: sp.encode(text), 3) if sp is not None else (float("nan"), None)
+    b_ours, batch = timed(lambda: ours.encode_batch(lines, add_special_tokens=False), 3)
+    b_hf, hf_batch = timed(lambda: hf.encode_batch(lines, add_special_tokens=False), 3)
     if sp is not None:  # tokenizers only approximates SentencePiece's normalizer: the reference is sentencepiece
         same = "identical" if [e.ids for e in batch.encodings] == sp.encode(lines) else "lines DIFFER"
         if enc.ids != sp_ids:  # one path score over the whole text: float32 rounding decides near ties

@@ -197,18 +197,18 @@ static PyObject *repeated(PyObject *o, Py_ssize_t n) {
 static const char *const ENCODING_FIELDS[9] = {"ids", "tokens", "offsets", "type_ids", "attention_mask",
                                                "special_tokens_mask", "word_ids", "sequence_ids", "overflowing"};
 
-/* The byte offsets of a slotted class's nine Encoding fields (its __slots__' member descriptors),
- * so that rows become objects of that class without a Python __init__ each (a quarter-million
- * dataclass calls cost as much as encoding the batch). 0 on success; TypeError otherwise. */
-static int encoding_offsets(PyTypeObject *type, Py_ssize_t offsets[9]) {
-    for (int f = 0; f < 9; f++) {
-        PyObject *d = PyObject_GetAttrString((PyObject *)type, ENCODING_FIELDS[f]);
+/* The byte offsets of a slotted class's slots `names` (its __slots__' member descriptors), so that rows
+ * become objects of that class without a Python __init__ each (a quarter-million dataclass calls cost
+ * as much as encoding the batch). 0 on success; TypeError otherwise. */
+static int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t *offsets) {
+    for (int f = 0; f < n; f++) {
+        PyObject *d = PyObject_GetAttrString((PyObject *)type, names[f]);
         if (!d) return -1;
         int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
         if (ok) offsets[f] = ((PyMemberDescrObject *)d)->d_member->offset;
         Py_DECREF(d);
         if (!ok) {
-            PyErr_Format(PyExc_TypeError, "%.100s.%s is not a slot", type->tp_name, ENCODING_FIELDS[f]);
+            PyErr_Format(PyExc_TypeError, "%.100s.%s is not a slot", type->tp_name, names[f]);
             return -1;
         }
     }
@@ -217,22 +217,6 @@ static int encoding_offsets(PyTypeObject *type, Py_ssize_t offsets[9]) {
 
 /* The slots of a packed Encoding class (tokenizer_core.packed_encoding.PackedEncoding). */
 static const char *const PACKED_SLOTS[3] = {"_packed", "_seq", "_strs"};
-
-/* The byte offsets of a slotted class's three packed slots. 0 on success; TypeError otherwise. */
-static int packed_offsets(PyTypeObject *type, Py_ssize_t offsets[3]) {
-    for (int f = 0; f < 3; f++) {
-        PyObject *d = PyObject_GetAttrString((PyObject *)type, PACKED_SLOTS[f]);
-        if (!d) return -1;
-        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
-        if (ok) offsets[f] = ((PyMemberDescrObject *)d)->d_member->offset;
-        Py_DECREF(d);
-        if (!ok) {
-            PyErr_Format(PyExc_TypeError, "%.100s.%s is not a slot", type->tp_name, PACKED_SLOTS[f]);
-            return -1;
-        }
-    }
-    return 0;
-}
 
 /* A packed row: (columns, sequence_id, token_strs) (see result_packed), or an object of `type` with
  * those in its three packed slots and every other slot unset: two objects a text. */
@@ -343,7 +327,8 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) 
         !PyArg_ParseTupleAndKeywords(args, kw, "OO!|n$O!p", names, &texts, &PyLong_Type, &seq_obj, &threads,
                                      &PyType_Type, &encoding, &packed))
         return NULL;
-    if (encoding && (packed ? packed_offsets(encoding, packed_at) : encoding_offsets(encoding, offsets)) < 0)
+    if (encoding && (packed ? slot_offsets(encoding, PACKED_SLOTS, 3, packed_at)
+                            : slot_offsets(encoding, ENCODING_FIELDS, 9, offsets)) < 0)
         return NULL;
     if (threads < 1 || threads > 64) {
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
