@@ -161,13 +161,10 @@ class ByteLevelFastPath:
             if max(map(len, texts), default=0) > MAX_INPUT_CHARS:
                 return None
 
-            def has_added(some: list[str]) -> bool:
-                return (added.may_match(some, normalized=False, skip_special=skip)
-                        or added.may_match(some, normalized=True, normalizer=None, skip_special=skip))
-
             # A text holding an added token (a "<s>" in a corpus line) is encoded on its own; the
             # others still go to the kernel in one call.
-            odd = {i for i, t in enumerate(texts) if has_added([t])} if has_added(texts) else set()
+            odd = (added.texts_matching(texts, normalized=False, skip_special=skip)
+                   | added.texts_matching(texts, normalized=True, normalizer=None, skip_special=skip))
             threads = default_threads() if threads is None else max(1, min(threads, 64))
             # The kernel makes the Encoding objects itself, each holding its packed columns (lists made when read).
             plain = iter(self.kernel.encode_batch([t for i, t in enumerate(texts) if i not in odd], sequence_id,
