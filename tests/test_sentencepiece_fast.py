@@ -76,7 +76,7 @@ def test_the_fast_path_is_taken(models, name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 @given(text=TEXTS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 def test_fast_equals_general(models, name: str, text: str) -> None:
     tok = models[name]
     assert _fields(tok.encode(text)) == _fields(_general(tok, text))
@@ -103,13 +103,13 @@ def test_a_repeated_chunk_is_segmented_once(models) -> None:
 def test_unigram_near_ties_follow_the_score_of_the_text_so_far() -> None:
     """x + xxx and xxx + x score the same in exact arithmetic; which one sentencepiece's float32 path keeps
     depends on the score accumulated before the chunk. The fast path must segment such chunks again from
-    that score (a cached segmentation from a score of 0 differs for 184 of these 429 prefixes)."""
+    that score (a cached segmentation from a score of 0 differs for 61 of these 143 prefixes)."""
     from tokenizer_core.unigram.sentencepiece_normalizer import SentencePieceNormalizer
     from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
 
     vocab = [("<unk>", 0.0, "unknown"), ("▁", -3.0, "normal"), ("x", -2.1, "normal"), ("xxx", -4.3, "normal"),
              ("▁w", -1.7, "normal"), ("▁xxx", -5.9, "normal"), ("▁x", -3.7, "normal"), ("xx", -4.2, "normal")]
     tok = Tokenizer(SentencePieceUnigram(vocab), normalizer=SentencePieceNormalizer())
-    for n in range(0, 3000, 7):
+    for n in range(0, 3000, 21):
         text = "w " * n + "xxxx xxxxx xxxxxxx"
         assert _fields(tok.encode(text)) == _fields(_general(tok, text)), n
