@@ -158,3 +158,20 @@ def test_the_dropout_rows_escape_hostile_tokens():
     row = dropout_row_html(0.25, list(enumerate(HOSTILE)), scheme="plain", translate=False)
     assert markup_problems(row) == []
     assert not re.search(r"<\s*(script|img)\b", row, re.I)
+
+
+def test_the_lessons_token_rows_escape_hostile_tokens_on_the_page_and_in_the_handout():
+    """A lesson's token rows reach the browser through the Lessons page's chips (render_html) and the
+    downloadable handout: both escape every token and label, with and without a vocabulary's ids."""
+    from tokenizer_core.lessons.figure_types import FigureResult, TokenRow
+    from ui.lessons.handout import _figure
+    from ui.lessons.view import _chips
+
+    for ids in ((), tuple(range(len(HOSTILE)))):
+        row = TokenRow(label="<b onmouseover=alert(1)>row</b>", tokens=tuple(HOSTILE), ids=ids)
+        chips = _chips(row, {})
+        assert markup_problems(chips) == []
+        assert not re.search(r"<\s*(script|img|a)\b", chips, re.I) and "&lt;script&gt;" in chips
+        page = _figure(FigureResult(title="<script>t</script>", values={}, token_rows=(row,)), lambda chart: "")
+        assert not re.search(r"<\s*(script|img|a|b)\b", page, re.I)
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;b onmouseover=" in page
