@@ -57,7 +57,7 @@ _F32 = array("f", [0.0])  # storing a sum here rounds it to float32, as sentence
 
 #: A chunk's ids, tokens, token starts and ends relative to the chunk's start; for a Unigram model
 #: also the scores its best path adds, the smallest gap between two candidates on the way and the
-#: chunk's normalized text (see :meth:`SentencePieceFastPath._unigram_entry`).
+#: chunk's normalized text (see :meth:`SentencePieceFastPath._at_score`).
 Entry = tuple[list[int], list[str], list[int], list[int], tuple[float, ...], float, str]
 
 
@@ -91,20 +91,10 @@ class SentencePieceFastPath:
         with every character it maps to a space written as a space; None when the chunks would not
         be independent (a longer key may match, a character vanishes or becomes text with a space,
         a user-defined symbol or a literal "▁" occurs)."""
-        norm, chars = self._norm, set(text)
-        if SPACE_SYMBOL in chars or (norm._symbols and not chars.isdisjoint(norm._symbols)):
+        reps = None if SPACE_SYMBOL in text else self._norm.replacements(text)
+        if reps is None or any(not rep or SPACE_SYMBOL in rep or (" " in rep and rep != " ") for rep in reps.values()):
             return None
-        table = norm.charsmap
-        if table is None:
-            return {}, text
-        rules = [(c, *table.char_rule(c)) for c in chars]
-        follow = frozenset().union(*(r[2] for r in rules))
-        if follow and any(c.encode("utf-8")[0] in follow for c in chars):
-            return None
-        reps = {c: rep for c, rep, _ in rules if rep is not None and rep != c}
         spaces = {ord(c): " " for c, rep in reps.items() if rep == " "}
-        if any(not rep or SPACE_SYMBOL in rep or (" " in rep and rep != " ") for rep in reps.values()):
-            return None
         return reps, text.translate(spaces) if spaces else text
 
     def _normal_form(self, chunk: str, k: int, reps: dict[str, str], *, first: bool) -> tuple[str, list[Offsets]]:

@@ -136,26 +136,33 @@ class SentencePieceNormalizer(Normalizer):
         yield from out
 
     # ------------------------------------------------------------------ fast path
-    def _mapped(self, text: str) -> Optional[str]:
-        """The rule table applied to ``text`` when each character maps on its own to exactly one
-        character (most lines of most texts), else ``None`` (the general path handles it)."""
+    def replacements(self, text: str) -> Optional[dict[str, str]]:
+        """What the rule table does to each character of ``text`` that it changes (a replacement may be
+        several characters, or none), when every character maps on its own; None when a longer key
+        might match or a user-defined symbol occurs (the general path handles those).
+
+        >>> SentencePieceNormalizer().replacements("ab")
+        {}
+        """
         table = self.charsmap
         chars = set(text)
         if self._symbols and not chars.isdisjoint(self._symbols):
             return None
         if table is None:
-            return text
+            return {}
         rules = [(c, *table.char_rule(c)) for c in chars]
         follow = frozenset().union(*(r[2] for r in rules))
         if follow and any(c.encode("utf-8")[0] in follow for c in chars):
             return None  # some longer key might match: look ahead character by character
-        mapping: dict[int, str] = {}
-        for c, rep, _ in rules:
-            if rep is not None and rep != c:
-                if len(rep) != 1:
-                    return None
-                mapping[ord(c)] = rep
-        return text.translate(mapping) if mapping else text
+        return {c: rep for c, rep, _ in rules if rep is not None and rep != c}
+
+    def _mapped(self, text: str) -> Optional[str]:
+        """The rule table applied to ``text`` when each character maps on its own to exactly one
+        character (most lines of most texts), else ``None`` (the general path handles it)."""
+        reps = self.replacements(text)
+        if reps is None or any(len(rep) != 1 for rep in reps.values()):
+            return None
+        return text.translate({ord(c): rep for c, rep in reps.items()}) if reps else text
 
     def _spaces(self, mapped: str) -> tuple[str, list[Offsets]]:
         """Steps 3-5 of the module docstring on a text the table maps character for character."""
