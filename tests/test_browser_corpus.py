@@ -45,7 +45,9 @@ def test_corpus_page_loads_and_pasted_html_stays_text(streamlit_server, browser_
     page.get_by_role("button", name="Use this text").click()
     wait_idle(page)
 
-    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Now using")
+    # The click's rerun may not have begun when wait_idle looked (it then returns at once), and the new
+    # corpus's statistics take seconds on a loaded machine: wait for the page's answer itself.
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Now using", timeout=60_000)
     code = page.get_by_test_id("stCode")
     expect(code).to_contain_text("<script>window.__xss=1</script>")
     expect(code).to_contain_text('<img src=x onerror="window.__xss=1">')
