@@ -17,6 +17,12 @@ mutates an Encoding's lists sees no difference, and equality, ``repr``, pickling
 >>> from tokenizer_core.types import Encoding, Token
 >>> enc == Encoding.from_tokens([Token(5, "hi", (0, 2)), Token(6, "!", (2, 3))], word_ids=[0, 1])
 True
+
+A token whose string is not the one its id has in that list (an added token beyond it, or matched
+with the white space it strips) is given with its position:
+
+>>> PackedEncoding.from_packed(columns, 0, ["x"] * 7, fixes=((0, "hi"),)).tokens
+['hi', 'x']
 """
 
 from __future__ import annotations
@@ -46,9 +52,29 @@ def _column(enc: PackedEncoding, k: int) -> array:
     return out
 
 
+def _tokens(enc: PackedEncoding) -> list[str]:
+    """Each id's string in ``_strs``, but at the positions in ``_fix`` the string given there."""
+    strs = enc._strs.__getitem__
+    try:
+        fixes = PackedEncoding._fix.__get__(enc)  # type: ignore[attr-defined]
+    except AttributeError:  # unset: the kernel's own objects, every token in the list
+        return list(map(strs, enc.ids))
+    # The positions are the columns': the ids are read there, not from a list the caller may have
+    # changed. A fixed position's id may lie past the list: the ids between two fixes go in one go.
+    ids = _column(enc, 0)
+    out: list[str] = []
+    prev = 0
+    for at, text in fixes:
+        out += map(strs, ids[prev:at])
+        out.append(text)
+        prev = at + 1
+    out += map(strs, ids[prev:])
+    return out
+
+
 _MAKERS: dict[str, Callable[[PackedEncoding], Any]] = {
     "ids": lambda enc: _column(enc, 0).tolist(),
-    "tokens": lambda enc: list(map(enc._strs.__getitem__, enc.ids)),
+    "tokens": _tokens,
     "offsets": lambda enc: list(zip(_column(enc, 1), _column(enc, 2))),
     "type_ids": lambda enc: [enc._seq] * _count(enc),
     "attention_mask": lambda enc: [1] * _count(enc),
@@ -63,18 +89,23 @@ class PackedEncoding(Encoding):
     """An Encoding made from the kernel's packed columns; each list appears when first read.
 
     Objects come from :meth:`from_packed` or from the kernel itself (``encode_batch(packed=True,
-    encoding=PackedEncoding)``), with only ``_packed``, ``_seq`` and ``_strs`` set. Built the usual way (``PackedEncoding(ids=...)``,
+    encoding=PackedEncoding)``), with only ``_packed``, ``_seq`` and ``_strs`` set (and ``_fix``, from
+    :meth:`from_packed` only). Built the usual way (``PackedEncoding(ids=...)``,
     as ``dataclasses.replace`` and unpickling do) it is a plain Encoding with every list set.
     """
 
-    __slots__ = ("_packed", "_seq", "_strs")
+    __slots__ = ("_packed", "_seq", "_strs", "_fix")
 
     @classmethod
-    def from_packed(cls, columns: bytes, sequence_id: int, token_strs: list) -> PackedEncoding:
+    def from_packed(cls, columns: bytes, sequence_id: int, token_strs: list,
+                    fixes: tuple[tuple[int, str], ...] = ()) -> PackedEncoding:
         """The encoding of a text from the kernel's columns (n int32 ids, then n int64 starts, ends and
-        word ids), its sequence id and the token strings by id."""
+        word ids), its sequence id and the token strings by id; ``fixes``: ``(position, string)`` pairs,
+        by position, for the tokens whose string is not ``token_strs[id]`` (added tokens)."""
         obj = cls.__new__(cls)
         obj._packed, obj._seq, obj._strs = columns, sequence_id, token_strs
+        if fixes:
+            obj._fix = fixes
         return obj
 
     def __getattr__(self, name: str) -> Any:

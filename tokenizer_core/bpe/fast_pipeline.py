@@ -11,7 +11,9 @@ few list operations over all pieces at once instead of a :class:`Token` per toke
 
 With the compiled kernel (:mod:`~tokenizer_core.bpe.kernel`: it walks the GPT-2 and cl100k_base
 patterns itself and is given the pieces of any other) the same steps run in C: splitting, merging, the piece cache and the assembly of
-the lists; the Python code below is what the kernel is checked against.
+the lists; the Python code below is what the kernel is checked against. The kernel's results come
+back as packed columns (:class:`~tokenizer_core.packed_encoding.PackedEncoding`, lists made when
+read), a text holding added tokens too: one kernel call per segment between them, their rows in between.
 
 The result is the :class:`~tokenizer_core.types.Encoding` the general path gives, field
 for field (tests/test_bpe_fast_pipeline.py and tests/test_kernel.py compare them on many texts).
@@ -35,6 +37,7 @@ import unicodedata
 from collections.abc import Sequence
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
+from struct import Struct
 from typing import Any, Optional
 
 from tokenizer_core.bpe.kernel import kernel_encoder, split_chain
@@ -116,13 +119,10 @@ class ByteLevelFastPath:
         skip = not split_special
         # Added tokens are cut out of the raw text, then out of the (here unchanged) normalized text.
         outer = added.split(text, normalized=False, skip_special=skip)
-        if self.kernel is not None and len(outer) == 1 and outer[0][2] is None:
-            inner = added.split(text, normalized=True, normalizer=None, skip_special=skip)
-            if len(inner) == 1 and inner[0][2] is None:
-                # The common case, no added token in the text: the kernel's columns are the encoding,
-                # its lists made when read.
-                columns, _, strs = self.kernel.encode(text, 0, 0, packed=True)
-                return PackedEncoding.from_packed(columns, sequence_id, strs)
+        if self.kernel is not None and text:
+            packed = self._packed(text, outer, added, skip, sequence_id)
+            if packed is not None:
+                return packed
         for base, end, entry in outer:
             segment = text[base:end]
             if entry is not None:
@@ -175,6 +175,46 @@ class ByteLevelFastPath:
         except (TypeError, UnicodeEncodeError):
             return None
 
+    def _packed(self, text: str, outer: list[Any], added: Any, skip: bool,
+                sequence_id: int) -> Optional[PackedEncoding]:
+        """The kernel's encoding of ``text`` (cut at added tokens as ``outer`` says), its lists made when
+        read: the list path's result, field for field. None (then the list path) for an added id
+        that an int32 column cannot hold.
+
+        Each segment between added tokens is one packed kernel call (offsets from its base, word ids
+        from the next word), each added token a row of its own; the four columns of all of them are
+        joined into one bytes object, so a 10 MB text with one ``<s>`` costs what it costs without."""
+        columns = _Columns()
+        rows: list[tuple[int, int, str]] = []  # (position, id, matched text) of each added token
+        strs: Any = None
+        word = 0
+        for base, end, entry in outer:
+            if entry is not None:
+                rows.append((columns.count, entry[1], text[base:end]))
+                if not columns.row(entry[1], base, end, word):
+                    return None
+                word += 1
+                continue
+            segment = text[base:end] if end - base < len(text) else text
+            for s, e, inner in added.split(segment, normalized=True, normalizer=None, skip_special=skip):
+                if inner is not None:
+                    rows.append((columns.count, inner[1], segment[s:e]))
+                    if not columns.row(inner[1], base + s, base + e, word):
+                        return None
+                    word += 1
+                    continue
+                packed, pieces, strs = self.kernel.encode(segment[s:e] if e - s < len(segment) else segment,
+                                                          base + s, word, packed=True)
+                columns.add(packed)
+                word += pieces
+        if strs is None:  # only added tokens: the token list still comes from the kernel
+            strs = self.kernel.encode("", 0, 0, packed=True)[2]
+        # PackedEncoding reads a token's string as strs[id]; an added token whose id lies past that
+        # list, or whose match is not that string (a token stripping white space), is given as matched.
+        fixes = tuple((at, matched) for at, tid, matched in rows
+                      if tid >= len(strs) or strs[tid] != matched)
+        return PackedEncoding.from_packed(columns.joined(), sequence_id, strs, fixes)
+
     def _pieces(self, text: str, base: int, word: int, ids: list[int], tokens: list[str],
                 offsets: list[Offsets], word_ids: list[Optional[int]]) -> int:
         """Append the tokens of every piece of ``text`` (found at ``base``); return the next word id."""
@@ -202,6 +242,49 @@ class ByteLevelFastPath:
         offsets.extend(zip(starts, ends))
         word_ids.extend(chain.from_iterable(map(repeat, range(word, word + len(entries)), counts)))
         return word + len(entries)
+
+
+class _Columns:
+    """The packed columns of one encoding, gathered part by part (kernel results and added-token rows)
+    and joined once: ids (int32), then starts, ends and word ids (int64), as ``result_packed`` in
+    kernels/src/encode.c writes them and :class:`PackedEncoding` reads them."""
+
+    _ID, _INT64 = Struct("=i"), Struct("=q")  # native order, standard sizes: array("i") and array("q")
+    _ID_MAX = 2**31 - 1
+
+    def __init__(self) -> None:
+        #: Tokens gathered so far: the position of the next one.
+        self.count = 0
+        self._parts: list[list[Any]] = [[], [], [], []]
+        self._only: Optional[bytes] = None  # the one kernel result, while it is the only part
+
+    def add(self, packed: bytes) -> None:
+        """Append a kernel result (its four columns, each one slice of ``packed``)."""
+        n = len(packed) // 28
+        if n == 0:
+            return
+        self._only = None if self._parts[0] else packed
+        view = memoryview(packed)
+        for k, (a, b) in enumerate(((0, 4 * n), (4 * n, 12 * n), (12 * n, 20 * n), (20 * n, 28 * n))):
+            self._parts[k].append(view[a:b])
+        self.count += n
+
+    def row(self, token_id: int, start: int, end: int, word: int) -> bool:
+        """Append one token; False (nothing appended) when its id does not fit an int32 column."""
+        if not 0 <= token_id <= self._ID_MAX:
+            return False
+        self._only = None
+        pack = self._INT64.pack
+        for k, value in enumerate((self._ID.pack(token_id), pack(start), pack(end), pack(word))):
+            self._parts[k].append(value)
+        self.count += 1
+        return True
+
+    def joined(self) -> bytes:
+        """All the columns, in the kernel's layout: n ids, then n starts, n ends, n word ids."""
+        if self._only is not None:
+            return self._only  # one kernel call and no added token (the common case): no copy
+        return b"".join(chain.from_iterable(self._parts))
 
 
 def _encoding(ids: list[int], tokens: list[str], offsets: list[Offsets], word_ids: list[Optional[int]],
