@@ -67,6 +67,14 @@ METHOD_CALLS = {
     "PieceCounter": {"add": ("'a b'", "False"), "merge": ("k.PieceCounter(class_table(), k.SPLIT_GPT2)",),
                      "counts": (), "distinct": ()},
     "WordSet": {"add": ("'a b a'",), "distinct": ()},
+    "ChunkTable": {
+        "missing": ("['a b']",),
+        "put": ("'ab'", "False", "[2]", "[0]", "[2]", "[0]", "1"),
+        "encode": ("'a b'",),
+        "encode_batch": ("['a b']", "0"),
+        "size": (),
+        "set_lattice": ("[('a', 0, -1.0)]", "0", "-2.0"),
+    },
     "UnigramCorpus": {
         "seed": ("3", "bytes([3])", "-1"),
         "expected": ("['a', 'b']", "array('d', [-1.0, -1.0])", "array('d', [0.0, 0.0])"),
@@ -274,6 +282,7 @@ def test_every_method_with_every_bad_argument(type_name):
         "PieceCounter": "k.PieceCounter(class_table(), k.SPLIT_GPT2)",
         "WordSet": "k.WordSet(class_table())",
         "UnigramCorpus": "k.UnigramCorpus('ab', array('q', [0, 2]), array('d', [1.0]), bytes([1, 0]))",
+        "ChunkTable": "k.ChunkTable(['a', 'b', 'ab'], rule=k.RULE_SPACES, scored=True, max_score=1.0)",
     }[type_name]
     calls = []
     for method, args in METHOD_CALLS[type_name].items():

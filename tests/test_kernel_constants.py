@@ -12,10 +12,17 @@ import re
 import pytest
 
 from tokenizer_core.text import native
-from tokenizer_core.text.kernel_codes import CASELESS_SHIFT, CharClass, PieceSplit, SplitPattern, kernel_constants
+from tokenizer_core.text.kernel_codes import (
+    CASELESS_SHIFT,
+    CharClass,
+    ChunkRule,
+    PieceSplit,
+    SplitPattern,
+    kernel_constants,
+)
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the compiled kernel is not installed")
-_CODE_NAME = re.compile(r"(PAT|SPLIT|C)_[A-Z0-9_]+")
+_CODE_NAME = re.compile(r"(PAT|SPLIT|RULE|C)_[A-Z0-9_]+")
 
 
 def test_every_python_code_equals_the_kernels_constant() -> None:
@@ -30,7 +37,7 @@ def test_the_kernel_exports_no_code_python_lacks() -> None:
 
 
 def test_every_member_is_named_after_its_c_constant() -> None:
-    names = {m.c_name for enum in (SplitPattern, PieceSplit, CharClass) for m in enum}
+    names = {m.c_name for enum in (SplitPattern, PieceSplit, ChunkRule, CharClass) for m in enum}
     assert names == set(kernel_constants()) - {"C_CASELESS_SHIFT"}
     assert kernel_constants()["C_CASELESS_SHIFT"] == CASELESS_SHIFT
 

@@ -200,7 +200,7 @@ static const char *const ENCODING_FIELDS[9] = {"ids", "tokens", "offsets", "type
 /* The byte offsets of a slotted class's slots `names` (its __slots__' member descriptors), so that rows
  * become objects of that class without a Python __init__ each (a quarter-million dataclass calls cost
  * as much as encoding the batch). 0 on success; TypeError otherwise. */
-static int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t *offsets) {
+int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t *offsets) {
     for (int f = 0; f < n; f++) {
         PyObject *d = PyObject_GetAttrString((PyObject *)type, names[f]);
         if (!d) return -1;

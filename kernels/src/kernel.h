@@ -16,6 +16,7 @@
  *   merges.c   MergeState: the BPE training loop's pair counts, queue and words
  *   wordset.c  WordSet: the distinct words of a corpus, counted by hash (training's up-front limit)
  *   unigram*.c UnigramCorpus: Unigram training's seeds, E-step, Viterbi and splits, a word at a time
+ *   chunks*.c  ChunkTable: the chunked fast paths' remembered chunks, texts assembled from them
  *   module.c   the module, and the integer codes of codes.h as its constants
  *
  * Character classes (\p{L}, \p{N}, \s, \w, case-insensitive letters) come from a table the Python
@@ -162,5 +163,6 @@ extern PyTypeObject PieceCounterType;
 extern PyTypeObject MergeStateType;
 extern PyTypeObject WordSetType;
 extern PyTypeObject UnigramCorpusType;
+extern PyTypeObject ChunkTableType;
 
 #endif

@@ -1,4 +1,4 @@
-/* The module: its three types (see kernel.h for what each file holds) and the integer codes of
+/* The module: its types (see kernel.h for what each file holds) and the integer codes of
  * codes.h, exported under their C names so that a test can hold Python's enums to them. */
 #include "kernel.h"
 
@@ -12,7 +12,7 @@ static const struct { const char *name; long value; } codes[] = {
     {"PAT_GPT2", PAT_GPT2}, {"PAT_CL100K", PAT_CL100K}, {"PAT_EXTERNAL", PAT_EXTERNAL}, {"PAT_PROGRAM", PAT_PROGRAM},
     {"SPLIT_GPT2", SPLIT_GPT2}, {"SPLIT_WHITESPACE", SPLIT_WHITESPACE},
     {"SPLIT_WORDSPLIT", SPLIT_WORDSPLIT}, {"SPLIT_WHITESPACESPLIT", SPLIT_WHITESPACESPLIT},
-    {"SPLIT_SPACES", SPLIT_SPACES},
+    {"SPLIT_SPACES", SPLIT_SPACES}, {"RULE_WORDS", RULE_WORDS}, {"RULE_SPACES", RULE_SPACES},
     {"C_L", C_L}, {"C_N", C_N}, {"C_S", C_S}, {"C_W", C_W}, {"C_CASELESS_SHIFT", C_CASELESS_SHIFT},
 };
 
@@ -20,6 +20,7 @@ PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
     static const struct { const char *name; PyTypeObject *type; } types[] = {
         {"Encoder", &EncoderType}, {"PieceCounter", &PieceCounterType}, {"MergeState", &MergeStateType},
         {"WordSet", &WordSetType}, {"UnigramCorpus", &UnigramCorpusType},
+        {"ChunkTable", &ChunkTableType},
     };
     kernel_seed_init(); /* before any table is built; never exported */
     PyObject *m = PyModule_Create(&kernel_module);
@@ -34,7 +35,7 @@ PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
     }
     for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
         if (PyModule_AddIntConstant(m, codes[k].name, codes[k].value) < 0) goto fail;
-    if (PyModule_AddIntConstant(m, "ABI", 4) < 0) goto fail;
+    if (PyModule_AddIntConstant(m, "ABI", 5) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from enum import IntEnum, IntFlag
 
-__all__ = ["CASELESS_SHIFT", "CharClass", "PieceSplit", "SplitPattern", "kernel_constants"]
+__all__ = ["CASELESS_SHIFT", "CharClass", "ChunkRule", "PieceSplit", "SplitPattern", "kernel_constants"]
 
 
 class SplitPattern(IntEnum):
@@ -45,6 +45,17 @@ class PieceSplit(IntEnum):
         return "SPLIT_" + self.name.replace("_", "")
 
 
+class ChunkRule(IntEnum):
+    """``ChunkTable(rule=...)``: how the kernel's chunk table cuts a text into chunks."""
+
+    WORDS = 0  #: runs of characters other than space, tab, LF and CR (those dropped)
+    SPACES = 1  #: a run of spaces and the other characters after it (every character in a chunk)
+
+    @property
+    def c_name(self) -> str:
+        return "RULE_" + self.name
+
+
 class CharClass(IntFlag):
     """Bits of the kernel's character class table (built in :mod:`tokenizer_core.text.native`)."""
 
@@ -70,6 +81,6 @@ def kernel_constants() -> dict[str, int]:
     3
     """
     codes: dict[str, int] = {"C_CASELESS_SHIFT": CASELESS_SHIFT}
-    for enum in (SplitPattern, PieceSplit, CharClass):
+    for enum in (SplitPattern, PieceSplit, ChunkRule, CharClass):
         codes.update({member.c_name: int(member) for member in enum})
     return codes

@@ -1,0 +1,321 @@
+/* The ChunkTable type: building, missing(), put(), encode() and encode_batch() (see chunks.c). */
+#include "chunks.h"
+
+#include <math.h>
+#include <structmember.h>
+
+static int ChunkTable_init(ChunkTable *c, PyObject *args, PyObject *kw) {
+    static char *names[] = {"token_strs", "rule", "first_entries", "scored", "max_score", "budget", NULL};
+    PyObject *strs;
+    int rule = -1, first = 0, scored = 0;
+    double max_score = 0.0;
+    Py_ssize_t budget = (Py_ssize_t)128 << 20;
+    if (c->ready) {
+        PyErr_SetString(PyExc_RuntimeError, "a ChunkTable is built once");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|$ippdn", names, &PyList_Type, &strs, &rule, &first, &scored,
+                                     &max_score, &budget))
+        return -1;
+    if (rule != RULE_WORDS && rule != RULE_SPACES) {
+        PyErr_SetString(PyExc_ValueError, "rule must be 0 (words) or 1 (spaces)");
+        return -1;
+    }
+    if (budget < 0 || !isfinite(max_score) || max_score < 0) {
+        PyErr_SetString(PyExc_ValueError, "budget and max_score must be finite and not negative");
+        return -1;
+    }
+    if (btab_init(&c->keys, 1024) < 0) return -1;
+    if (pthread_rwlock_init(&c->lock, NULL) != 0) {
+        btab_free(&c->keys);
+        PyErr_SetString(PyExc_RuntimeError, "could not make a lock");
+        return -1;
+    }
+    c->token_strs = Py_NewRef(strs);
+    c->n_real = PyList_GET_SIZE(strs);
+    c->rule = rule;
+    c->first_entries = first;
+    c->scored = scored;
+    c->max_score = max_score;
+    c->budget = (size_t)budget;
+    c->ready = 1;
+    return 0;
+}
+
+static void ChunkTable_dealloc(ChunkTable *c) {
+    if (c->ready) {
+        btab_free(&c->keys);
+        pthread_rwlock_destroy(&c->lock);
+    }
+    PyMem_RawFree(c->entries);
+    PyMem_RawFree(c->tok_id);
+    PyMem_RawFree(c->tok_start);
+    PyMem_RawFree(c->tok_end);
+    PyMem_RawFree(c->tok_word);
+    PyMem_RawFree(c->scores);
+    PyMem_RawFree(c->form);
+    PyMem_RawFree(c->form_start);
+    PyMem_RawFree(c->form_end);
+    if (c->has_lattice) btab_free(&c->lattice);
+    Py_XDECREF(c->token_strs);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+/* Grows *p (elements of size `size`, capacity *cap) to hold `need`; -1 when out of memory. */
+static int grow(void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap : 256;
+    while (n < need) n *= 2;
+    void *q = PyMem_RawRealloc(*p, n * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+PyDoc_STRVAR(missing_doc,
+"missing(texts, *, spaces=None) -> list[tuple[str, bool]]: the distinct chunks of the texts that the\n"
+"table lacks, each with whether it is a text's first chunk (first_entries), in order of appearance;\n"
+"chunks over 1,024 characters are never stored and not named.");
+
+static PyObject *ChunkTable_missing(ChunkTable *c, PyObject *args, PyObject *kw) {
+    static char *names[] = {"texts", "spaces", NULL};
+    PyObject *texts, *spaces = NULL;
+    Spaces sp;
+    if (chunks_check_ready(c) < 0 || !PyArg_ParseTupleAndKeywords(args, kw, "O|$O", names, &texts, &spaces) ||
+        chunks_read_spaces(c, spaces, &sp) < 0)
+        return NULL;
+    PyObject *seq = PySequence_Fast(texts, "missing takes a sequence of str");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!PyUnicode_Check(PySequence_Fast_GET_ITEM(seq, k))) {
+            PyErr_SetString(PyExc_TypeError, "missing takes a sequence of str");
+            Py_DECREF(seq);
+            return NULL;
+        }
+    BytesTable seen;
+    if (btab_init(&seen, 256) < 0) { Py_DECREF(seq); return NULL; }
+    int64_t *found = NULL;  /* text, start, end, first: four a chunk */
+    size_t n_found = 0, cap_found = 0;
+    uint32_t buf[MAX_KEY_CHARS + 1];
+    int failed = 0;
+    chunks_read_lock(c);
+    for (Py_ssize_t k = 0; k < n && !failed; k++) {
+        Text t = text_of(PySequence_Fast_GET_ITEM(seq, k));
+        Py_ssize_t s, e, i = 0;
+        while (chunks_next_chunk(c->rule, &sp, &t, i, &s, &e)) {
+            i = e;
+            if (e - s > MAX_KEY_CHARS || chunks_lookup(c, NULL, &t, s, e, buf)) continue;
+            int first = c->first_entries && s == 0;
+            Py_ssize_t len = chunks_chunk_key(&t, s, e, first, buf);
+            int64_t unused;
+            if (btab_find(&seen, (const unsigned char *)buf, len, &unused)) continue;
+            if (btab_put(&seen, (const unsigned char *)buf, len, 0) < 0 ||
+                grow((void **)&found, &cap_found, 4 * (n_found + 1), sizeof(int64_t)) < 0) {
+                failed = 1;
+                break;
+            }
+            int64_t *q = found + 4 * n_found++;
+            q[0] = k, q[1] = s, q[2] = e, q[3] = first;
+        }
+    }
+    chunks_unlock(c);
+    btab_free(&seen);
+    PyObject *out = failed ? PyErr_NoMemory() : PyList_New((Py_ssize_t)n_found);
+    for (size_t j = 0; out && j < n_found; j++) {
+        int64_t *q = found + 4 * j;
+        PyObject *chunk = PyUnicode_Substring(PySequence_Fast_GET_ITEM(seq, q[0]), q[1], q[2]);
+        PyObject *pair = chunk ? Py_BuildValue("(NO)", chunk, q[3] ? Py_True : Py_False) : NULL;
+        if (!pair) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, (Py_ssize_t)j, pair);
+    }
+    PyMem_RawFree(found);
+    Py_DECREF(seq);
+    return out;
+}
+
+/* The ints of a sequence into a new int32 array of *n (NULL and an exception on error). */
+static int32_t *int_column(PyObject *o, Py_ssize_t *n, const char *what) {
+    PyObject *seq = PySequence_Fast(o, what);
+    if (!seq) return NULL;
+    *n = PySequence_Fast_GET_SIZE(seq);
+    int32_t *out = PyMem_RawMalloc((size_t)(*n ? *n : 1) * sizeof(int32_t));
+    if (!out) { Py_DECREF(seq); PyErr_NoMemory(); return NULL; }
+    for (Py_ssize_t k = 0; k < *n; k++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if ((v == -1 && PyErr_Occurred()) || v < 0 || v > INT32_MAX) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s must hold ints from 0 to 2**31-1", what);
+            PyMem_RawFree(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        out[k] = (int32_t)v;
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
+PyDoc_STRVAR(put_doc,
+"put(chunk, first, ids, starts, ends, words, pieces, scores=(), gap=inf, norm_len=0, form=None,\n"
+"form_starts=None, form_ends=None) -> bool: store a\n"
+"chunk's tokens (starts and ends relative to the chunk, word ids relative to its first piece, and\n"
+"how many pieces it holds); False when it is too long or the budget is spent (nothing stored).");
+
+static PyObject *ChunkTable_put(ChunkTable *c, PyObject *args, PyObject *kw) {
+    static char *names[] = {"chunk", "first", "ids", "starts", "ends", "words", "pieces", "scores", "gap",
+                            "norm_len", "form", "form_starts", "form_ends", NULL};
+    PyObject *chunk, *ids_o, *starts_o, *ends_o, *words_o, *scores_o = NULL, *form = NULL, *fs_o = NULL, *fe_o = NULL;
+    int first, pieces, norm_len = 0;
+    double gap = INFINITY;
+    if (chunks_check_ready(c) < 0 ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "O!pOOOOi|OdiO!OO", names, &PyUnicode_Type, &chunk, &first, &ids_o,
+                                     &starts_o, &ends_o, &words_o, &pieces, &scores_o, &gap, &norm_len,
+                                     &PyUnicode_Type, &form, &fs_o, &fe_o))
+        return NULL;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(chunk);
+    if (len > MAX_KEY_CHARS) Py_RETURN_FALSE;
+    if (pieces < 0 || norm_len < 0) {
+        PyErr_SetString(PyExc_ValueError, "pieces and norm_len must not be negative");
+        return NULL;
+    }
+    Py_ssize_t n = 0, n2 = 0, n3 = 0, n4 = 0, ns = 0;
+    int32_t *ids = int_column(ids_o, &n, "ids"), *st = ids ? int_column(starts_o, &n2, "starts") : NULL;
+    int32_t *en = st ? int_column(ends_o, &n3, "ends") : NULL, *wo = en ? int_column(words_o, &n4, "words") : NULL;
+    double *sc = NULL;
+    int32_t *fs = NULL, *fe = NULL;
+    Py_ssize_t nf = form ? PyUnicode_GET_LENGTH(form) : 0, nfs = 0, nfe = 0;
+    PyObject *result = NULL;
+    if (!wo) goto done;
+    if (form) {  /* a scored entry's normalized text and each character's span in the chunk */
+        fs = fs_o ? int_column(fs_o, &nfs, "form_starts") : NULL;
+        fe = fs ? (fe_o ? int_column(fe_o, &nfe, "form_ends") : NULL) : NULL;
+        if (!fe) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "form needs form_starts and form_ends");
+            goto done;
+        }
+        int ok = c->scored && nfs == nf && nfe == nf && nf == norm_len;
+        for (Py_ssize_t k = 0; ok && k < nf; k++) ok = fs[k] <= fe[k] && fe[k] <= len;
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "form is for scored tables, norm_len long, its spans inside the chunk");
+            goto done;
+        }
+    }
+    if (n2 != n || n3 != n || n4 != n) {
+        PyErr_SetString(PyExc_ValueError, "ids, starts, ends and words must be as long as each other");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (ids[k] >= PyList_GET_SIZE(c->token_strs) || st[k] > en[k] || en[k] > len) {
+            PyErr_SetString(PyExc_ValueError, "an id is past the token list, or a span is outside the chunk");
+            goto done;
+        }
+    if (scores_o) {
+        PyObject *seq = PySequence_Fast(scores_o, "scores must be a sequence of floats");
+        if (!seq) goto done;
+        ns = PySequence_Fast_GET_SIZE(seq);
+        sc = PyMem_RawMalloc((size_t)(ns ? ns : 1) * sizeof(double));
+        for (Py_ssize_t k = 0; sc && k < ns; k++) sc[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
+        Py_DECREF(seq);
+        if (!sc) { PyErr_NoMemory(); goto done; }
+        if (PyErr_Occurred()) goto done;
+    }
+    size_t cost = (size_t)(len + 1) * 4 + (size_t)n * 16 + (size_t)ns * 8 + (size_t)nf * 12 + sizeof(Entry) + 40;
+    if (c->used + cost > c->budget) { result = Py_NewRef(Py_False); goto done; }
+    uint32_t buf[MAX_KEY_CHARS + 1];
+    Text t = text_of(chunk);
+    Py_ssize_t klen = chunks_chunk_key(&t, 0, len, first && c->first_entries, buf);
+    chunks_write_lock(c);
+    int64_t at;
+    int fail = 0;
+    if (!btab_find(&c->keys, (const unsigned char *)buf, klen, &at)) {
+        fail = grow((void **)&c->entries, &c->cap_entries, c->n_entries + 1, sizeof(Entry)) < 0 ||
+               grow((void **)&c->scores, &c->cap_scores, c->n_scores + (size_t)ns, sizeof(double)) < 0;
+        if (!fail && form) {
+            size_t need_f = c->n_form + (size_t)nf, cap_f = c->cap_form;
+            fail = grow((void **)&c->form, &cap_f, need_f, sizeof(uint32_t)) < 0;
+            size_t cap_s = c->cap_form, cap_e = c->cap_form;
+            fail = fail || grow((void **)&c->form_start, &cap_s, need_f, sizeof(int32_t)) < 0 ||
+                   grow((void **)&c->form_end, &cap_e, need_f, sizeof(int32_t)) < 0;
+            if (!fail) c->cap_form = cap_f;
+        }
+        size_t cap = c->cap_tok, need = c->n_tok + (size_t)n;
+        for (int k = 0; k < 4 && !fail; k++) {
+            int32_t **col = k == 0 ? &c->tok_id : k == 1 ? &c->tok_start : k == 2 ? &c->tok_end : &c->tok_word;
+            size_t cap_k = c->cap_tok;
+            fail = grow((void **)col, &cap_k, need, sizeof(int32_t)) < 0;
+            cap = cap_k;
+        }
+        if (!fail) {
+            c->cap_tok = cap;
+            Entry *ent = &c->entries[c->n_entries];
+            *ent = (Entry){(int64_t)c->n_tok, (int32_t)n, pieces, (int64_t)c->n_scores, (int32_t)ns, norm_len, gap,
+                           form ? (int64_t)c->n_form : -1};
+            for (Py_ssize_t k = 0; k < nf; k++) c->form[c->n_form + k] = PyUnicode_READ_CHAR(form, k);
+            if (nf) {
+                memcpy(c->form_start + c->n_form, fs, (size_t)nf * 4);
+                memcpy(c->form_end + c->n_form, fe, (size_t)nf * 4);
+            }
+            memcpy(c->tok_id + c->n_tok, ids, (size_t)n * 4);
+            memcpy(c->tok_start + c->n_tok, st, (size_t)n * 4);
+            memcpy(c->tok_end + c->n_tok, en, (size_t)n * 4);
+            memcpy(c->tok_word + c->n_tok, wo, (size_t)n * 4);
+            if (ns) memcpy(c->scores + c->n_scores, sc, (size_t)ns * sizeof(double));
+            fail = btab_put(&c->keys, (const unsigned char *)buf, klen, (int64_t)c->n_entries) < 0;
+            if (!fail) {
+                c->n_entries++;
+                c->n_tok += (size_t)n;
+                c->n_scores += (size_t)ns;
+                c->n_form += (size_t)nf;
+                c->used += cost;
+            }
+        }
+    }
+    chunks_unlock(c);
+    result = fail ? PyErr_NoMemory() : Py_NewRef(Py_True);
+done:
+    PyMem_RawFree(ids);
+    PyMem_RawFree(st);
+    PyMem_RawFree(en);
+    PyMem_RawFree(wo);
+    PyMem_RawFree(sc);
+    PyMem_RawFree(fs);
+    PyMem_RawFree(fe);
+    return result;
+}
+
+PyDoc_STRVAR(size_doc, "size() -> tuple[int, int]: the chunks stored and the bytes they take (the budget's count).");
+
+static PyObject *ChunkTable_size(ChunkTable *c, PyObject *Py_UNUSED(ignored)) {
+    if (chunks_check_ready(c) < 0) return NULL;
+    chunks_read_lock(c);
+    PyObject *out = Py_BuildValue("(nn)", (Py_ssize_t)c->n_entries, (Py_ssize_t)c->used);
+    chunks_unlock(c);
+    return out;
+}
+
+static PyMethodDef ChunkTable_methods[] = {
+    {"missing", (PyCFunction)(void (*)(void))ChunkTable_missing, METH_VARARGS | METH_KEYWORDS, missing_doc},
+    {"put", (PyCFunction)(void (*)(void))ChunkTable_put, METH_VARARGS | METH_KEYWORDS, put_doc},
+    {"encode", (PyCFunction)(void (*)(void))ChunkTable_encode, METH_VARARGS | METH_KEYWORDS, chunks_encode_doc},
+    {"encode_batch", (PyCFunction)(void (*)(void))ChunkTable_encode_batch, METH_VARARGS | METH_KEYWORDS,
+     chunks_encode_batch_doc},
+    {"size", (PyCFunction)ChunkTable_size, METH_NOARGS, size_doc},
+    {"set_lattice", (PyCFunction)(void (*)(void))ChunkTable_set_lattice, METH_VARARGS | METH_KEYWORDS,
+     chunks_set_lattice_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject ChunkTableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tokenizer_kernel.ChunkTable",
+    .tp_doc = PyDoc_STR("ChunkTable(token_strs, *, rule, first_entries=False, scored=False, max_score=0.0, "
+                        "budget=128 MiB): texts encoded from the stored encodings of their chunks "
+                        "(tokenizer_core/chunk_table.py drives it)."),
+    .tp_basicsize = sizeof(ChunkTable),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)ChunkTable_init,
+    .tp_dealloc = (destructor)ChunkTable_dealloc,
+    .tp_methods = ChunkTable_methods,
+};

@@ -1,0 +1,239 @@
+"""The chunked fast paths' compiled half: texts assembled from stored chunks by the kernel.
+
+:mod:`tokenizer_core.fast_paths`, :mod:`tokenizer_core.sentencepiece_fast` and
+:mod:`tokenizer_core.chain_fast` cut a text into chunks that no token crosses and encode each
+distinct chunk once with the general path. Looking every chunk up and putting the lists together
+in Python costs about a microsecond a chunk and runs on one core; the kernel's ``ChunkTable`` does
+it in C, on every core for a batch, and hands back packed columns
+(:class:`~tokenizer_core.packed_encoding.PackedEncoding`). Python still computes each chunk's
+tokens (``entry_of``) and every chunk the table cannot serve (``resolve``: one too long to store,
+or a Unigram near tie that needs the running score), so the general path stays the reference.
+
+A chunk's tokens are stored as ids. A token whose text is not the model's string for its id (a
+SentencePiece unknown piece keeps the text it covers) is stored under a stand-in id past the
+model's, whose string is that text; rows holding one come back as bare columns and the real ids are
+put back here, the texts given as the encoding's fixes.
+
+>>> chunks = CompiledChunks.build(token_strs=["a", "b", "ab"], rule=RULE_WORDS)
+>>> if chunks is None:  # no compiled kernel: the caller keeps its Python path
+...     print([2, 0])
+... else:
+...     def entry(chunk, first):
+...         return ([2] + [0] * (len(chunk) - 2), ["ab"] + ["a"] * (len(chunk) - 2), [0] + list(range(2, len(chunk))),
+...                 [2] + list(range(3, len(chunk) + 1)), [0] * (len(chunk) - 1), 1)
+...     print(chunks.encode("ab  aba", entry_of=entry, resolve=None, sequence_id=0).ids)
+[2, 2, 0]
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Sequence
+from operator import eq
+from typing import Any, Optional
+
+from tokenizer_core.chunk_assembly import ChunkEntry
+from tokenizer_core.errors import TokenizerError
+from tokenizer_core.packed_encoding import PackedEncoding
+from tokenizer_core.text import native
+from tokenizer_core.text.kernel_codes import ChunkRule
+
+__all__ = ["RULE_SPACES", "RULE_WORDS", "CompiledChunks", "token_strings"]
+
+#: Chunks are runs of characters other than space, tab, LF and CR (those dropped).
+RULE_WORDS = int(ChunkRule.WORDS)
+#: Every character is in a chunk: a run of spaces and the other characters after it.
+RULE_SPACES = int(ChunkRule.SPACES)
+
+#: ``entry_of(chunk, first)``: the chunk's entry, optionally followed by (scores, gap, normalized length).
+EntryOf = Callable[[str, bool], tuple[Any, ...]]
+#: ``resolve(chunk, first, total)``: the entry of a chunk the table cannot serve, and the score after it.
+Resolve = Callable[[str, bool, float], tuple[ChunkEntry, float]]
+
+
+class CompiledChunks:
+    """One fast path's ``ChunkTable``, filled on demand from ``entry_of``."""
+
+    def __init__(self, table: Any, *, make: Callable[[], Any]) -> None:
+        self._table, self._make = table, make
+        self._strs: list[str] = []  # the model's token strings by id, then the stand-ins'
+        self._real: list[int] = []  # the model's id of each stand-in
+        self._stand_in: dict[tuple[int, str], int] = {}
+        self._n = 0  # the model's ids: 0.._n-1
+        self._lattice: Optional[tuple[Any, ...]] = None
+        self.usable = True
+
+    @classmethod
+    def build(cls, *, token_strs: list[str], rule: int, first_entries: bool = False, scored: bool = False,
+              max_score: float = 0.0, budget: int = 128 << 20) -> Optional[CompiledChunks]:
+        """A table over the model's token strings (by id), or None without a kernel that has one;
+        ``budget``: the bytes it may hold (past them, each call keeps what it needs in a table of its own)."""
+        kernel = native.kernel() if native.available() else None
+        if kernel is None or not hasattr(kernel, "ChunkTable"):
+            return None
+
+        def make(budget: int = 128 << 20) -> Any:
+            return kernel.ChunkTable(token_strs, rule=rule, first_entries=first_entries, scored=scored,
+                                     max_score=max_score, budget=budget)
+
+        def make_extra() -> Any:  # a call's own table for what the budget leaves out: the same model
+            table = make()
+            if out._lattice is not None:
+                table.set_lattice(*out._lattice)
+            return table
+
+        out = cls(make(budget), make=make_extra)
+        out._strs, out._n = token_strs, len(token_strs)
+        return out
+
+    def _fill(self, texts: Sequence[str], entry_of: EntryOf, spaces: Optional[str]) -> Any:
+        """Stores the texts' chunks the table lacks; the call's own table for what the budget leaves
+        out (None when all fit); raises _Unusable when an id lies past the model's."""
+        extra = None
+        for chunk, first in self._table.missing(texts, spaces=spaces):
+            ids, tokens, starts, ends, words, pieces, *scored = entry_of(chunk, first)
+            if len(ids) != len(tokens) or any(i >= self._n for i in ids):
+                self.usable = False
+                raise _Unusable
+            ids = self._ids_of(ids, tokens)
+            args = (chunk, first, ids, starts, ends, words, pieces, *scored)
+            if not self._table.put(*args):
+                extra = extra if extra is not None else self._make()
+                extra.put(*args)
+        return extra
+
+    def set_lattice(self, pieces: list[tuple[str, int, float]], *, unk_id: int, unk_score: float,
+                    byte_ids: Optional[list[int]]) -> None:
+        """A scored table's Unigram model (``SentencePieceUnigram.matched_pieces``): near ties are then
+        segmented again in C from the running score, from the normalized text ``entry_of`` gives."""
+        self._table.set_lattice(pieces, unk_id, unk_score, byte_ids)
+        self._lattice = (pieces, unk_id, unk_score, byte_ids)
+
+    def _ids_of(self, ids: list[int], tokens: list[str]) -> list[int]:
+        """The ids to store for these tokens: each token's own, or a stand-in where its text is not
+        its id's string."""
+        strs = self._strs
+        if all(map(eq, tokens, map(strs.__getitem__, ids))):
+            return ids
+        return [i if strs[i] == t else self._stand_in_id(i, t) for i, t in zip(ids, tokens)]
+
+    def _stand_in_id(self, real: int, token: str) -> int:
+        key = (real, token)
+        found = self._stand_in.get(key)
+        if found is None:
+            found = self._stand_in[key] = len(self._strs)
+            self._strs.append(token)
+            self._real.append(real)
+        return found
+
+    def _packed(self, columns: bytes, sequence_id: int) -> PackedEncoding:
+        """An encoding of columns that may hold stand-in ids: the real ids put back, their texts as fixes."""
+        n = len(columns) // 28
+        ids = array("i")
+        ids.frombytes(memoryview(columns)[:4 * n])
+        if not self._real or not n or max(ids) < self._n:
+            return PackedEncoding.from_packed(columns, sequence_id, self._strs)
+        fixes = []
+        for at, i in enumerate(ids):
+            if i >= self._n:
+                fixes.append((at, self._strs[i]))
+                ids[at] = self._real[i - self._n]
+        columns = ids.tobytes() + columns[4 * n:]
+        return PackedEncoding.from_packed(columns, sequence_id, self._strs, tuple(fixes))
+
+    def encode(self, text: str, *, entry_of: EntryOf, resolve: Optional[Resolve], sequence_id: int,
+               spaces: Optional[str] = None) -> Optional[PackedEncoding]:
+        """The encoding of ``text`` (None when the table turned itself off)."""
+        try:
+            extra = self._fill([text], entry_of, spaces)
+        except _Unusable:
+            return None
+        parts: list[bytes] = []
+        start, total, words, n = 0, 0.0, 0, len(text)
+        while True:
+            columns, stop, stop_end, total, words = self._table.encode(text, spaces=spaces, start=start, total=total,
+                                                                       first_word=words, extra=extra)
+            parts.append(columns)
+            if stop >= n:
+                break
+            if resolve is None:  # only chunks too long to store stop an unscored table
+                resolve = _resolver(entry_of)
+            entry, total = resolve(text[stop:stop_end], stop == 0, total)
+            parts.append(_entry_columns(self._ids_of(entry[0], entry[1]), entry, stop, words))
+            words += entry[5]
+            start = stop_end
+        return self._packed(parts[0] if len(parts) == 1 else _joined(parts), sequence_id)
+
+    def encode_batch(self, texts: Sequence[str], *, entry_of: EntryOf, resolve: Optional[Resolve], sequence_id: int,
+                     threads: Optional[int] = None, spaces: Optional[str] = None) -> Optional[list[Any]]:
+        """Encodings of ``texts`` in order, on ``threads`` threads (default: this process's cores)."""
+        try:
+            extra = self._fill(texts, entry_of, spaces)
+        except _Unusable:
+            return None
+        rows = self._table.encode_batch(texts, sequence_id, min(64, threads or native.default_threads()), encoding=PackedEncoding,
+                                        spaces=spaces, extra=extra)
+        for k, row in enumerate(rows):
+            if type(row) is bytes:  # columns holding a stand-in id
+                rows[k] = self._packed(row, sequence_id)
+            elif row is None:  # a chunk the table does not serve: this text on its own
+                rows[k] = self.encode(texts[k], entry_of=entry_of, resolve=resolve, sequence_id=sequence_id,
+                                      spaces=spaces)
+        return rows
+
+
+    def encode_batch_added(self, texts: Sequence[str], *, added: Any, split_special: bool, entry_of: EntryOf,
+                           resolve: Optional[Resolve], sequence_id: int, threads: Optional[int],
+                           refuse: Callable[[], bool], spaces: Optional[str] = None) -> Optional[list[Any]]:
+        """:meth:`encode_batch` for a pipeline: None rows for the texts holding an added token (the
+        general path cuts those out), None for all when ``refuse()`` or a chunk's encoding raised
+        (the pipeline then takes each text on its own, and reports what fails)."""
+        texts = list(texts)
+        if refuse() or not all(type(t) is str for t in texts):
+            return None
+        odd = added.texts_matching(texts, normalized=False, skip_special=not split_special)
+        plain = [t for i, t in enumerate(texts) if i not in odd] if odd else texts
+        try:
+            rows = self.encode_batch(plain, entry_of=entry_of, resolve=resolve, sequence_id=sequence_id,
+                                     threads=threads, spaces=spaces)
+        except (TokenizerError, ValueError, UnicodeError):
+            return None
+        if rows is None or not odd:
+            return rows
+        it = iter(rows)
+        return [None if i in odd else next(it) for i in range(len(texts))]
+
+
+def token_strings(model: Any) -> list[str]:
+    """The model's token strings by id ("" where no token has that id)."""
+    vocab = model.get_vocab()
+    strs = [""] * (max(vocab.values(), default=-1) + 1)
+    for token, i in vocab.items():
+        strs[i] = token
+    return strs
+
+
+class _Unusable(Exception):
+    """A token the table cannot hold as an id."""
+
+
+def _resolver(entry_of: EntryOf) -> Resolve:
+    return lambda chunk, first, total: (tuple(entry_of(chunk, first)[:6]), total)  # type: ignore[return-value]
+
+
+def _entry_columns(ids: list[int], entry: ChunkEntry, base: int, first_word: int) -> bytes:
+    _, _, starts, ends, words, _ = entry
+    return b"".join((array("i", ids).tobytes(), array("q", [s + base for s in starts]).tobytes(),
+                     array("q", [e + base for e in ends]).tobytes(),
+                     array("q", [w + first_word for w in words]).tobytes()))
+
+
+def _joined(parts: list[bytes]) -> bytes:
+    """Packed columns of several runs, one after the other."""
+    cols = [array("i"), array("q"), array("q"), array("q")]
+    for part in parts:
+        n, view = len(part) // 28, memoryview(part)
+        cols[0].frombytes(view[:4 * n])
+        for k in range(3):
+            cols[k + 1].frombytes(view[4 * n + 8 * n * k:4 * n + 8 * n * (k + 1)])
+    return b"".join(c.tobytes() for c in cols)
