@@ -90,3 +90,27 @@ def test_added_tokens_take_the_general_path(tokenizers) -> None:
     tok = Tokenizer(bert.model, normalizer=bert.normalizer, pre_tokenizer=bert.pre_tokenizer,
                     added_tokens=[AddedToken("hug me", normalized=True)])
     assert [t for t in tok.encode_sequence("Please HUG ME now").tokens if " " in t] == ["hug me"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts=st.lists(TEXTS, max_size=12))
+def test_batches_equal_the_general_path_text_by_text(tokenizers, texts: list[str]) -> None:
+    """encode_batch assembles rows in the kernel's chunk table (on threads): each row is the text's own."""
+    for name, tok in tokenizers.items():
+        rows = tok._encode_sequences(texts, threads=2)
+        assert [dataclasses.asdict(r) for r in rows] == [dataclasses.asdict(_general(tok, t)) for t in texts], name
+
+
+def test_batches_with_added_tokens_and_long_chunks(tokenizers) -> None:
+    """Rows holding an added token take the general path; a chunk too long for the table (over 1,024
+    characters) is encoded by Python inside the kernel's row; word ids count on across it."""
+    from tokenizer_core.text.added_vocabulary import AddedToken
+
+    bert = tokenizers["bert-uncased"]
+    tok = Tokenizer(bert.model, normalizer=bert.normalizer, pre_tokenizer=bert.pre_tokenizer,
+                    added_tokens=[AddedToken("<x y>", special=True, normalized=False)])
+    long_word = "hugs," * 300
+    texts = ["a <x y> b", "plain words", f"before {long_word} after words", "", "<x y>", long_word]
+    rows = tok._encode_sequences(texts * 3, threads=2)
+    assert [dataclasses.asdict(r) for r in rows] == [dataclasses.asdict(_general(tok, t)) for t in texts * 3]
+    assert rows[2].word_ids[-1] == _general(tok, texts[2]).word_ids[-1] > 300

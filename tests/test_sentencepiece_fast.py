@@ -91,13 +91,14 @@ def test_ids_equal_sentencepiece_on_real_lines(models, folder: Path, kind: str) 
             assert tok.encode(text, add_special_tokens=False).ids == sp.encode(text), text
 
 
-def test_a_repeated_chunk_is_segmented_once(models) -> None:
-    tok = copy.deepcopy(models["sp-unigram"])
+def test_a_repeated_chunk_is_segmented_once(folder: Path, models) -> None:
+    tok = import_tokenizer("sentencepiece", folder / "unigram.model")  # nothing remembered yet
     calls: list[str] = []
     inner = tok.model.viterbi_margin
     tok.model.viterbi_margin = lambda text: calls.append(text) or inner(text)  # type: ignore[method-assign]
     tok.encode("the cat the cat the cat")
-    assert calls.count("▁cat") == 1 and calls.count("▁the") == 1  # (the first chunk has its own entry)
+    # " cat" once; "▁the" twice: the text's first chunk "the" has an entry of its own, " the" another.
+    assert calls.count("▁cat") == 1 and calls.count("▁the") == 2, calls
 
 
 def test_unigram_near_ties_follow_the_score_of_the_text_so_far() -> None:
@@ -113,3 +114,46 @@ def test_unigram_near_ties_follow_the_score_of_the_text_so_far() -> None:
     for n in range(0, 3000, 21):
         text = "w " * n + "xxxx xxxxx xxxxxxx"
         assert _fields(tok.encode(text)) == _fields(_general(tok, text)), n
+
+
+@pytest.mark.parametrize("name", ["mistral_v1", "sp-unigram", "sp-bpe", "sp-unigram-keep-spaces",
+                                  "sp-unigram-no-dummy"])
+@given(texts=st.lists(TEXTS, max_size=10))
+@settings(max_examples=30, deadline=None)
+def test_batches_equal_the_general_path_text_by_text(models, name: str, texts: list[str]) -> None:
+    """Rows assembled on threads by the kernel's chunk table (the rule table's spaces found once for
+    the batch) are each text's general-path encoding."""
+    tok = models[name]
+    rows = tok._encode_sequences(texts, threads=2)
+    assert [_fields(r) for r in rows] == [_fields(_general(tok, t)) for t in texts]
+
+
+def test_batches_follow_near_ties_row_by_row() -> None:
+    """A row whose chunk is a near tie at its running score is segmented again (the kernel stops the
+    row there): the rows equal the general path's, prefixes that fail without the running score included."""
+    from tokenizer_core.unigram.sentencepiece_normalizer import SentencePieceNormalizer
+    from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
+
+    vocab = [("<unk>", 0.0, "unknown"), ("▁", -3.0, "normal"), ("x", -2.1, "normal"), ("xxx", -4.3, "normal"),
+             ("▁w", -1.7, "normal"), ("▁xxx", -5.9, "normal"), ("▁x", -3.7, "normal"), ("xx", -4.2, "normal")]
+    tok = Tokenizer(SentencePieceUnigram(vocab), normalizer=SentencePieceNormalizer())
+    texts = ["w " * n + "xxxx xxxxx xxxxxxx" for n in range(0, 3000, 63)]
+    rows = tok._encode_sequences(texts, threads=2)
+    assert [_fields(r) for r in rows] == [_fields(_general(tok, t)) for t in texts]
+
+
+def test_unknown_characters_add_the_unknown_score_to_the_running_score() -> None:
+    """A path's unknown character (id -1) adds the unknown score to the score carried along the text,
+    not the last piece's: the near ties after it are decided from the right score. Fails when
+    piece_score(-1) reads the vocabulary's last piece (as it did)."""
+    from tokenizer_core.unigram.sentencepiece_normalizer import SentencePieceNormalizer
+    from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
+
+    vocab = [("<unk>", 0.0, "unknown"), ("▁", -3.0, "normal"), ("x", -2.1, "normal"), ("xxx", -4.3, "normal"),
+             ("▁w", -1.7, "normal"), ("▁xxx", -5.9, "normal"), ("▁x", -3.7, "normal"), ("xx", -4.2, "normal"),
+             ("q", -0.01, "normal")]
+    model = SentencePieceUnigram(vocab)
+    tok = Tokenizer(model, normalizer=SentencePieceNormalizer())
+    texts = ["w " * n + "中" * (n % 5) + " xxxx xxxxx xxxxxxx" for n in range(0, 3000, 21)]
+    assert [_fields(tok.encode(t)) for t in texts] == [_fields(_general(tok, t)) for t in texts]
+    assert [_fields(r) for r in tok._encode_sequences(texts, threads=2)] == [_fields(_general(tok, t)) for t in texts]

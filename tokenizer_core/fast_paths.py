@@ -35,6 +35,7 @@ import regex
 
 from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
 from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
+from tokenizer_core.chunk_table import RULE_WORDS, CompiledChunks, token_strings
 from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
 from tokenizer_core.types import Encoding
 
@@ -72,6 +73,7 @@ class ChunkedFastPath:
         self._normalizer, self._pre_tokenizer, self._model = normalizer, pre_tokenizer, model
         self._cache: dict[str, ChunkEntry] = {}
         self._pieces: dict[str, list[tuple[int, str, int, int]]] = {}  # piece text -> its model tokens
+        self._compiled: Any = None  # the kernel's table of these chunks (False: none), made on first use
 
     @classmethod
     def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[ChunkedFastPath]:
@@ -122,6 +124,19 @@ class ChunkedFastPath:
             self._cache[chunk] = entry
         return entry
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles leave the kernel's table out (it is rebuilt on first use)."""
+        return {**self.__dict__, "_compiled": None}
+
+    def _table(self) -> Optional[CompiledChunks]:
+        """The kernel's table of this path's chunks; None without a kernel or once it turned itself off."""
+        if self._compiled is None:
+            self._compiled = CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_WORDS) or False
+        return self._compiled if self._compiled and self._compiled.usable else None
+
+    def _entry_of(self, chunk: str, first: bool) -> ChunkEntry:
+        return self._entry(chunk)
+
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None when ``text`` holds an
         added token (the general path cuts those out first)."""
@@ -131,6 +146,11 @@ class ChunkedFastPath:
         if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
                 [text], normalized=False, skip_special=skip):
             return None
+        table = self._table()
+        if table is not None:
+            enc = table.encode(text, entry_of=self._entry_of, resolve=None, sequence_id=sequence_id)
+            if enc is not None:
+                return enc
         starts, chunks = match_spans(list(_CHUNKS.finditer(text)))
         entries = list(map(self._cache.get, chunks))
         if None in entries:
@@ -140,9 +160,17 @@ class ChunkedFastPath:
         return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
                         special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)
 
-    def encode_batch(self, texts: Any, **_: Any) -> None:
-        """None: a batch is encoded text by text (each through :meth:`encode`)."""
-        return None
+    def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
+                     threads: Optional[int] = None) -> Optional[list[Optional[Encoding]]]:
+        """Every text's encoding, the kernel's table assembling them on ``threads`` threads; None in
+        the rows the general path must take (an added token), None for all without the kernel."""
+        table = self._table()
+        if table is None:
+            return None
+        return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
+                                        resolve=None, sequence_id=sequence_id, threads=threads,
+                                        refuse=lambda: added.has_tokens(normalized=True,
+                                                                        skip_special=not split_special))
 
 
 class FastPathSlot:

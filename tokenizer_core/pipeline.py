@@ -263,7 +263,10 @@ class Tokenizer:
         fast = self._fast.get(self.normalizer, self.pre_tokenizer, self.model)
         batch = None if fast is None else fast.encode_batch(texts, added=self.added, split_special=True,
                                                              sequence_id=0, threads=threads)
-        return [self.encode_sequence(t) for t in texts] if batch is None else batch
+        if batch is None:
+            return [self.encode_sequence(t) for t in texts]
+        # A fast path leaves None where a text needs the general path (one holding an added token).
+        return [self.encode_sequence(t) if e is None else e for t, e in zip(texts, batch)]
 
     def explain(self, text: str) -> PipelineTrace:
         """Every stage for one text: normalized text, pieces with offsets, tokens per piece."""

@@ -42,7 +42,8 @@ from typing import Any, Optional
 import regex
 
 from tokenizer_core.bpe.sentencepiece_bpe import SentencePieceBPE, chunk_mode
-from tokenizer_core.chunk_assembly import assemble, match_spans
+from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
+from tokenizer_core.chunk_table import RULE_SPACES, CompiledChunks, token_strings
 from tokenizer_core.types import Encoding, Offsets
 from tokenizer_core.unigram.sentencepiece_normalizer import SPACE_SYMBOL, SentencePieceNormalizer
 from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
@@ -53,6 +54,8 @@ __all__ = ["SentencePieceFastPath"]
 _CACHE_LIMIT = 200_000
 #: A run of spaces and the word after it, or the spaces that end the text.
 _CHUNKS = regex.compile(r" *[^ ]+| +")
+#: Characters besides " " the kernel's table may treat as spaces in one call (ChunkTable's limit).
+_MAX_SPACES = 64
 _F32 = array("f", [0.0])  # storing a sum here rounds it to float32, as sentencepiece's float additions do
 
 #: A chunk's ids, tokens, token starts and ends relative to the chunk's start; for a Unigram model
@@ -68,8 +71,10 @@ class SentencePieceFastPath:
         self._norm, self._model = normalizer, model
         self._cache: dict[str, Entry] = {}
         self._unigram = type(model) is SentencePieceUnigram
+        self._max_score = 0.0
         if self._unigram:  # the largest score a piece adds: bounds the sums whose rounding matters
             self._max_score = max(abs(model.piece_score(i)) for i in range(len(model._vocab)))
+        self._compiled: Any = None  # the kernel's table of these chunks (False: none), made on first use
 
     @classmethod
     def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[SentencePieceFastPath]:
@@ -122,8 +127,8 @@ class SentencePieceFastPath:
             return space + text, [(0, 0)] + align
         return text, align
 
-    def _entry(self, chunk: str, k: int, reps: dict[str, str], *, first: bool) -> Entry:
-        entry = None if first else self._cache.get(chunk)
+    def _entry(self, chunk: str, k: int, reps: dict[str, str], *, first: bool, remember: bool = True) -> Entry:
+        entry = None if first or not remember else self._cache.get(chunk)
         if entry is not None:
             return entry
         text, align = self._normal_form(chunk, k, reps, first=first)
@@ -133,7 +138,7 @@ class SentencePieceFastPath:
                      tuple(self._model.piece_score(i) for _, _, i in path), gap, text)
         else:
             entry = (*self._relative(self._model.tokenize(text) if text else [], align), (), math.inf, text)
-        if not first and len(self._cache) < _CACHE_LIMIT:
+        if remember and not first and len(self._cache) < _CACHE_LIMIT:
             self._cache[chunk] = entry
         return entry
 
@@ -154,10 +159,58 @@ class SentencePieceFastPath:
         size = abs(total) + len(text) * self._max_score + 1.0
         if entry[5] > 4.0 * len(text) * size * 2.0**-24:
             return entry
+        return self._segmented_at(total, chunk, k, reps, first=first)
+
+    def _segmented_at(self, total: float, chunk: str, k: int, reps: dict[str, str], *, first: bool) -> Entry:
+        """A Unigram chunk's entry with its path found from the score ``total``."""
         text, align = self._normal_form(chunk, k, reps, first=first)
         path = self._model.viterbi(text, base=total)
         return (*self._relative(self._model.path_tokens(text, path), align),
                 tuple(self._model.piece_score(i) for _, _, i in path), math.inf, text)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles leave the kernel's table out (it is rebuilt on first use)."""
+        return {**self.__dict__, "_compiled": None}
+
+    def _table(self) -> Optional[CompiledChunks]:
+        """The kernel's table of this path's chunks; None without a kernel or once it turned itself off."""
+        if self._compiled is None:
+            self._compiled = CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_SPACES,
+                                                  first_entries=True, scored=self._unigram,
+                                                  max_score=self._max_score) or False
+            if self._compiled and self._unigram:  # near ties are segmented again in C
+                model = self._model
+                self._compiled.set_lattice(model.matched_pieces(), unk_id=model.unk_id, unk_score=model.unk_score,
+                                           byte_ids=model.byte_ids())
+        return self._compiled if self._compiled and self._compiled.usable else None
+
+    def _callbacks(self, reps: dict[str, str]) -> tuple[str, Any, Any]:
+        """The characters the rule table maps to a space (the table's chunks end before them) and
+        the table's entry_of and resolve for texts with these replacements."""
+        spaces = "".join(c for c, rep in reps.items() if rep == " " and c != " ")
+        strip = " " + spaces
+
+        def entry_of(chunk: str, first: bool) -> tuple[Any, ...]:
+            k = len(chunk) - len(chunk.lstrip(strip))
+            ids, tokens, starts, ends, scores, gap, text = self._entry(chunk, k, reps, first=first, remember=False)
+            if not self._unigram or gap == math.inf:
+                return ids, tokens, starts, ends, [0] * len(ids), 0, scores, gap, len(text)
+            # A chunk that may be a near tie somewhere: its normalized text and spans, for the kernel's Viterbi.
+            _, align = self._normal_form(chunk, k, reps, first=first)
+            return (ids, tokens, starts, ends, [0] * len(ids), 0, scores, gap, len(text), text,
+                    [a for a, _ in align], [b for _, b in align])
+
+        def resolve(chunk: str, first: bool, total: float) -> tuple[ChunkEntry, float]:
+            k = len(chunk) - len(chunk.lstrip(strip))
+            # The kernel stops only where rounding at ``total`` could decide (see _at_score).
+            entry = self._segmented_at(total, chunk, k, reps, first=first)
+            f32 = _F32
+            for score in entry[4]:
+                f32[0] = total + score
+                total = f32[0]
+            return (entry[0], entry[1], entry[2], entry[3], [0] * len(entry[0]), 0), total
+
+        return spaces, entry_of, resolve
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None for the general path."""
@@ -169,6 +222,13 @@ class SentencePieceFastPath:
         if found is None:
             return None
         reps, spaced = found
+        table = self._table()
+        if table is not None:
+            spaces, entry_of, resolve = self._callbacks(reps)
+            if len(spaces) <= _MAX_SPACES:
+                enc = table.encode(text, entry_of=entry_of, resolve=resolve, sequence_id=sequence_id, spaces=spaces)
+                if enc is not None:
+                    return enc
         if not self._unigram:
             return self._assembled(text, spaced, reps, sequence_id)
         ids: list[int] = []
@@ -206,9 +266,27 @@ class SentencePieceFastPath:
         ids, tokens, offsets, _ = assemble(starts, entries, words=False)
         return _encoding(ids, tokens, offsets, sequence_id)
 
-    def encode_batch(self, texts: Any, **_: Any) -> None:
-        """None: a batch is encoded text by text (each through :meth:`encode`)."""
-        return None
+    def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
+                     threads: Optional[int] = None) -> Optional[list[Optional[Encoding]]]:
+        """Every text's encoding, the kernel's table assembling them on ``threads`` threads; None in
+        the rows the general path must take (an added token), None for all when the texts are not
+        chunked alike (see :meth:`_replacements`) or there is no kernel."""
+        table = self._table()
+        texts = list(texts)
+        if table is None or not all(type(t) is str for t in texts):
+            return None
+        # One check of the joined texts: each text passes when they pass together (the checks look
+        # at characters and at keys inside a text, which the joined text holds too).
+        found = self._replacements("\n".join(texts))
+        if found is None:
+            return None
+        spaces, entry_of, resolve = self._callbacks(found[0])
+        if len(spaces) > _MAX_SPACES:
+            return None
+        skip = not split_special
+        return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=entry_of,
+                                        resolve=resolve, sequence_id=sequence_id, threads=threads, spaces=spaces,
+                                        refuse=lambda: added.has_tokens(normalized=True, skip_special=skip))
 
 
 def _encoding(ids: list[int], tokens: list[str], offsets: list[Offsets], sequence_id: int) -> Encoding:

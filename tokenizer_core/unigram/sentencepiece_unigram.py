@@ -184,9 +184,22 @@ class SentencePieceUnigram(ScoredPieceLookup):
         """The tokens of a path of :meth:`viterbi` (see :meth:`tokenize`)."""
         return self._path_tokens(text, path)
 
+    def matched_pieces(self) -> list[tuple[str, int, float]]:
+        """``(piece, id, score)`` of every piece the Viterbi matches in text (normal and user-defined),
+        with the float32 score a path adds for it; where two share a text, the later id, as the
+        Viterbi's trie keeps it, comes first."""
+        out = [(piece, i, user_defined_score(piece) if kind == "user_defined" else as_float32(score))
+               for i, (piece, score, kind) in enumerate(self._vocab) if kind in ("normal", "user_defined")]
+        return out[::-1]
+
+    def byte_ids(self) -> Optional[list[int]]:
+        """With byte fallback, each byte's token id (the unknown id for a byte without one); else None."""
+        return [self._byte_ids[b] for b in range(256)] if self.byte_fallback else None
+
     def piece_score(self, piece_id: int) -> float:
-        """The score a path adds for a piece (an unknown character's for the unknown id)."""
-        if piece_id == self.unk_id:
+        """The score a path adds for a piece (an unknown character's for the unknown id, and for
+        -1, which marks an unknown character in a path of :meth:`viterbi`)."""
+        if piece_id == self.unk_id or piece_id == -1:
             return self.unk_score
         piece, score, kind = self._vocab[piece_id]
         return user_defined_score(piece) if kind == "user_defined" else as_float32(score)
