@@ -91,10 +91,11 @@ class ChunkedFastPath:
                 self._pieces[piece] = found
         return found
 
-    def _entry(self, chunk: str) -> ChunkEntry:
+    def _entry(self, chunk: str, *, remember: bool = True) -> ChunkEntry:
         """The general path's steps on one chunk without added tokens (normalize, split, model), as
-        :meth:`tokenizer_core.pipeline.Tokenizer._trace_text` takes them, offsets kept relative."""
-        entry = self._cache.get(chunk)
+        :meth:`tokenizer_core.pipeline.Tokenizer._trace_text` takes them, offsets kept relative
+        (``remember=False``: the kernel's table keeps it instead)."""
+        entry = self._cache.get(chunk) if remember else None
         if entry is not None:
             return entry
         if self._normalizer is None:
@@ -120,7 +121,7 @@ class ChunkedFastPath:
                 ends.append(b)
                 words.append(word)
         entry = (ids, tokens, starts, ends, words, len(pieces))
-        if len(self._cache) < _CACHE_LIMIT:
+        if remember and len(self._cache) < _CACHE_LIMIT:
             self._cache[chunk] = entry
         return entry
 
@@ -135,7 +136,7 @@ class ChunkedFastPath:
         return self._compiled if self._compiled and self._compiled.usable else None
 
     def _entry_of(self, chunk: str, first: bool) -> ChunkEntry:
-        return self._entry(chunk)
+        return self._entry(chunk, remember=False)
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None when ``text`` holds an
