@@ -69,11 +69,12 @@ def _best(code: str, args: list[str], repeat: int = 2) -> tuple[float, float]:
     return min(r[0] for r in runs), min(r[1] for r in runs)
 
 
-def training(sizes: list[int], vocab: int, workdir: Path) -> None:
+def training(sizes: list[int], vocab: int, workdir: Path) -> list[tuple[str, float, float]]:
     from bench.bench_bpe import _same_merges
 
     print(f"\n== BPE training, byte-level (GPT-2 split), vocab {vocab:,}: whole processes; {os.cpu_count()} cores ==")
     print(f"{'corpus':>7} | {'ours':>14} | {'rustbpe':>14} | {'tokenizers':>14} | vs rustbpe: time, memory | vs tokenizers: time | same merges")
+    rows = []
     for mb in sizes:
         path = bench_corpus_path(mb)
         ours_json, hf_json, rust_json = workdir / "ours.json", workdir / "hf.json", workdir / "rust.json"
@@ -90,6 +91,8 @@ def training(sizes: list[int], vocab: int, workdir: Path) -> None:
               f"{hf[0]:6.2f} s {hf[1]:4.0f} MB | {ours[0] / rust[0]:5.2f}x, {ours[1] / rust[1]:5.2f}x"
               f"{'':>10} | {ours[0] / hf[0]:5.2f}x{'':>13} | tokenizers {'yes' if same_hf else 'NO'}, "
               f"rustbpe {'yes' if same_rust else 'NO'} (first {common:,})", flush=True)
+        rows.append((f"BPE training {mb} MB vs rustbpe", ours[0] / rust[0], ours[1] / rust[1]))
+    return rows
 
 
 def page_training(mb: int, merges: int) -> None:
@@ -111,7 +114,7 @@ def page_training(mb: int, merges: int) -> None:
           flush=True)
 
 
-def encoding(mb: int, threads: int, workdir: Path) -> None:
+def encoding(mb: int, threads: int, workdir: Path) -> list[tuple[str, float]]:
     import tokie
 
     from tokenizer_core.io.references import load_reference
@@ -146,6 +149,8 @@ def encoding(mb: int, threads: int, workdir: Path) -> None:
     for name, secs, same in rows:
         print(f"{name:<62} {secs:7.3f} s {size / secs / 1e6:7.1f} MB/s  {secs / best_ref:5.2f}x the fastest "
               f"reference  ids {'identical' if same else 'DIFFER'}", flush=True)
+    ours = min(s for name, s, _ in rows[3:])
+    return [(f"GPT-2 encode_batch vs {name.split()[0]}", ours / s) for name, s, _ in rows[:3]]
 
 
 def main(argv: list[str] | None = None) -> int:

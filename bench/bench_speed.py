@@ -1,4 +1,4 @@
-"""Every speed ratio of issue #18 in one run: training and encoding against the libraries the field uses.
+"""Every speed ratio of issues #18 and #29 in one run: training and encoding against the libraries the field uses.
 
 Run from the repository root (offline; the corpora are built reproducibly on first use)::
 
@@ -17,7 +17,15 @@ Run from the repository root (offline; the corpora are built reproducibly on fir
   (built from the same files for the last four), our full pipeline
   (``Tokenizer.encode``/``encode_batch``: tokens, offsets, word ids, masks), our ids-only path,
   and ``tokenizers``' ``encode_batch`` over the lines on every core; ids checked identical.
+* **Every core** (``bench.bench_cores``): byte-level BPE training at vocab 8,192 against nanochat's
+  ``rustbpe`` (and ``tokenizers``) at 10 and 50 MB, and GPT-2 ``encode_batch`` against ``tiktoken``,
+  ``tokenizers`` and ``tokie``, all on every core (``--no-cores`` skips it).
+* **Every other tokenizer** (``bench.bench_models``, 1 MB): SentencePiece BPE and Unigram, BERT
+  WordPiece and a ``Digits``/``Punctuation``/``Metaspace`` chain, single text and ``encode_batch``
+  against ``tokenizers`` (and ``sentencepiece``) (``--no-models`` skips it).
 * **Unigram** (``--unigram``): ``bench.bench_unigram --quick`` (held-out tokens, time, memory).
+
+The references are installed by ``pip install -r bench/requirements.txt``.
 
 Training runs before encoding, while this process is still small. Ratios are ours / theirs
 (below 1: ours is faster or smaller). The machine's core count is printed with every table.
@@ -110,12 +118,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--encode-mb", type=int, default=10)
     ap.add_argument("--wordpiece-mb", type=int, default=10)
     ap.add_argument("--unigram", action="store_true", help="also run bench.bench_unigram --quick")
+    ap.add_argument("--no-cores", action="store_true", help="skip rustbpe training and tokie encoding (bench_cores)")
+    ap.add_argument("--no-models", action="store_true", help="skip the other tokenizers (bench_models)")
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",") if x]
     print(f"cores: {os.cpu_count()}; load average at start: {os.getloadavg()[0]:.2f}")
+    cores: list[tuple[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         training = bpe_training(sizes, Path(tmp)) + wordpiece_training(args.wordpiece_mb, Path(tmp))
+        if not args.no_cores:
+            from bench import bench_cores
+
+            training += bench_cores.training([s for s in sizes if s >= 10] or sizes, 8192, Path(tmp))
+            cores = bench_cores.encoding(args.encode_mb, os.cpu_count() or 1, Path(tmp))
     enc = encoding_ratios(args.encode_mb)
+    models = [] if args.no_models else __import__("bench.bench_models", fromlist=["run"]).run(1)
     if args.unigram:
         print("\n== Unigram vs SentencePiece (bench.bench_unigram --quick) ==", flush=True)
         subprocess.run([sys.executable, "-m", "bench.bench_unigram", "--quick"], cwd=ROOT, check=True)
@@ -124,6 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:<48} time {ratio:5.2f}x   memory {mem:5.2f}x")
     for label, vs_tiktoken, vs_hf in enc:
         print(f"{label:<48} time {vs_tiktoken:5.2f}x tiktoken   {vs_hf:5.2f}x tokenizers encode_batch")
+    for label, ratio in cores:
+        print(f"{label:<48} time {ratio:5.2f}x")
+    for label, single, batch in models:
+        print(f"{label:<48} single text {single:5.2f}x   encode_batch {batch:5.2f}x tokenizers")
     return 0
 
 
