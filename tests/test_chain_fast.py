@@ -1,0 +1,262 @@
+"""The chunked fast path of local pre-tokenizer chains (tokenizer_core/chain_fast.py) gives the general
+path's encoding, field for field, and tokenizers' own, on hostile texts; chains that may look across
+a chunk boundary are refused (each refused chain here is shown to give a wrong encoding if chunked)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+import tokenizers
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from tokenizers import models, trainers
+from tokenizers import pre_tokenizers as hf_pre
+
+from tests._texts import real_lines
+from tokenizer_core.chain_fast import LocalChainFastPath
+from tokenizer_core.io.hf_components import pre_tokenizer_from_hf
+from tokenizer_core.io.hf_json import tokenizer_from_hf
+from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.text.normalizers import NFC, BertNormalizer, Lowercase
+from tokenizer_core.text.pre_tokenizers import (
+    BertPreTokenizer,
+    ByteLevel,
+    Metaspace,
+    Punctuation,
+    Regex,
+    Sequence,
+    Whitespace,
+    WhitespaceSplit,
+    WordSplit,
+)
+from tokenizer_core.text.splitting import BEHAVIORS, Digits, Split
+
+# Digits of other scripts and numbers (٣ ½), punctuation of other scripts (， ¿), white space the chunk
+# rules do not cut at (NBSP, ideographic space, vertical tab), literal "▁", characters whose lowercase
+# is longer, combining marks, CJK (BertNormalizer pads it with spaces), a control character it drops.
+_ALPHABET = list("aAb1٣½,-!，¿▁ΣİéṩǅZ中\x00\u0301") + [
+    " ", "  ", "   ", "\t", "\n", "\r\n", "\x0b", "\u00a0", "\u3000", "▁▁", "a1,b", "hi", "ab2"]
+TEXTS = st.lists(st.sampled_from(_ALPHABET), max_size=16).map("".join)
+_HOSTILE = ["", " ", "   ", "a", " a", "a ", "  a  b  ", "▁a ▁", " ▁▁ a▁b ", "1,2 ,3", "x\t\ty\n z", "\n a",
+            "a-b -c- d", "٣½ ¿hola? ，", "Σ İ ǅ", "中文 字", "\x00 a\x00"]
+
+_RUNS = [lambda: Digits(individual_digits=True), lambda: Digits(individual_digits=False)]
+_RUNS += [lambda b=b: Punctuation(behavior=b) for b in BEHAVIORS]
+_RUNS += [lambda b=b, i=i: Split("-", behavior=b, invert=i) for b in BEHAVIORS for i in (False, True)]
+_DROPPERS = [Whitespace, WhitespaceSplit, WordSplit, BertPreTokenizer]
+_CUTTERS = [lambda s=s: Metaspace(prepend_scheme=s) for s in ("always", "first", "never")]
+_CUTTERS += [lambda b=b: Split(" ", behavior=b) for b in ("removed", "isolated", "contiguous", "merged_with_next")]
+_CUTTERS += [lambda: Split(" ", behavior="isolated", invert=True)]
+_AFTER = [lambda s=s, p=p: Metaspace(prepend_scheme=s, split=p) for s in ("always", "first", "never")
+          for p in (True, False)]
+_AFTER += [lambda: ByteLevel(add_prefix_space=True), lambda: Split(r"\w+", is_regex=True), lambda: Regex(r"a+"),
+           lambda: Punctuation(behavior="merged_with_next"), lambda: Digits(individual_digits=True)]
+
+
+def _hf_corpus() -> list[str]:
+    return real_lines(300) + ["٣½ ¿hola? ，", "Σ İ ǅ 中文 字 ▁▁ a▁b", "x\t\ty\n z 1,2 ,3 a-b -c- d"] * 3
+
+
+def _train(model, trainer) -> tokenizers.Tokenizer:
+    """A tokenizers model trained on the bench's chain (Digits + Punctuation + Metaspace)."""
+    tok = tokenizers.Tokenizer(model)
+    tok.pre_tokenizer = hf_pre.Sequence([hf_pre.Digits(individual_digits=True), hf_pre.Punctuation(),
+                                         hf_pre.Metaspace()])
+    tok.train_from_iterator(_hf_corpus(), trainer)
+    return tok
+
+
+@pytest.fixture(scope="module")
+def trained() -> dict[str, tokenizers.Tokenizer]:
+    return {
+        "bpe": _train(models.BPE(), trainers.BpeTrainer(vocab_size=400, show_progress=False)),
+        "wordpiece": _train(models.WordPiece(unk_token="[UNK]"),
+                            trainers.WordPieceTrainer(vocab_size=400, special_tokens=["[UNK]"], show_progress=False)),
+        "unigram": _train(models.Unigram(), trainers.UnigramTrainer(vocab_size=300, unk_token="<unk>",
+                                                                    special_tokens=["<unk>"], show_progress=False)),
+    }
+
+
+@pytest.fixture(scope="module")
+def ours(trained) -> dict[str, Tokenizer]:
+    return {name: tokenizer_from_hf(json.loads(hf.to_str())) for name, hf in trained.items()}
+
+
+def _general(tok: Tokenizer, text: str):  # noqa: ANN202
+    return tok._trace_text(text, split_special=True, sampling=None, sequence_id=0, rng=None)[1]
+
+
+def _fast(fast: LocalChainFastPath, tok: Tokenizer, text: str):  # noqa: ANN202
+    return fast.encode(text, added=tok.added, split_special=True, sequence_id=0)
+
+
+def _same(fast: LocalChainFastPath, tok: Tokenizer, texts: list[str]) -> None:
+    for text in texts:
+        assert dataclasses.asdict(_fast(fast, tok, text)) == dataclasses.asdict(_general(tok, text)), text
+
+
+@st.composite
+def _chains(draw: st.DrawFn) -> tuple[object, object, str]:
+    """A chain the module docstring proves local: run splitters, a cutter, anything; a normalizer;
+    the chunk rule it must get."""
+    before = [draw(st.sampled_from(_RUNS))() for _ in range(draw(st.integers(0, 2)))]
+    dropper = draw(st.booleans())
+    cut = draw(st.sampled_from(_DROPPERS if dropper else _CUTTERS))()
+    after = [draw(st.sampled_from(_AFTER))() for _ in range(draw(st.integers(0, 2)))]
+    stages = [*before, cut, *after]
+    pre = stages[0] if len(stages) == 1 and draw(st.booleans()) else Sequence(stages)
+    normalizer = draw(st.sampled_from([None, Lowercase(), BertNormalizer()] if dropper else [None, Lowercase()]))
+    return pre, normalizer, "words" if dropper else "spaces"
+
+
+@settings(max_examples=120, deadline=None)
+@given(chain=_chains(), name=st.sampled_from(["bpe", "wordpiece", "unigram"]),
+       texts=st.lists(TEXTS, min_size=1, max_size=3))
+def test_local_chains_equal_the_general_path(ours, chain, name: str, texts: list[str]) -> None:
+    pre, normalizer, rule = chain
+    model = ours[name].model
+    tok = Tokenizer(model, normalizer=normalizer, pre_tokenizer=pre)
+    fast = LocalChainFastPath.build(normalizer=normalizer, pre_tokenizer=pre, model=model)
+    assert fast is not None and fast.chunk_rule == rule and fast.count_words
+    _same(fast, tok, texts + texts[::-1])  # again, from the cache, and with first chunks met elsewhere
+
+
+@pytest.mark.parametrize("scheme", ["always", "first", "never"])
+@pytest.mark.parametrize("dropper", [False, True])
+def test_hostile_texts_and_the_first_chunk(ours, scheme: str, dropper: bool) -> None:
+    """Metaspace after the cut (words: a chunk's "▁" depends on whether it begins the text, so
+    "a a" must not reuse the first chunk's entry) and as the cutter (spaces)."""
+    pre = Sequence([WhitespaceSplit(), Metaspace(prepend_scheme=scheme)] if dropper else
+                   [Digits(individual_digits=True), Punctuation(), Metaspace(prepend_scheme=scheme)])
+    model = ours["bpe"].model
+    tok = Tokenizer(model, pre_tokenizer=pre)
+    fast = LocalChainFastPath.build(normalizer=None, pre_tokenizer=pre, model=model)
+    assert fast.chunk_rule == ("words" if dropper else "spaces")
+    _same(fast, tok, ["a a a", " a a", "a\na a", *_HOSTILE, "a a a"])
+    first = _fast(fast, tok, "is is" if dropper else "is,is")
+    assert first.tokens.count("▁is") == {"always": 2, "first": 1, "never": 0}[scheme]
+    assert first.word_ids[-1] == (1 if dropper else 2)
+
+
+def test_entries_for_a_compiled_driver(ours) -> None:
+    """entry(): offsets relative to the chunk, word ids relative to its first piece, first chunks apart."""
+    model = ours["bpe"].model
+    words = LocalChainFastPath.build(normalizer=None, pre_tokenizer=Sequence([WhitespaceSplit(), Metaspace(
+        prepend_scheme="first")]), model=model)
+    lead, later = words.entry("is", first=True)[1], words.entry("is", first=False)[1]
+    assert words.first_apart and lead[0].startswith("▁") and not any("▁" in t for t in later)
+    bench = LocalChainFastPath.build(normalizer=None, pre_tokenizer=Sequence([
+        Digits(individual_digits=True), Punctuation(), Metaspace()]), model=model)
+    ids, tokens, starts, ends, word_ids, pieces = bench.entry(" x1,", first=False)
+    assert (starts[0], ends[-1], word_ids[0], word_ids[-1], pieces) == (0, 4, 0, 2, 3)
+    assert bench.entry(" x1,", first=True) is bench.entry(" x1,", first=False)  # one cache: no "first" stage
+
+
+def test_the_chunk_rule_follows_the_boundary_characters(ours) -> None:
+    """A literal split holding a tab may cross a "words" boundary but not a "spaces" one."""
+    model = ours["bpe"].model
+    for pattern, rule in (("a\tb", "spaces"), ("-", "words"), ("a\nb", "spaces")):
+        pre = Sequence([Split(pattern, behavior="removed"), WhitespaceSplit()])
+        fast = LocalChainFastPath.build(normalizer=None, pre_tokenizer=pre, model=model)
+        assert fast.chunk_rule == rule
+        _same(fast, Tokenizer(model, pre_tokenizer=pre), ["xa\tby a\nb -a- ", "a\tb a\tb"])
+
+
+# Refused, each with a text that a chunked encoding would get wrong under either chunk rule.
+_NOT_LOCAL = [
+    (Metaspace(split=False), "a b"),  # one piece: the model merges across the space
+    (Sequence([Digits(individual_digits=True), Punctuation()]), "a b"),  # spaces stay inside pieces
+    (Sequence([Metaspace(split=False), WhitespaceSplit()]), "a b"),  # no white space left to cut at
+    (Split(r"\w\s+\w", is_regex=True, behavior="isolated"), "a b"),  # a match crosses a space
+    (ByteLevel(add_prefix_space=False), "a\t  b"),  # \s+(?!\S) takes "\t " across the boundary
+    (Sequence([Split(" ", behavior="merged_with_previous"), Metaspace(split=False)]), "a b"),
+    (Sequence([Split("a b", behavior="removed"), WhitespaceSplit()]), "a b"),
+    (Sequence([Split(" ", behavior="merged_with_next", invert=True), Metaspace(split=False)]), "a b"),
+    (Sequence([Punctuation(behavior="merged_with_next"), Metaspace(split=False)]), "a ,b"),
+    (Sequence([Split("\t", behavior="removed"), Metaspace(split=False)]), "a b"),
+]
+
+
+@pytest.mark.parametrize("pre, text", _NOT_LOCAL, ids=lambda v: repr(v)[:50])
+def test_chains_that_look_across_a_boundary_are_refused(ours, pre, text: str) -> None:
+    model = ours["bpe"].model
+    assert LocalChainFastPath.build(normalizer=None, pre_tokenizer=pre, model=model) is None
+    tok = Tokenizer(model, pre_tokenizer=pre)
+    for rule in ("words", "spaces"):  # forced: wrong somewhere
+        forced = LocalChainFastPath(None, pre, model, chunk_rule=rule, first_apart=True)
+        assert dataclasses.asdict(_fast(forced, tok, text)) != dataclasses.asdict(_general(tok, text)), rule
+
+
+def test_other_stages_are_refused(ours) -> None:
+    bench = Sequence([Digits(individual_digits=True), Punctuation(), Metaspace()])
+    model = ours["bpe"].model
+    from tokenizer_core.classic.word import WordLevel
+
+    assert LocalChainFastPath.build(normalizer=NFC(), pre_tokenizer=bench, model=model) is None
+    assert LocalChainFastPath.build(normalizer=BertNormalizer(), pre_tokenizer=bench, model=model) is None
+    assert LocalChainFastPath.build(normalizer=None, pre_tokenizer=bench, model=WordLevel({"[UNK]": 0})) is None
+    assert LocalChainFastPath.build(normalizer=None, pre_tokenizer=None, model=model) is None
+
+
+def test_nested_sequences(ours) -> None:
+    """Judged flat; refused with a "first" Metaspace (a nested Sequence asks whether an inner piece
+    begins the text by the inner piece's own start)."""
+    model = ours["unigram"].model
+    pre = Sequence([Digits(), Sequence([Punctuation(), Sequence([Metaspace(prepend_scheme="never")])])])
+    fast = LocalChainFastPath.build(normalizer=None, pre_tokenizer=pre, model=model)
+    assert fast.chunk_rule == "spaces"
+    _same(fast, Tokenizer(model, pre_tokenizer=pre), _HOSTILE)
+    nested_first = Sequence([Punctuation(), Sequence([Metaspace(prepend_scheme="first")])])
+    assert LocalChainFastPath.build(normalizer=None, pre_tokenizer=nested_first, model=model) is None
+
+
+def test_added_tokens_take_the_general_path(ours) -> None:
+    from tokenizer_core.text.added_vocabulary import AddedToken
+
+    base = ours["bpe"]
+    tok = Tokenizer(base.model, pre_tokenizer=base.pre_tokenizer, added_tokens=[AddedToken("<x y>", special=True)])
+    fast = LocalChainFastPath.build(normalizer=None, pre_tokenizer=base.pre_tokenizer, model=base.model)
+    assert _fast(fast, tok, "a <x y> b") is None and _fast(fast, tok, "a b") is not None
+
+
+_HF_CHAINS = [  # tokenizers' pre-tokenizers; the first is the bench's chain
+    hf_pre.Sequence([hf_pre.Digits(individual_digits=True), hf_pre.Punctuation(), hf_pre.Metaspace()]),
+    hf_pre.Sequence([hf_pre.Digits(), hf_pre.Punctuation("merged_with_next"), hf_pre.Metaspace(prepend_scheme="first")]),
+    hf_pre.Sequence([hf_pre.Punctuation("contiguous"), hf_pre.Metaspace(prepend_scheme="never")]),
+    hf_pre.Sequence([hf_pre.WhitespaceSplit(), hf_pre.Metaspace(prepend_scheme="first", split=False)]),
+    hf_pre.Sequence([hf_pre.Digits(individual_digits=True), hf_pre.Whitespace()]),
+    hf_pre.Sequence([hf_pre.CharDelimiterSplit(" "), hf_pre.Metaspace(prepend_scheme="always")]),
+    hf_pre.Metaspace(prepend_scheme="first"),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_HF_CHAINS)))
+def test_equal_to_tokenizers(trained, ours, k: int) -> None:
+    lines = [line for line in real_lines(120) if line] + _HOSTILE[1:]  # tokenizers cannot encode ""
+    texts = lines + [" ".join(lines[:60]), "\n".join(lines)]
+    for name, hf in trained.items():
+        hf = tokenizers.Tokenizer.from_str(hf.to_str())
+        hf.pre_tokenizer = _HF_CHAINS[k]
+        pre = pre_tokenizer_from_hf(json.loads(_HF_CHAINS[k].__getstate__()))
+        tok = Tokenizer(ours[name].model, pre_tokenizer=pre)
+        fast = LocalChainFastPath.build(normalizer=None, pre_tokenizer=pre, model=tok.model)
+        assert fast is not None, pre
+        for text in texts:
+            enc, want = _fast(fast, tok, text), hf.encode(text, add_special_tokens=False)
+            assert (enc.ids, enc.tokens, enc.offsets, enc.word_ids) == (
+                want.ids, want.tokens, [tuple(o) for o in want.offsets], want.word_ids), (name, text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=TEXTS)
+@example(text=" ▁ a\t\t1,٣ ")
+def test_the_bench_chain_equals_tokenizers_on_hostile_text(trained, ours, text: str) -> None:
+    for name, hf in trained.items():
+        tok = ours[name]
+        fast = LocalChainFastPath.build(normalizer=None, pre_tokenizer=tok.pre_tokenizer, model=tok.model)
+        enc = _fast(fast, tok, text)
+        want = hf.encode(text, add_special_tokens=False)
+        assert (enc.ids, enc.tokens, enc.offsets, enc.word_ids) == (
+            want.ids, want.tokens, [tuple(o) for o in want.offsets], want.word_ids), (name, text)

@@ -1,0 +1,258 @@
+"""The fast path of pre-tokenizer chains that stay inside chunks: encodings from cached chunks.
+
+A chain such as ``Sequence([Digits(individual_digits=True), Punctuation(), Metaspace()])`` before
+a BPE, WordPiece or Unigram model splits the whole text into pieces and tokenizes each piece on
+its own. Where the text can be cut into chunks that no piece ever crosses, each distinct chunk is
+encoded once, by the general path's steps on the chunk alone, and a text is a lookup per chunk.
+
+Two chunk rules (:attr:`LocalChainFastPath.chunk_rule`), each cut at a boundary character:
+
+* ``"words"``: chunks are runs of characters other than space, tab, LF and CR; the separators
+  between them produce no token. The chain needs a *dropper* (``Whitespace``, ``WhitespaceSplit``,
+  ``WordSplit``, ``BertPreTokenizer``: no piece holds white space, no match crosses it).
+* ``"spaces"``: chunks are ``" *[^ ]+| +"``, a run of spaces and what follows up to the next
+  space; every character belongs to a chunk, so a space can start a token ("▁word"). A tab or a
+  newline is an ordinary character here. The chain needs a *cutter* at spaces: a dropper,
+  ``Metaspace(split=True)`` (every "▁" after a piece's first character starts a piece, whatever
+  ``prepend_scheme`` says) or a literal ``Split(" ")`` that removes, isolates or glues the space
+  to what follows.
+
+Before the dropper or cutter only *run splitters* may come, stages that cut a piece where a
+character class changes and never change its text: ``Digits``, ``Punctuation`` (every behaviour)
+and literal ``Split`` patterns holding no boundary character (``Split(" ", "merged_with_previous")``
+too, under ``"spaces"``). Their classes put the boundary character among the gaps, so on a text
+``u + v`` cut at a boundary their pieces are those of ``u`` and of ``v``, except that the last
+piece of ``u`` and the first of ``v`` may be one piece (a gap run crossing, or a delimiter glued
+across); the next stage sees such a piece with the boundary inside it, so the same holds after it,
+until the cutter cuts exactly there. From then on pieces equal the chunks' pieces and any stage
+may follow (its result depends on a piece's text, and on whether the piece begins the text:
+``Metaspace(prepend_scheme="first")``, which is why the first chunk of a text has an entry of its
+own when such a stage is present). ``Metaspace(split=False)``, ``ByteLevel`` and regex splits
+before the cutter change the text or may match across a boundary: refused. Normalizers: none or
+``Lowercase`` (one character at a time, never a space); ``BertNormalizer`` under ``"words"``
+(separators become spaces, which the dropper drops). Models: ``BPE``, ``WordPiece``, ``Unigram``,
+whose best segmentation of a piece is fixed.
+
+>>> from tokenizer_core.bpe.model import BPE
+>>> from tokenizer_core.pipeline import Tokenizer
+>>> from tokenizer_core.text.pre_tokenizers import Metaspace, Punctuation, Sequence
+>>> from tokenizer_core.text.splitting import Digits
+>>> bpe = BPE({c: i for i, c in enumerate("▁hi2,")} | {"▁h": 5, "▁hi": 6}, [("▁", "h"), ("▁h", "i")])
+>>> chain = Sequence([Digits(individual_digits=True), Punctuation(), Metaspace()])
+>>> fast = LocalChainFastPath.build(normalizer=None, pre_tokenizer=chain, model=bpe)
+>>> fast.chunk_rule
+'spaces'
+>>> enc = fast.encode("hi2, hi", added=Tokenizer(bpe).added, split_special=True, sequence_id=0)
+>>> enc.tokens, enc.offsets, enc.word_ids
+(['▁hi', '▁', '2', '▁', ',', '▁hi'], [(0, 2), (2, 3), (2, 3), (3, 4), (3, 4), (4, 7)], [0, 1, 1, 2, 2, 3])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import regex
+
+from tokenizer_core.bpe.model import BPE
+from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
+from tokenizer_core.text.byte_level import ByteLevel
+from tokenizer_core.text.normalizers import BertNormalizer, Lowercase
+from tokenizer_core.text.pre_tokenizer_base import Sequence
+from tokenizer_core.text.splitting import Digits, Split
+from tokenizer_core.text.word_splitters import (
+    BertPreTokenizer,
+    Metaspace,
+    Punctuation,
+    Regex,
+    Whitespace,
+    WhitespaceSplit,
+    WordSplit,
+)
+from tokenizer_core.types import Encoding
+from tokenizer_core.unigram.model import Unigram
+from tokenizer_core.wordpiece.model import WordPiece
+
+__all__ = ["LocalChainFastPath", "chain_plan"]
+
+#: Distinct chunks remembered per tokenizer (and first chunks apart); past this, new chunks are
+#: encoded but not stored.
+_CACHE_LIMIT = 200_000
+_CHUNKS = {"words": regex.compile(r"[^ \t\n\r]+"), "spaces": regex.compile(r" *[^ ]+| +")}
+#: The characters a boundary of each rule is made of (no match of a run splitter may hold one).
+_BOUNDARY = {"words": " \t\n\r", "spaces": " "}
+_NORMALIZERS = {"words": (type(None), Lowercase, BertNormalizer), "spaces": (type(None), Lowercase)}
+#: Their regexes match no white space, so they cut at it and drop it.
+_DROPPERS = (Whitespace, WhitespaceSplit, WordSplit, BertPreTokenizer)
+#: Stages whose pieces depend only on a piece's text and whether it begins the text: any of them
+#: may follow the cut.
+_PER_PIECE = (*_DROPPERS, Digits, Punctuation, Split, Metaspace, Regex, ByteLevel)
+_MODELS = (BPE, WordPiece, Unigram)  # their tokenize() is deterministic (sampling takes other calls)
+
+
+def _flat(pre_tokenizer: Any) -> Optional[tuple[list[Any], bool]]:
+    """The chain's stages in order, and whether a Sequence was nested in another; None when some
+    stage is not one of ours (a subclass may behave otherwise)."""
+    if type(pre_tokenizer) is not Sequence:
+        return ([pre_tokenizer], False) if type(pre_tokenizer) in _PER_PIECE else None
+    stages: list[Any] = []
+    nested = False
+    for stage in pre_tokenizer.pre_tokenizers:
+        inner = _flat(stage)
+        if inner is None:
+            return None
+        stages += inner[0]
+        nested = nested or inner[1] or type(stage) is Sequence
+    return stages, nested
+
+
+def _role(stage: Any, rule: str) -> Optional[str]:
+    """``"cut"`` when ``stage`` cuts every piece at each boundary of ``rule`` (the pieces of ``u + v``
+    are those of ``u`` and of ``v``), ``"runs"`` when it may leave one piece across a boundary but
+    changes nothing else, None when neither is proven."""
+    kind = type(stage)
+    if kind in _DROPPERS:
+        return "cut"
+    if kind in (Digits, Punctuation):  # a boundary character is neither a digit nor punctuation
+        return "runs"
+    if kind is Metaspace:  # a space becomes a "▁" that starts a piece (the text changes: a cutter only)
+        return "cut" if rule == "spaces" and stage.split_pieces else None
+    if kind is Split and not stage.is_regex:
+        if not any(c in stage.pattern for c in _BOUNDARY[rule]):  # no match holds a boundary
+            return "runs"
+        if rule == "spaces" and stage.pattern == " " and (not stage.invert or stage.behavior == "isolated"):
+            # The space after a boundary is a match: a piece starts there, unless it is glued back
+            # (inverted, only "isolated" keeps every run a piece of its own, whichever class matches).
+            return "runs" if stage.behavior == "merged_with_previous" else "cut"
+    return None
+
+
+def chain_plan(*, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[tuple[str, bool]]:
+    """``(chunk_rule, first_apart)`` when these stages encode chunk by chunk, else None;
+    ``first_apart``: the first chunk of a text needs an entry of its own (a Metaspace stage
+    puts its "▁" only in front of the piece that begins the text).
+
+    >>> chain_plan(normalizer=None, pre_tokenizer=Sequence([Punctuation(), Metaspace()]), model=BPE({"a": 0}))
+    ('spaces', False)
+    >>> chain_plan(normalizer=None, pre_tokenizer=Metaspace(split=False), model=BPE({"a": 0})) is None
+    True
+    """
+    found = _flat(pre_tokenizer) if type(model) in _MODELS else None
+    if found is None:
+        return None
+    stages, nested = found
+    first_apart = any(type(s) is Metaspace and s.prepend_scheme == "first" for s in stages)
+    if first_apart and nested:
+        # A nested Sequence tells its inner stages "begins the text" by the inner piece's own start,
+        # which a prepended "▁" may blur; too rare to prove.
+        return None
+    for rule in ("words", "spaces"):  # "words" first: fewer, shorter chunks
+        if type(normalizer) not in _NORMALIZERS[rule]:
+            continue
+        for stage in stages:
+            role = _role(stage, rule)
+            if role == "cut":
+                return rule, first_apart
+            if role is None:
+                break
+    return None
+
+
+class LocalChainFastPath:
+    """Encodings of one tokenizer's texts from the cached encodings of their chunks (see the
+    module's docstring for which stages qualify and why)."""
+
+    #: Word ids count on from one chunk to the next (each entry's are relative to its first piece).
+    count_words = True
+
+    def __init__(self, normalizer: Any, pre_tokenizer: Any, model: Any, *, chunk_rule: str,
+                 first_apart: bool) -> None:
+        self._normalizer, self._pre_tokenizer, self._model = normalizer, pre_tokenizer, model
+        #: ``"words"`` or ``"spaces"``: how texts are cut into chunks (module docstring).
+        self.chunk_rule = chunk_rule
+        #: Whether a text's first chunk (when it starts at offset 0) is encoded apart.
+        self.first_apart = first_apart
+        self._chunks = _CHUNKS[chunk_rule]
+        self._cache: dict[str, ChunkEntry] = {}
+        self._first_cache: dict[str, ChunkEntry] = {}
+        self._pieces: dict[str, list[tuple[int, str, int, int]]] = {}  # piece text -> its model tokens
+
+    @classmethod
+    def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[LocalChainFastPath]:
+        """The fast path for these stages, or None when a piece may cross every chunk rule."""
+        plan = chain_plan(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
+        if plan is None:
+            return None
+        return cls(normalizer, pre_tokenizer, model, chunk_rule=plan[0], first_apart=plan[1])
+
+    def _tokens(self, piece: str) -> list[tuple[int, str, int, int]]:
+        found = self._pieces.get(piece)
+        if found is None:
+            found = [(t.id, t.text, *t.offsets) for t in self._model.tokenize(piece)]
+            if len(self._pieces) < _CACHE_LIMIT:
+                self._pieces[piece] = found
+        return found
+
+    def _encoded(self, chunk: str, *, at_start: bool) -> ChunkEntry:
+        """The general path's steps on one chunk (normalize, split, model), as
+        :meth:`tokenizer_core.pipeline.Tokenizer._trace_text` takes them, offsets kept relative."""
+        if self._normalizer is None:
+            text, to_original = chunk, None
+        else:
+            ns = self._normalizer.normalize(chunk)
+            text, to_original = ns.text, ns.original_span
+        ids: list[int] = []
+        tokens: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        words: list[int] = []
+        pieces = self._pre_tokenizer.split_at(text, at_start=at_start)
+        for word, piece in enumerate(pieces):
+            span = piece.token_span
+            for tid, token, s, e in self._tokens(piece.text):
+                a, b = span(s, e)
+                if to_original is not None:
+                    a, b = to_original(a, b)
+                ids.append(tid)
+                tokens.append(token)
+                starts.append(a)
+                ends.append(b)
+                words.append(word)
+        return ids, tokens, starts, ends, words, len(pieces)
+
+    def entry(self, chunk: str, *, first: bool) -> ChunkEntry:
+        """The tokens of ``chunk`` alone: ids, tokens, starts and ends relative to the chunk, word ids
+        relative to its first piece, and its number of pieces. ``first``: the chunk begins the text
+        (offset 0); it matters only where :attr:`first_apart` is set."""
+        cache = self._first_cache if first and self.first_apart else self._cache
+        found = cache.get(chunk)
+        if found is None:
+            found = self._encoded(chunk, at_start=first)
+            if len(cache) < _CACHE_LIMIT:
+                cache[chunk] = found
+        return found
+
+    def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
+        """The model tokens of ``text`` as the general path gives them; None when ``text`` may hold
+        an added token (the general path cuts those out first)."""
+        skip = not split_special
+        # Added tokens matched in normalized text could only be found by normalizing the whole text:
+        # a tokenizer with any takes the general path.
+        if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
+                [text], normalized=False, skip_special=skip):
+            return None
+        starts, chunks = match_spans(list(self._chunks.finditer(text)))
+        entries = list(map(self._cache.get, chunks))
+        lead = bool(starts) and starts[0] == 0  # under "words" a text may open with separators
+        if lead and self.first_apart:
+            entries[0] = None
+        if None in entries:
+            entries = [self.entry(c, first=lead and not i) if e is None else e
+                       for i, (e, c) in enumerate(zip(entries, chunks))]
+        ids, tokens, offsets, word_ids = assemble(starts, entries)
+        n = len(ids)
+        return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
+                        special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)
+
+    def encode_batch(self, texts: Any, **_: Any) -> None:
+        """None: a batch is encoded text by text (each through :meth:`encode`)."""
+        return None
