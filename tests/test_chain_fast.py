@@ -16,6 +16,7 @@ from tokenizers import pre_tokenizers as hf_pre
 
 from tests._texts import real_lines
 from tokenizer_core.chain_fast import LocalChainFastPath
+from tokenizer_core.fast_paths import ChunkedFastPath
 from tokenizer_core.io.hf_components import pre_tokenizer_from_hf
 from tokenizer_core.io.hf_json import tokenizer_from_hf
 from tokenizer_core.pipeline import Tokenizer
@@ -260,3 +261,26 @@ def test_the_bench_chain_equals_tokenizers_on_hostile_text(trained, ours, text: 
         want = hf.encode(text, add_special_tokens=False)
         assert (enc.ids, enc.tokens, enc.offsets, enc.word_ids) == (
             want.ids, want.tokens, [tuple(o) for o in want.offsets], want.word_ids), (name, text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(chain=_chains(), name=st.sampled_from(["bpe", "wordpiece", "unigram"]),
+       texts=st.lists(TEXTS, max_size=8))
+def test_batches_through_the_pipeline_equal_the_general_path(ours, chain, name: str, texts: list[str]) -> None:
+    """A tokenizer with a local chain takes this fast path (FastPathSlot), and its batches, assembled
+    by the kernel's chunk table on threads, are each text's general-path encoding."""
+    pre, normalizer, _ = chain
+    tok = Tokenizer(ours[name].model, normalizer=normalizer, pre_tokenizer=pre)
+    # (a single plain splitter is the older chunked path's: the same cut, the same table)
+    assert isinstance(tok._fast.get(tok.normalizer, tok.pre_tokenizer, tok.model), (LocalChainFastPath, ChunkedFastPath))
+    rows = tok._encode_sequences(texts + texts[::-1], threads=2)
+    assert [dataclasses.asdict(r) for r in rows] == [dataclasses.asdict(_general(tok, t)) for t in texts + texts[::-1]]
+
+
+def test_the_bench_chains_batches_equal_tokenizers(trained, ours) -> None:
+    lines = [line for line in real_lines(200) if line] + _HOSTILE[1:]
+    for name, hf in trained.items():
+        got = ours[name].encode_batch(lines, add_special_tokens=False).encodings
+        want = hf.encode_batch(lines, add_special_tokens=False)
+        assert [(e.ids, e.offsets, e.word_ids) for e in got] == [
+            (w.ids, [tuple(o) for o in w.offsets], w.word_ids) for w in want], name

@@ -55,6 +55,7 @@ import regex
 
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
+from tokenizer_core.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks, token_strings
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.normalizers import BertNormalizer, Lowercase
 from tokenizer_core.text.pre_tokenizer_base import Sequence
@@ -175,6 +176,22 @@ class LocalChainFastPath:
         self._cache: dict[str, ChunkEntry] = {}
         self._first_cache: dict[str, ChunkEntry] = {}
         self._pieces: dict[str, list[tuple[int, str, int, int]]] = {}  # piece text -> its model tokens
+        self._compiled: Any = None  # the kernel's table of these chunks (False: none), made on first use
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles leave the kernel's table out (it is rebuilt on first use)."""
+        return {**self.__dict__, "_compiled": None}
+
+    def _table(self) -> Optional[CompiledChunks]:
+        """The kernel's table of this path's chunks; None without a kernel or once it turned itself off."""
+        if self._compiled is None:
+            rule = RULE_WORDS if self.chunk_rule == "words" else RULE_SPACES
+            self._compiled = CompiledChunks.build(token_strs=token_strings(self._model), rule=rule,
+                                                  first_entries=self.first_apart) or False
+        return self._compiled if self._compiled and self._compiled.usable else None
+
+    def _entry_of(self, chunk: str, first: bool) -> ChunkEntry:
+        return self._encoded(chunk, at_start=first)  # the kernel's table keeps it
 
     @classmethod
     def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[LocalChainFastPath]:
@@ -240,6 +257,11 @@ class LocalChainFastPath:
         if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
                 [text], normalized=False, skip_special=skip):
             return None
+        table = self._table()
+        if table is not None:
+            enc = table.encode(text, entry_of=self._entry_of, resolve=None, sequence_id=sequence_id)
+            if enc is not None:
+                return enc
         starts, chunks = match_spans(list(self._chunks.finditer(text)))
         entries = list(map(self._cache.get, chunks))
         lead = bool(starts) and starts[0] == 0  # under "words" a text may open with separators
@@ -253,6 +275,14 @@ class LocalChainFastPath:
         return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
                         special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)
 
-    def encode_batch(self, texts: Any, **_: Any) -> None:
-        """None: a batch is encoded text by text (each through :meth:`encode`)."""
-        return None
+    def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
+                     threads: Optional[int] = None) -> Optional[list[Optional[Encoding]]]:
+        """Every text's encoding, the kernel's table assembling them on ``threads`` threads; None in
+        the rows the general path must take (an added token), None for all without the kernel."""
+        table = self._table()
+        if table is None:
+            return None
+        return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
+                                        resolve=None, sequence_id=sequence_id, threads=threads,
+                                        refuse=lambda: added.has_tokens(normalized=True,
+                                                                        skip_special=not split_special))

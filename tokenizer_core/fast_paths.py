@@ -34,6 +34,7 @@ from typing import Any, Optional
 import regex
 
 from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
+from tokenizer_core.chain_fast import LocalChainFastPath
 from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
 from tokenizer_core.chunk_table import RULE_WORDS, CompiledChunks, token_strings
 from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
@@ -176,7 +177,8 @@ class ChunkedFastPath:
 
 class FastPathSlot:
     """A tokenizer's fast path, rebuilt when one of its stages is swapped (``tok.model = ...``): the
-    byte-level one (:mod:`tokenizer_core.bpe.fast_pipeline`), else the chunked one, else SentencePiece's
+    byte-level one (:mod:`tokenizer_core.bpe.fast_pipeline`), else the chunked one, else a chain of
+    chunk-local pre-tokenizers' (:mod:`tokenizer_core.chain_fast`), else SentencePiece's
     (:mod:`tokenizer_core.sentencepiece_fast`), else None."""
 
     __slots__ = ("_stages", "_fast")
@@ -193,6 +195,8 @@ class FastPathSlot:
             self._fast = ByteLevelFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
             if self._fast is None:
                 self._fast = ChunkedFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
+            if self._fast is None:
+                self._fast = LocalChainFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
             if self._fast is None:
                 self._fast = SentencePieceFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer,
                                                          model=model)
