@@ -99,8 +99,11 @@ class ByteLevelFastPath:
         if split_chain(pre_tokenizer) is not None:  # a Sequence of Splits: in the kernel only
             fast = cls(pre_tokenizer, model, nfc=nfc)
             return fast if fast.kernel is not None else None
-        if type(pre_tokenizer) is not ByteLevel or pre_tokenizer.chunk_texts("") is None:  # a prefix space, no regex
+        if type(pre_tokenizer) is not ByteLevel or pre_tokenizer.add_prefix_space:
             return None
+        if pre_tokenizer.chunk_texts("") is None:  # no regex: the whole text is one piece, in the kernel only
+            fast = cls(pre_tokenizer, model, nfc=nfc)
+            return fast if fast.kernel is not None else None
         return cls(pre_tokenizer, model, nfc=nfc)
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:

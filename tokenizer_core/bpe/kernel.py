@@ -79,12 +79,14 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
             if key not in per_model:
                 per_model[key] = _build(SplitPattern.PROGRAM, model, program=programs)
             return per_model[key]
-    if type(pre_tokenizer) is not ByteLevel or not pre_tokenizer.use_regex or pre_tokenizer.add_prefix_space:
+    if type(pre_tokenizer) is not ByteLevel or pre_tokenizer.add_prefix_space:
         return None
-    pattern = KERNEL_PATTERNS.get(pre_tokenizer.pattern)
+    # Without its regex ByteLevel keeps the whole text as one piece: the pattern that matches it all.
+    regex = pre_tokenizer.pattern if pre_tokenizer.use_regex else WHOLE_TEXT
+    pattern = KERNEL_PATTERNS.get(regex)
     program = None
     if pattern is None:  # another pattern: compiled for the kernel's matcher, else split by the regex module
-        program = compile_program(pre_tokenizer.pattern)
+        program = compile_program(regex)
         pattern = SplitPattern.EXTERNAL if program is None else SplitPattern.PROGRAM
     key = pattern if program is None else (pattern, program.pattern)
     with _lock:
@@ -98,6 +100,8 @@ def kernel_encoder(pre_tokenizer: Any, model: "BPE") -> Optional[Any]:
 
 
 _MAX_CHAIN = 4  # programs one Encoder chains (MAX_CHAIN in kernels/src/encoder.h)
+#: The split pattern of a ByteLevel without its regex: one piece, the whole text (none for "").
+WHOLE_TEXT = r"[\s\S]+"
 
 
 def split_chain(pre_tokenizer: Any) -> Optional[list[tuple[str, bool]]]:
