@@ -20,7 +20,19 @@ from tokenizer_core.fast_paths import ChunkedFastPath
 from tokenizer_core.io.hf_components import pre_tokenizer_from_hf
 from tokenizer_core.io.hf_json import tokenizer_from_hf
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.text.normalizers import NFC, BertNormalizer, Lowercase
+from tokenizer_core.text.normalizers import (
+    NFC,
+    NFD,
+    NFKC,
+    NFKD,
+    BertNormalizer,
+    Lowercase,
+    Prepend,
+    Replace,
+    Strip,
+    StripAccents,
+)
+from tokenizer_core.text.normalizers import Sequence as NSequence
 from tokenizer_core.text.pre_tokenizers import (
     BertPreTokenizer,
     ByteLevel,
@@ -39,6 +51,10 @@ from tokenizer_core.text.splitting import BEHAVIORS, Digits, Split
 # is longer, combining marks, CJK (BertNormalizer pads it with spaces), a control character it drops.
 _ALPHABET = list("aAb1٣½,-!，¿▁ΣİéṩǅZ中\x00\u0301") + [
     " ", "  ", "   ", "\t", "\n", "\r\n", "\x0b", "\u00a0", "\u3000", "▁▁", "a1,b", "hi", "ab2"]
+# ...and for the normalizers: NFKC maps EN SPACE, DIAERESIS (" \u0308"), ACUTE, "ﬁ" and NBSP to text with
+# spaces or letters; Hangul jamo compose; marks after a space or a tab; final sigma; "ab" (a Replace).
+_ALPHABET += ["\u2002", "\u00a8", "\u00b4", "\ufb01", "\u1100", "\u1161", "\u11a8", "ΟΣ", " \u0308", "\t\u0301",
+              "\u0344", "A\u030a", "ς"]
 TEXTS = st.lists(st.sampled_from(_ALPHABET), max_size=16).map("".join)
 _HOSTILE = ["", " ", "   ", "a", " a", "a ", "  a  b  ", "▁a ▁", " ▁▁ a▁b ", "1,2 ,3", "x\t\ty\n z", "\n a",
             "a-b -c- d", "٣½ ¿hola? ，", "Σ İ ǅ", "中文 字", "\x00 a\x00"]
@@ -46,7 +62,12 @@ _HOSTILE = ["", " ", "   ", "a", " a", "a ", "  a  b  ", "▁a ▁", " ▁▁ a�
 _RUNS = [lambda: Digits(individual_digits=True), lambda: Digits(individual_digits=False)]
 _RUNS += [lambda b=b: Punctuation(behavior=b) for b in BEHAVIORS]
 _RUNS += [lambda b=b, i=i: Split("-", behavior=b, invert=i) for b in BEHAVIORS for i in (False, True)]
-_DROPPERS = [Whitespace, WhitespaceSplit, WordSplit, BertPreTokenizer]
+_RUNS += [lambda b=b, i=i: Split(r"\d+|[,¿-]", is_regex=True, behavior=b, invert=i) for b in BEHAVIORS
+          for i in (False, True)]
+_WORDS_RE = r"\w+|[^\w\s]+"  # tokenizers' Whitespace, written as a Split
+_DROPPERS = [Whitespace, WhitespaceSplit, WordSplit, BertPreTokenizer,
+             lambda: Split(_WORDS_RE, is_regex=True, behavior="removed", invert=True),
+             lambda: Split(r"\s+", is_regex=True, behavior="removed")]
 _CUTTERS = [lambda s=s: Metaspace(prepend_scheme=s) for s in ("always", "first", "never")]
 _CUTTERS += [lambda b=b: Split(" ", behavior=b) for b in ("removed", "isolated", "contiguous", "merged_with_next")]
 _CUTTERS += [lambda: Split(" ", behavior="isolated", invert=True)]
@@ -98,6 +119,12 @@ def _same(fast: LocalChainFastPath, tok: Tokenizer, texts: list[str]) -> None:
         assert dataclasses.asdict(_fast(fast, tok, text)) == dataclasses.asdict(_general(tok, text)), text
 
 
+# Normalizers proven chunk-local (tokenizer_core/chain_locality.py); the second list may write spaces.
+_KEEP_SPACES = [None, Lowercase(), NFC(), NFD(), StripAccents(), Replace("ab", "x▁"),
+                NSequence([NFD(), StripAccents(), Lowercase()])]
+_MAKE_SPACES = [NFKC(), NFKD(), NSequence([NFKC(), Lowercase()]), NSequence([NFKD(), StripAccents()])]
+
+
 @st.composite
 def _chains(draw: st.DrawFn) -> tuple[object, object, str]:
     """A chain the module docstring proves local: run splitters, a cutter, anything; a normalizer;
@@ -108,7 +135,9 @@ def _chains(draw: st.DrawFn) -> tuple[object, object, str]:
     after = [draw(st.sampled_from(_AFTER))() for _ in range(draw(st.integers(0, 2)))]
     stages = [*before, cut, *after]
     pre = stages[0] if len(stages) == 1 and draw(st.booleans()) else Sequence(stages)
-    normalizer = draw(st.sampled_from([None, Lowercase(), BertNormalizer()] if dropper else [None, Lowercase()]))
+    weak = type(cut) is Split and cut.behavior == "contiguous"  # a run of spaces kept whole
+    normalizer = draw(st.sampled_from(_KEEP_SPACES + ([BertNormalizer()] if dropper else [])
+                                      + ([] if weak and not dropper else _MAKE_SPACES)))
     return pre, normalizer, "words" if dropper else "spaces"
 
 
@@ -195,7 +224,7 @@ def test_other_stages_are_refused(ours) -> None:
     model = ours["bpe"].model
     from tokenizer_core.classic.word import WordLevel
 
-    assert LocalChainFastPath.build(normalizer=NFC(), pre_tokenizer=bench, model=model) is None
+    assert LocalChainFastPath.build(normalizer=Prepend("▁"), pre_tokenizer=bench, model=model) is None
     assert LocalChainFastPath.build(normalizer=BertNormalizer(), pre_tokenizer=bench, model=model) is None
     assert LocalChainFastPath.build(normalizer=None, pre_tokenizer=bench, model=WordLevel({"[UNK]": 0})) is None
     assert LocalChainFastPath.build(normalizer=None, pre_tokenizer=None, model=model) is None
@@ -284,3 +313,94 @@ def test_the_bench_chains_batches_equal_tokenizers(trained, ours) -> None:
         want = hf.encode_batch(lines, add_special_tokens=False)
         assert [(e.ids, e.offsets, e.word_ids) for e in got] == [
             (w.ids, [tuple(o) for o in w.offsets], w.word_ids) for w in want], name
+
+
+# Refused normalizer and split chains, each with a text a chunked encoding gets wrong under either rule.
+_NOT_LOCAL_NORMALIZED = [
+    (NFKC(), Split(" ", behavior="contiguous"), "a\u00a0 b"),  # "a " + " b": the run of spaces is cut
+    (NFKD(), Sequence([Split(" ", behavior="contiguous"), Digits()]), "a\u2002 b"),
+    (Prepend("▁"), Metaspace(prepend_scheme="never"), "a b"),  # each chunk would get its "▁"
+    (Strip(), Metaspace(prepend_scheme="never"), "a b"),  # each chunk's spaces would go
+    (None, Sequence([Split(r"\w+(?= )", is_regex=True, behavior="removed"), WhitespaceSplit()]), "a b"),
+    (None, Sequence([Split(r"a\s", is_regex=True, behavior="removed"), WhitespaceSplit()]), "a b"),
+    (None, Split(r"\s+", is_regex=True, behavior="isolated"), "a \t b"),
+    # not guarded (only the plain isolated split is): a gap of white space crosses
+    (None, Split(r"\w+|[^\w\s]+", is_regex=True, behavior="isolated", invert=True), "a\t b"),
+]
+
+
+@pytest.mark.parametrize("normalizer, pre, text", _NOT_LOCAL_NORMALIZED, ids=lambda v: repr(v)[:40])
+def test_normalized_chains_that_look_across_are_refused(ours, normalizer, pre, text: str) -> None:
+    model = ours["unigram"].model  # its "<unk>" shows a piece of spaces the BPE would skip
+    assert LocalChainFastPath.build(normalizer=normalizer, pre_tokenizer=pre, model=model) is None
+    tok = Tokenizer(model, normalizer=normalizer, pre_tokenizer=pre)
+    for rule in ("words", "spaces"):
+        forced = LocalChainFastPath(normalizer, pre, model, chunk_rule=rule, first_apart=True)
+        assert dataclasses.asdict(_fast(forced, tok, text)) != dataclasses.asdict(_general(tok, text)), rule
+
+
+_GUARDED = [Split(_WORDS_RE, is_regex=True, behavior="isolated"),
+            Sequence([Digits(individual_digits=True), Split(_WORDS_RE, is_regex=True), Metaspace(split=False)]),
+            Split(r"\p{L}+|\p{N}", is_regex=True)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(k=st.sampled_from(range(len(_GUARDED))), name=st.sampled_from(["bpe", "wordpiece", "unigram"]),
+       texts=st.lists(TEXTS, min_size=1, max_size=4))
+@example(k=0, name="bpe", texts=["a\t b", "a b", "a\u00a0 b\n", "\n a", " \t"])
+def test_isolated_regex_splits_are_guarded(ours, k: int, name: str, texts: list[str]) -> None:
+    """An isolated split whose gaps (white space here) could run across a "spaces" boundary: the texts
+    where one does ("a\\t b") take the general path; the others, single or in batches, equal it."""
+    pre, model = _GUARDED[k], ours[name].model
+    tok = Tokenizer(model, pre_tokenizer=pre)
+    fast = tok._fast.get(tok.normalizer, tok.pre_tokenizer, tok.model)
+    assert isinstance(fast, LocalChainFastPath) and fast.chunk_rule == "spaces" and fast.guard is not None
+    for text in texts:
+        enc = _fast(fast, tok, text)
+        assert (enc is None) == bool(fast.guard.search(text)), text
+        assert enc is None or dataclasses.asdict(enc) == dataclasses.asdict(_general(tok, text)), text
+    rows = tok._encode_sequences(texts, threads=2)
+    assert [dataclasses.asdict(r) for r in rows] == [dataclasses.asdict(_general(tok, t)) for t in texts]
+    unguarded = LocalChainFastPath(None, pre, model, chunk_rule="spaces", first_apart=False)
+    if k == 0:  # the guard is needed: without it a gap crosses
+        assert dataclasses.asdict(_fast(unguarded, tok, "a\t b")) != dataclasses.asdict(_general(tok, "a\t b"))
+    assert LocalChainFastPath.build(normalizer=Lowercase(), pre_tokenizer=pre, model=model) is None
+
+
+@pytest.fixture(scope="module")
+def trained_other() -> dict[str, tokenizers.Tokenizer]:
+    """tokenizers' NFKC + Metaspace + Unigram and Split(words, isolated) + BPE, trained here."""
+    from tokenizers import Regex as HfRegex
+    from tokenizers import normalizers as hf_norm
+
+    corpus = _hf_corpus() + ["ﬁne a\u00a0b c\u2002d \u00a8e Ｆｕｌｌ\u3000ｗｉｄｔｈ 한국어 ΟΔΟΣ"] * 3
+    uni = tokenizers.Tokenizer(models.Unigram())
+    uni.normalizer = hf_norm.NFKC()
+    uni.pre_tokenizer = hf_pre.Metaspace()
+    uni.train_from_iterator(corpus, trainers.UnigramTrainer(vocab_size=300, unk_token="<unk>",
+                                                           special_tokens=["<unk>"], show_progress=False))
+    bpe = tokenizers.Tokenizer(models.BPE())
+    bpe.pre_tokenizer = hf_pre.Split(HfRegex(r"\w+|[^\w\s]+"), "isolated")
+    bpe.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=400, show_progress=False))
+    return {"nfkc_unigram": uni, "split_bpe": bpe}
+
+
+_HF_HOSTILE = ["a\u00a0 b", " \u0308x ¨ \u00a8\u00a8", "ﬁ ﬁ\u3000ﬁ", "가 \u1100\u1161 \u11a8", "ΟΣ Σ ς", "a\r\nb\r\n",
+               "\t\u0301 a", " \t\n ", "▁ ▁▁a", "x\u2002\u2002 y", "a\t b"]
+
+
+@pytest.mark.parametrize("name", ["nfkc_unigram", "split_bpe"])
+def test_normalized_and_regex_chains_equal_tokenizers(trained_other, name: str) -> None:
+    hf = trained_other[name]
+    tok = tokenizer_from_hf(json.loads(hf.to_str()))
+    fast = tok._fast.get(tok.normalizer, tok.pre_tokenizer, tok.model)
+    assert isinstance(fast, LocalChainFastPath)
+    # (ZWJ: our \w takes it, Oniguruma's does not, on the general path too: tokenizer_core/text/patterns.py)
+    lines = [line for line in real_lines(150) if line and "\u200d" not in line] + _HF_HOSTILE
+    texts = lines + [" ".join(lines[:60]), "\n".join(lines)]
+    want = hf.encode_batch(texts, add_special_tokens=False)
+    got = tok.encode_batch(texts, add_special_tokens=False).encodings
+    single = [tok.encode(t, add_special_tokens=False) for t in texts]
+    for text, w, g, s in zip(texts, want, got, single):
+        expected = (w.ids, [tuple(o) for o in w.offsets], w.word_ids)
+        assert (g.ids, g.offsets, g.word_ids) == expected == (s.ids, s.offsets, s.word_ids), (name, text)

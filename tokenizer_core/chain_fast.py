@@ -54,10 +54,11 @@ from typing import Any, Optional
 import regex
 
 from tokenizer_core.bpe.model import BPE
+from tokenizer_core.chain_locality import BOUNDARY, makes_spaces, regex_split_role, unmatched_before_space
 from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
 from tokenizer_core.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks, token_strings
 from tokenizer_core.text.byte_level import ByteLevel
-from tokenizer_core.text.normalizers import BertNormalizer, Lowercase
+from tokenizer_core.text.normalizers import BertNormalizer
 from tokenizer_core.text.pre_tokenizer_base import Sequence
 from tokenizer_core.text.splitting import Digits, Split
 from tokenizer_core.text.word_splitters import (
@@ -79,9 +80,6 @@ __all__ = ["LocalChainFastPath", "chain_plan"]
 #: encoded but not stored.
 _CACHE_LIMIT = 200_000
 _CHUNKS = {"words": regex.compile(r"[^ \t\n\r]+"), "spaces": regex.compile(r" *[^ ]+| +")}
-#: The characters a boundary of each rule is made of (no match of a run splitter may hold one).
-_BOUNDARY = {"words": " \t\n\r", "spaces": " "}
-_NORMALIZERS = {"words": (type(None), Lowercase, BertNormalizer), "spaces": (type(None), Lowercase)}
 #: Their regexes match no white space, so they cut at it and drop it.
 _DROPPERS = (Whitespace, WhitespaceSplit, WordSplit, BertPreTokenizer)
 #: Stages whose pieces depend only on a piece's text and whether it begins the text: any of them
@@ -106,10 +104,20 @@ def _flat(pre_tokenizer: Any) -> Optional[tuple[list[Any], bool]]:
     return stages, nested
 
 
-def _role(stage: Any, rule: str) -> Optional[str]:
+def _normalizer_fit(normalizer: Any, rule: str) -> Optional[bool]:
+    """None when ``normalizer`` is refused under ``rule``, else whether it may write new spaces."""
+    if type(normalizer) is BertNormalizer:  # separators become spaces, which the dropper drops
+        return True if rule == "words" else None
+    return makes_spaces(normalizer, rule)
+
+
+def _role(stage: Any, rule: str, new_spaces: bool) -> Optional[str]:
     """``"cut"`` when ``stage`` cuts every piece at each boundary of ``rule`` (the pieces of ``u + v``
     are those of ``u`` and of ``v``), ``"runs"`` when it may leave one piece across a boundary but
-    changes nothing else, None when neither is proven."""
+    changes nothing else, None when neither is proven. ``new_spaces``: the normalizer may write
+    spaces, so under ``"spaces"`` a boundary may also come inside a run of spaces (a chunk's text
+    may end in one), where ``Split(" ", "contiguous")`` would keep the run one piece (inverted
+    "isolated" keeps each space, a match of its own, a piece)."""
     kind = type(stage)
     if kind in _DROPPERS:
         return "cut"
@@ -117,23 +125,29 @@ def _role(stage: Any, rule: str) -> Optional[str]:
         return "runs"
     if kind is Metaspace:  # a space becomes a "▁" that starts a piece (the text changes: a cutter only)
         return "cut" if rule == "spaces" and stage.split_pieces else None
-    if kind is Split and not stage.is_regex:
-        if not any(c in stage.pattern for c in _BOUNDARY[rule]):  # no match holds a boundary
+    if kind is Split and stage.is_regex:
+        return regex_split_role(stage, rule)
+    if kind is Split:
+        if not any(c in stage.pattern for c in BOUNDARY[rule]):  # no match holds a boundary
             return "runs"
         if rule == "spaces" and stage.pattern == " " and (not stage.invert or stage.behavior == "isolated"):
             # The space after a boundary is a match: a piece starts there, unless it is glued back
             # (inverted, only "isolated" keeps every run a piece of its own, whichever class matches).
-            return "runs" if stage.behavior == "merged_with_previous" else "cut"
+            if stage.behavior == "merged_with_previous":
+                return "runs"
+            return None if new_spaces and stage.behavior == "contiguous" else "cut"
     return None
 
 
-def chain_plan(*, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[tuple[str, bool]]:
-    """``(chunk_rule, first_apart)`` when these stages encode chunk by chunk, else None;
+def chain_plan(*, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[tuple[str, bool, Any]]:
+    """``(chunk_rule, first_apart, guard)`` when these stages encode chunk by chunk, else None;
     ``first_apart``: the first chunk of a text needs an entry of its own (a Metaspace stage
-    puts its "▁" only in front of the piece that begins the text).
+    puts its "▁" only in front of the piece that begins the text); ``guard``: None, or a compiled
+    regex finding what makes a text take the general path (a gap of an isolated regex split that
+    would run across a "spaces" boundary: :func:`~tokenizer_core.chain_locality.unmatched_before_space`).
 
     >>> chain_plan(normalizer=None, pre_tokenizer=Sequence([Punctuation(), Metaspace()]), model=BPE({"a": 0}))
-    ('spaces', False)
+    ('spaces', False, None)
     >>> chain_plan(normalizer=None, pre_tokenizer=Metaspace(split=False), model=BPE({"a": 0})) is None
     True
     """
@@ -147,12 +161,18 @@ def chain_plan(*, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[t
         # which a prepended "▁" may blur; too rare to prove.
         return None
     for rule in ("words", "spaces"):  # "words" first: fewer, shorter chunks
-        if type(normalizer) not in _NORMALIZERS[rule]:
+        new_spaces = _normalizer_fit(normalizer, rule)
+        if new_spaces is None:
             continue
         for stage in stages:
-            role = _role(stage, rule)
+            role = _role(stage, rule, new_spaces)
             if role == "cut":
-                return rule, first_apart
+                return rule, first_apart, None
+            # A guarded cut: only the raw text is checked, so no normalizer may come first.
+            regex_split = type(stage) is Split and stage.is_regex
+            guard = unmatched_before_space(stage) if regex_split and rule == "spaces" and normalizer is None else None
+            if guard is not None:
+                return rule, first_apart, guard
             if role is None:
                 break
     return None
@@ -166,12 +186,14 @@ class LocalChainFastPath:
     count_words = True
 
     def __init__(self, normalizer: Any, pre_tokenizer: Any, model: Any, *, chunk_rule: str,
-                 first_apart: bool) -> None:
+                 first_apart: bool, guard: Any = None) -> None:
         self._normalizer, self._pre_tokenizer, self._model = normalizer, pre_tokenizer, model
         #: ``"words"`` or ``"spaces"``: how texts are cut into chunks (module docstring).
         self.chunk_rule = chunk_rule
         #: Whether a text's first chunk (when it starts at offset 0) is encoded apart.
         self.first_apart = first_apart
+        #: None, or a compiled regex: texts it finds something in take the general path.
+        self.guard = guard
         self._chunks = _CHUNKS[chunk_rule]
         self._cache: dict[str, ChunkEntry] = {}
         self._first_cache: dict[str, ChunkEntry] = {}
@@ -199,7 +221,7 @@ class LocalChainFastPath:
         plan = chain_plan(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
         if plan is None:
             return None
-        return cls(normalizer, pre_tokenizer, model, chunk_rule=plan[0], first_apart=plan[1])
+        return cls(normalizer, pre_tokenizer, model, chunk_rule=plan[0], first_apart=plan[1], guard=plan[2])
 
     def _tokens(self, piece: str) -> list[tuple[int, str, int, int]]:
         found = self._pieces.get(piece)
@@ -250,8 +272,10 @@ class LocalChainFastPath:
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None when ``text`` may hold
-        an added token (the general path cuts those out first)."""
+        an added token (the general path cuts those out first) or something :attr:`guard` finds."""
         skip = not split_special
+        if self.guard is not None and self.guard.search(text):
+            return None
         # Added tokens matched in normalized text could only be found by normalizing the whole text:
         # a tokenizer with any takes the general path.
         if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
@@ -282,7 +306,15 @@ class LocalChainFastPath:
         table = self._table()
         if table is None:
             return None
-        return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
+        guarded: set[int] = set()
+        if self.guard is not None:
+            texts = list(texts)
+            guarded = {i for i, t in enumerate(texts) if type(t) is str and self.guard.search(t)}
+            texts = ["" if i in guarded else t for i, t in enumerate(texts)]
+        rows = table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
                                         resolve=None, sequence_id=sequence_id, threads=threads,
                                         refuse=lambda: added.has_tokens(normalized=True,
                                                                         skip_special=not split_special))
+        if rows is not None and guarded:
+            rows = [None if i in guarded else r for i, r in enumerate(rows)]
+        return rows

@@ -1,0 +1,154 @@
+"""Which normalizers and regex ``Split`` stages never look across a chunk boundary (for
+:mod:`tokenizer_core.chain_fast`).
+
+Normalizers. A chunked encoding normalizes each chunk alone, so a normalizer qualifies when the
+normalization of ``u + b + v`` (``b`` a boundary character: space, tab, LF, CR) is that of ``u``,
+then ``b`` unchanged, then that of ``v``, alignment included:
+
+* ``Lowercase``, ``StripAccents``: one character at a time (a character lowercases on its own, no
+  final sigma; a mark is dropped on its own); no character lowercases to white space.
+* ``NFC``, ``NFD``, ``NFKC``, ``NFKD``: space, tab, LF and CR are starters (canonical combining
+  class 0) that no composition starts or ends with and that map to themselves in every form, so
+  no normalization reorders, composes or decomposes across them. Our aligned form
+  (``_UnicodeForm._units``) works on starter-led runs and joins a run to the one before only when
+  their forms differ together and apart, which never happens in front of a boundary starter; a
+  run led by a boundary character (``"\\t\\u0301"``) holds only marks after it, which compose with
+  nothing, so they normalize and align alike without it (the composing branch needs a starter that
+  composes). The compatibility forms do map other characters *to* spaces (U+00A0, U+2002, U+3000,
+  U+00A8 " ̈"): such a space appears inside a chunk's normalized text, where the splitting stages
+  see it like any other (see ``makes_spaces``), never at a chunk's edge in the original text.
+* ``Replace`` of a literal holding no boundary character by content holding none: a match never
+  spans a boundary, so the leftmost scan finds the same matches chunk by chunk; each replacement
+  points at its match's last character.
+* ``Sequence``: of the above (each keeps the boundary characters and their positions).
+
+Refused: ``Prepend`` and ``Strip`` (they act at the text's ends, which each chunk would have),
+regex ``Replace`` (not analysed), ``Precompiled`` (it maps grapheme by grapheme, and a space with
+a combining mark after it is one grapheme), ``BertNormalizer`` under ``"spaces"`` (it turns tabs
+into spaces).
+
+Regex splits (:func:`regex_split_role`): parsed with :mod:`tokenizer_core.text.regex_parse` (an
+unparsable pattern is refused), a pattern with a look-around or ``$`` is refused (they see past a
+match's end), one that can match the empty string too. When no atom of the pattern matches a
+boundary character, no match holds one and a match attempt ends at a boundary as it would at the
+text's end, so the matches of ``u + b + v`` are those of ``u`` and of ``b + v``: the split is a
+run splitter like a literal one (every behaviour, ``invert`` too); with ``invert`` and
+``"removed"`` only the matches are pieces, none holding white space: a cutter. A pattern that is one
+quantified class ``C{1,…}`` taking every boundary character, ``"removed"``, is a cutter too: every
+character of ``C`` is matched, so the pieces are the runs of characters outside ``C``.
+
+>>> from tokenizer_core.text.normalizers import NFKC, Lowercase, Sequence
+>>> makes_spaces(Sequence([NFKC(), Lowercase()]), "spaces"), makes_spaces(Lowercase(), "words")
+(True, False)
+>>> from tokenizer_core.text.splitting import Split
+>>> regex_split_role(Split(r"\\w+|[^\\w\\s]+", is_regex=True, behavior="removed", invert=True), "words")
+'cut'
+>>> regex_split_role(Split(r"\\s+", is_regex=True, behavior="removed"), "words")
+'cut'
+>>> regex_split_role(Split(r"\\w+(?=\\s)", is_regex=True), "words") is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import regex
+
+from tokenizer_core.text.edit_normalizers import Replace
+from tokenizer_core.text.normalizers import NFC, NFD, NFKC, NFKD, Lowercase, Sequence, StripAccents
+from tokenizer_core.text.patterns import compile_pattern, python_pattern
+from tokenizer_core.text.regex_parse import Alt, Char, CharSet, Cls, End, Look, Unsupported, parse
+
+__all__ = ["BOUNDARY", "makes_spaces", "regex_split_role", "unmatched_before_space"]
+
+#: The characters a boundary of each chunk rule is made of.
+BOUNDARY = {"words": " \t\n\r", "spaces": " "}
+_CHAR_BY_CHAR = (Lowercase, StripAccents, NFC, NFD)
+_COMPAT = (NFKC, NFKD)  # map U+00A0, U+2000-U+200A, U+3000, U+00A8... to (a text holding) a space
+
+
+def makes_spaces(normalizer: Any, rule: str) -> Optional[bool]:
+    """None when ``normalizer`` is not proven chunk-local under ``rule`` (module docstring), else
+    whether it may write a space where the original text has none."""
+    kind = type(normalizer)
+    if normalizer is None or kind in _CHAR_BY_CHAR:
+        return False
+    if kind in _COMPAT:
+        return True
+    if kind is Replace:
+        literal = not normalizer.is_regex and normalizer.pattern
+        clean = not any(c in normalizer.pattern + normalizer.content for c in BOUNDARY["words"])
+        return False if literal and clean else None
+    if kind is Sequence:
+        inner = [makes_spaces(n, rule) for n in normalizer.normalizers]
+        return None if None in inner else any(inner)
+    return None
+
+
+Atom = Union[Cls, Char, CharSet, Look, End, Alt]
+
+
+def _atoms(alt: Alt) -> list[Atom]:
+    out: list[Atom] = []
+    for seq in alt.seqs:
+        for item in seq:
+            out += _atoms(item.atom) if isinstance(item.atom, Alt) else [item.atom]
+    return out
+
+
+def _one_char(atom: Atom) -> str:
+    """A Python regex matching exactly the characters ``atom`` matches (one class, char or set)."""
+    if isinstance(atom, Cls):
+        return f"(?:{python_pattern(atom.key)})"
+    cps = (atom.cp,) if isinstance(atom, Char) else atom.cps  # type: ignore[union-attr]
+    return "[" + "".join(regex.escape(chr(cp)) for cp in cps) + "]"
+
+
+def _analysed(stage: Any) -> Optional[tuple[Alt, list[Atom], set[str]]]:
+    """The tree, its atoms and the boundary characters some atom matches; None when refused."""
+    try:
+        tree = parse(stage.pattern)
+    except Unsupported:
+        return None
+    atoms = _atoms(tree)
+    if any(isinstance(a, (Look, End)) for a in atoms) or compile_pattern(stage.pattern, is_regex=True).match(""):
+        return None
+    taken = {c for a in atoms for c in BOUNDARY["words"] if regex.fullmatch(_one_char(a), c)}
+    return tree, atoms, taken
+
+
+def regex_split_role(stage: Any, rule: str) -> Optional[str]:
+    """``"cut"``, ``"runs"`` or None for a regex ``Split`` under ``rule`` (module docstring)."""
+    found = _analysed(stage)
+    if found is None:
+        return None
+    tree, atoms, taken = found
+    if not taken & set(BOUNDARY[rule]):
+        return "cut" if stage.invert and stage.behavior == "removed" else "runs"
+    one = len(tree.seqs) == 1 and len(tree.seqs[0]) == 1 and tree.seqs[0][0].lo == 1
+    if one and not isinstance(tree.seqs[0][0].atom, Alt) and set(BOUNDARY[rule]) <= taken:
+        return "cut" if not stage.invert and stage.behavior == "removed" else None
+    return None
+
+
+def unmatched_before_space(stage: Any) -> Optional[Any]:
+    """For an ``"isolated"`` regex ``Split`` whose pattern is an alternation of single classes
+    ``C{1,…}`` none of which takes a space: a compiled regex finding a character none of them takes
+    right before a space (None when the stage is not such a split).
+
+    Every character some ``C`` takes is matched wherever it stands (the first alternative taking it
+    starts a match there), every other one is in a gap; the pieces are the matches and the gaps. A
+    ``"spaces"`` chunk boundary comes before a space that follows a non-space ``x``: when ``x`` is
+    matched, its match ends there and the space begins a gap, so no piece crosses; when ``x`` is in a
+    gap, the gap runs on across the boundary. Texts this regex finds something in take the general path.
+    """
+    if stage.invert or stage.behavior != "isolated":
+        return None
+    found = _analysed(stage)
+    if found is None or " " in found[2]:
+        return None
+    tree, atoms, _ = found
+    if not all(len(seq) == 1 and seq[0].lo == 1 and not isinstance(seq[0].atom, Alt) for seq in tree.seqs):
+        return None
+    return regex.compile("(?:(?!" + "|".join(_one_char(a) for a in atoms) + ")[^ ]) ")
