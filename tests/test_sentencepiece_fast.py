@@ -157,3 +157,13 @@ def test_unknown_characters_add_the_unknown_score_to_the_running_score() -> None
     texts = ["w " * n + "中" * (n % 5) + " xxxx xxxxx xxxxxxx" for n in range(0, 3000, 21)]
     assert [_fields(tok.encode(t)) for t in texts] == [_fields(_general(tok, t)) for t in texts]
     assert [_fields(r) for r in tok._encode_sequences(texts, threads=2)] == [_fields(_general(tok, t)) for t in texts]
+
+
+@pytest.mark.parametrize("name", ["mistral_v1", "sp-unigram", "sp-bpe"])
+def test_chunks_too_long_for_the_kernels_table(models, name: str) -> None:
+    """A chunk over 1,024 characters is never stored: the Python side encodes it inside the
+    kernel's row (a BPE model's entry as it is, a Unigram model's from the running score)."""
+    tok = models[name]
+    texts = ["ab " + "x" * 1500 + " cd", "y" * 2000, "the " + "é" * 1100, "  " + "z" * 1030 + "  "]
+    assert [_fields(tok.encode(t)) for t in texts] == [_fields(_general(tok, t)) for t in texts]
+    assert [_fields(r) for r in tok._encode_sequences(texts, threads=2)] == [_fields(_general(tok, t)) for t in texts]

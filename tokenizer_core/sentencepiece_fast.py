@@ -210,7 +210,7 @@ class SentencePieceFastPath:
                 total = f32[0]
             return (entry[0], entry[1], entry[2], entry[3], [0] * len(entry[0]), 0), total
 
-        return spaces, entry_of, resolve
+        return spaces, entry_of, (resolve if self._unigram else None)  # BPE: only long chunks stop: their entry
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None for the general path."""
