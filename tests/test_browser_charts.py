@@ -23,17 +23,18 @@ TEXT_FILLS = """els => els.flatMap(chart => [...chart.querySelectorAll('svg text
         && !t.closest('.hoverlayer');
 }).map(t => [t.textContent.trim(), getComputedStyle(t).fill]))"""
 
-#: Where each page's charts are: its address and the tab to open (None: the first).
+#: Where each page's charts are: its address, the tab to open (None: the first) and how many charts it
+#: shows (waited for: under load the page may still be adding its second chart when the first is drawn).
 PAGES = {
-    "lattice": ("/lattice?text=unhugs", None),
-    "masks": ("/batch", "Masks"),
-    "waste": ("/batch", "Waste and throughput"),
-    "zipf": ("/", None),  # the Corpus page is the landing page
+    "lattice": ("/lattice?text=unhugs", None, 1),
+    "masks": ("/batch", "Masks", 4),
+    "waste": ("/batch", "Waste and throughput", 1),
+    "zipf": ("/", None, 1),  # the Corpus page is the landing page
     # The BPE page's pair-count and compression charts: a link with ?step= trains and opens that step.
-    "bpe": ("/merges?step=3", None),
+    "bpe": ("/merges?step=3", None, 2),
     # The sweep's charts: ?compare_sweep=1 runs the linked sweep (three sizes, character BPE: quick).
     "sweep": ("/compare?compare_tab=Vocabulary-size+sweep&compare_sweep=1&compare_sweep_algorithm=bpe-chars"
-              "&compare_sweep_range=256&compare_sweep_range=1000&compare_sweep_points=3", None),
+              "&compare_sweep_range=256&compare_sweep_range=1000&compare_sweep_points=3", None, 1),
 }
 
 
@@ -45,7 +46,7 @@ def _mean_luminance(png: bytes) -> float:
     return sum(pixels) / (image.width * image.height) / 255
 
 
-def _open(page, base: str, where: str, tab) -> None:  # noqa: ANN001 (Playwright)
+def _open(page, base: str, where: str, tab, count: int) -> None:  # noqa: ANN001 (Playwright)
     from playwright.sync_api import expect
 
     page.goto(base + where)
@@ -53,17 +54,18 @@ def _open(page, base: str, where: str, tab) -> None:  # noqa: ANN001 (Playwright
     if tab is not None:
         page.get_by_role("tab", name=tab).click()
         wait_idle(page)
-    shown = page.locator(CHARTS).filter(visible=True).first  # charts of other tabs are in the page, hidden
-    expect(shown).to_be_visible(timeout=90_000)
-    expect(shown.locator("svg text").first).to_be_attached(timeout=60_000)
+    shown = page.locator(CHARTS).filter(visible=True)  # charts of other tabs are in the page, hidden
+    expect(shown).to_have_count(count, timeout=90_000)
+    for k in range(count):
+        expect(shown.nth(k).locator("svg text").first).to_be_attached(timeout=60_000)
 
 
-def _measure(browser, base: str, scheme: str, where: str, tab) -> tuple[list[float], list[tuple[str, float]]]:
+def _measure(browser, base: str, scheme: str, where: str, tab, count: int) -> tuple[list[float], list[tuple[str, float]]]:
     """Each visible chart's mean luminance, and every chart text with its contrast on the app background."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     try:
         page = context.new_page()
-        _open(page, base, where, tab)
+        _open(page, base, where, tab, count)
         app_bg = page.evaluate("getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
         assert (_luminance(app_bg) < 0.2) == (scheme == "dark")
         charts = page.locator(CHARTS).filter(visible=True).all()
@@ -80,10 +82,10 @@ def _measure(browser, base: str, scheme: str, where: str, tab) -> tuple[list[flo
 
 @pytest.mark.parametrize("name", list(PAGES))
 def test_charts_follow_the_theme_and_their_text_reads(streamlit_server, browser, name):
-    where, tab = PAGES[name]
-    light, light_text = _measure(browser, streamlit_server, "light", where, tab)
-    dark, dark_text = _measure(browser, streamlit_server, "dark", where, tab)
-    assert len(light) == len(dark) >= 1
+    where, tab, count = PAGES[name]
+    light, light_text = _measure(browser, streamlit_server, "light", where, tab, count)
+    dark, dark_text = _measure(browser, streamlit_server, "dark", where, tab, count)
+    assert len(light) == len(dark) == count
     for i, (a, b) in enumerate(zip(light, dark)):
         assert b < a - 0.2, f"chart {i}: dark {b:.2f} is not darker than light {a:.2f}"
     for scheme, texts in (("light", light_text), ("dark", dark_text)):
@@ -123,7 +125,7 @@ def test_chart_and_table_downloads_are_real_files(streamlit_server, browser_page
 
     page = page.context.new_page()  # a fresh page per section: nothing left over from the last one
     page.emulate_media(color_scheme="dark")
-    _open(page, streamlit_server, "/", None)  # an Altair chart (the Zipf plot)
+    _open(page, streamlit_server, "/", None, 1)  # an Altair chart (the Zipf plot)
     expect(_button(page, "corpus_zipf_chart_svg")).to_be_visible()
     svg = _download(page, _button(page, "corpus_zipf_chart_svg")).decode("utf-8")
     assert svg.lstrip().startswith("<svg") and "rank" in svg
