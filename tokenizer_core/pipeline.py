@@ -24,6 +24,8 @@ import json
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
 
@@ -265,7 +267,10 @@ class Tokenizer:
                                                              sequence_id=0, threads=threads)
         if batch is None:
             return [self.encode_sequence(t) for t in texts]
-        # A fast path leaves None where a text needs the general path (one holding an added token).
+        # A fast path leaves None where a text needs the general path (one holding an added token);
+        # ``is`` in C (``None in batch`` would call Encoding.__eq__ on every row).
+        if not any(map(is_, batch, repeat(None))):
+            return batch
         return [self.encode_sequence(t) if e is None else e for t, e in zip(texts, batch)]
 
     def explain(self, text: str) -> PipelineTrace:

@@ -168,6 +168,7 @@ PyObject *ChunkTable_encode_batch(ChunkTable *c, PyObject *args, PyObject *kw) {
             *(PyObject **)((char *)obj + at[0]) = cols;
             *(PyObject **)((char *)obj + at[1]) = Py_NewRef(seq_obj);
             *(PyObject **)((char *)obj + at[2]) = Py_NewRef(c->token_strs);
+            untrack_row(obj);
             PyList_SET_ITEM(out, k, obj);
         }
         first = last;

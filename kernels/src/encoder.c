@@ -215,6 +215,13 @@ int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t
     return 0;
 }
 
+/* A packed row holds bytes, an int and the shared token list, and the lists it makes when read hold
+ * ints, strs and tuples of ints: it can be in no reference cycle, so it is left out of the cyclic GC,
+ * which would otherwise walk every row of a large batch again at its next collection. */
+void untrack_row(PyObject *obj) {
+    if (PyObject_IS_GC(obj) && PyObject_GC_IsTracked(obj)) PyObject_GC_UnTrack(obj);
+}
+
 /* The slots of a packed Encoding class (tokenizer_core.packed_encoding.PackedEncoding). */
 static const char *const PACKED_SLOTS[3] = {"_packed", "_seq", "_strs"};
 
@@ -230,6 +237,7 @@ static PyObject *packed_row(Encoder *e, const Result *r, PyObject *seq_obj, PyTy
     *(PyObject **)((char *)obj + offsets[0]) = cols;
     *(PyObject **)((char *)obj + offsets[1]) = Py_NewRef(seq_obj);
     *(PyObject **)((char *)obj + offsets[2]) = Py_NewRef(e->token_strs);
+    untrack_row(obj);
     return obj;
 }
 

@@ -170,8 +170,11 @@ class ByteLevelFastPath:
                    | added.texts_matching(texts, normalized=True, normalizer=None, skip_special=skip))
             threads = default_threads() if threads is None else max(1, min(threads, 64))
             # The kernel makes the Encoding objects itself, each holding its packed columns (lists made when read).
-            plain = iter(self.kernel.encode_batch([t for i, t in enumerate(texts) if i not in odd], sequence_id,
-                                                  threads=threads, encoding=PackedEncoding, packed=True))
+            rows = self.kernel.encode_batch([t for i, t in enumerate(texts) if i not in odd] if odd else texts,
+                                            sequence_id, threads=threads, encoding=PackedEncoding, packed=True)
+            if not odd:  # the usual batch: every row from the kernel
+                return rows
+            plain = iter(rows)
             out = [self.encode(t, added=added, split_special=split_special, sequence_id=sequence_id)
                    if i in odd else next(plain) for i, t in enumerate(texts)]
             return None if any(e is None for e in out) else out

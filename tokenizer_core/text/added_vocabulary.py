@@ -207,8 +207,11 @@ class AddedVocabulary:
             return set()
         if any("\0" in t for t in matcher[1]):
             return {i for i, t in enumerate(texts) if matcher[0].search(t)}
-        starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-        return {bisect_right(starts, m.start()) - 1 for m in matcher[0].finditer("\0".join(texts))}
+        found = [m.start() for m in matcher[0].finditer("\0".join(texts))]
+        if not found:  # the usual batch: no line holds one, and no line's start is needed
+            return set()
+        starts = list(accumulate(map(len, texts[:-1]), lambda total, n: total + n + 1, initial=0))
+        return {bisect_right(starts, at) - 1 for at in found}
 
     def split(self, text: str, *, normalized: bool, normalizer: Any = None,
               skip_special: bool = False) -> list[Split]:
