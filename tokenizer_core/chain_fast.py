@@ -55,7 +55,7 @@ import regex
 
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.chain_locality import BOUNDARY, makes_spaces, regex_split_role, unmatched_before_space
-from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
+from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assemble, match_spans
 from tokenizer_core.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks, token_strings
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.normalizers import BertNormalizer
@@ -197,7 +197,7 @@ class LocalChainFastPath:
         self._chunks = _CHUNKS[chunk_rule]
         self._cache: dict[str, ChunkEntry] = {}
         self._first_cache: dict[str, ChunkEntry] = {}
-        self._pieces: dict[str, list[tuple[int, str, int, int]]] = {}  # piece text -> its model tokens
+        self._steps = ChunkSteps(normalizer, pre_tokenizer, model, limit=_CACHE_LIMIT)
         self._compiled: Any = None  # the kernel's table of these chunks (False: none), made on first use
 
     def __getstate__(self) -> dict[str, Any]:
@@ -223,40 +223,8 @@ class LocalChainFastPath:
             return None
         return cls(normalizer, pre_tokenizer, model, chunk_rule=plan[0], first_apart=plan[1], guard=plan[2])
 
-    def _tokens(self, piece: str) -> list[tuple[int, str, int, int]]:
-        found = self._pieces.get(piece)
-        if found is None:
-            found = [(t.id, t.text, *t.offsets) for t in self._model.tokenize(piece)]
-            if len(self._pieces) < _CACHE_LIMIT:
-                self._pieces[piece] = found
-        return found
-
     def _encoded(self, chunk: str, *, at_start: bool) -> ChunkEntry:
-        """The general path's steps on one chunk (normalize, split, model), as
-        :meth:`tokenizer_core.pipeline.Tokenizer._trace_text` takes them, offsets kept relative."""
-        if self._normalizer is None:
-            text, to_original = chunk, None
-        else:
-            ns = self._normalizer.normalize(chunk)
-            text, to_original = ns.text, ns.original_span
-        ids: list[int] = []
-        tokens: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        words: list[int] = []
-        pieces = self._pre_tokenizer.split_at(text, at_start=at_start)
-        for word, piece in enumerate(pieces):
-            span = piece.token_span
-            for tid, token, s, e in self._tokens(piece.text):
-                a, b = span(s, e)
-                if to_original is not None:
-                    a, b = to_original(a, b)
-                ids.append(tid)
-                tokens.append(token)
-                starts.append(a)
-                ends.append(b)
-                words.append(word)
-        return ids, tokens, starts, ends, words, len(pieces)
+        return self._steps.entry(chunk, at_start=at_start)
 
     def entry(self, chunk: str, *, first: bool) -> ChunkEntry:
         """The tokens of ``chunk`` alone: ids, tokens, starts and ends relative to the chunk, word ids

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
-from typing import Optional
+from typing import Any, Optional
 
 from tokenizer_core.types import Offsets
 
-__all__ = ["ChunkEntry", "assemble", "match_spans"]
+__all__ = ["ChunkEntry", "ChunkSteps", "assemble", "match_spans"]
 
 #: A chunk's ids, tokens, token starts and ends (relative to the chunk), word ids (relative to its
 #: first piece) and number of pieces.
@@ -55,3 +55,55 @@ def match_spans(matches: Sequence[object]) -> tuple[list[int], list[str]]:
         return [], []
     kind = type(matches[0])
     return list(map(kind.start, matches)), list(map(kind.group, matches))  # type: ignore[attr-defined]
+
+
+class ChunkSteps:
+    """The general path's steps on one chunk alone (normalize, split, model), as
+    :meth:`tokenizer_core.pipeline.Tokenizer._trace_text` takes them, offsets kept relative to the
+    chunk: what every chunked fast path remembers. Each distinct piece's model tokens are
+    remembered here (up to ``limit`` pieces).
+
+    >>> from tokenizer_core.text.pre_tokenizers import WhitespaceSplit
+    >>> from tokenizer_core.wordpiece.model import WordPiece
+    >>> steps = ChunkSteps(None, WhitespaceSplit(), WordPiece({"[UNK]": 0, "hug": 1, "##s": 2}), limit=10)
+    >>> steps.entry("hugs", at_start=True)
+    ([1, 2], ['hug', '##s'], [0, 3], [3, 4], [0, 0], 1)
+    """
+
+    def __init__(self, normalizer: Any, pre_tokenizer: Any, model: Any, *, limit: int) -> None:
+        self._normalizer, self._pre_tokenizer, self._model, self._limit = normalizer, pre_tokenizer, model, limit
+        self._pieces: dict[str, list[tuple[int, str, int, int]]] = {}  # piece text -> its model tokens
+
+    def _tokens(self, piece: str) -> list[tuple[int, str, int, int]]:
+        found = self._pieces.get(piece)
+        if found is None:
+            found = [(t.id, t.text, *t.offsets) for t in self._model.tokenize(piece)]
+            if len(self._pieces) < self._limit:
+                self._pieces[piece] = found
+        return found
+
+    def entry(self, chunk: str, *, at_start: bool) -> ChunkEntry:
+        """The chunk's :data:`ChunkEntry`; ``at_start``: the chunk begins its text."""
+        if self._normalizer is None:
+            text, to_original = chunk, None
+        else:
+            ns = self._normalizer.normalize(chunk)
+            text, to_original = ns.text, ns.original_span
+        ids: list[int] = []
+        tokens: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        words: list[int] = []
+        pieces = self._pre_tokenizer.split_at(text, at_start=at_start)
+        for word, piece in enumerate(pieces):
+            span = piece.token_span
+            for tid, token, s, e in self._tokens(piece.text):
+                a, b = span(s, e)
+                if to_original is not None:
+                    a, b = to_original(a, b)
+                ids.append(tid)
+                tokens.append(token)
+                starts.append(a)
+                ends.append(b)
+                words.append(word)
+        return ids, tokens, starts, ends, words, len(pieces)

@@ -35,7 +35,7 @@ import regex
 
 from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
 from tokenizer_core.chain_fast import LocalChainFastPath
-from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
+from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assemble, match_spans
 from tokenizer_core.chunk_table import RULE_WORDS, CompiledChunks, token_strings
 from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
 from tokenizer_core.types import Encoding
@@ -73,7 +73,7 @@ class ChunkedFastPath:
     def __init__(self, normalizer: Any, pre_tokenizer: Any, model: Any) -> None:
         self._normalizer, self._pre_tokenizer, self._model = normalizer, pre_tokenizer, model
         self._cache: dict[str, ChunkEntry] = {}
-        self._pieces: dict[str, list[tuple[int, str, int, int]]] = {}  # piece text -> its model tokens
+        self._steps = ChunkSteps(normalizer, pre_tokenizer, model, limit=_CACHE_LIMIT)
         self._compiled: Any = None  # the kernel's table of these chunks (False: none), made on first use
 
     @classmethod
@@ -84,46 +84,14 @@ class ChunkedFastPath:
             return None
         return cls(normalizer, pre_tokenizer, model)
 
-    def _tokens(self, piece: str) -> list[tuple[int, str, int, int]]:
-        found = self._pieces.get(piece)
-        if found is None:
-            found = [(t.id, t.text, *t.offsets) for t in self._model.tokenize(piece)]
-            if len(self._pieces) < _CACHE_LIMIT:
-                self._pieces[piece] = found
-        return found
-
     def _entry(self, chunk: str, *, remember: bool = True) -> ChunkEntry:
-        """The general path's steps on one chunk without added tokens (normalize, split, model), as
-        :meth:`tokenizer_core.pipeline.Tokenizer._trace_text` takes them, offsets kept relative
-        (``remember=False``: the kernel's table keeps it instead)."""
+        """The general path's steps on one chunk without added tokens (``remember=False``: the
+        kernel's table keeps it instead)."""
         entry = self._cache.get(chunk) if remember else None
-        if entry is not None:
-            return entry
-        if self._normalizer is None:
-            text, to_original = chunk, None
-        else:
-            ns = self._normalizer.normalize(chunk)
-            text, to_original = ns.text, ns.original_span
-        ids: list[int] = []
-        tokens: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        words: list[int] = []
-        pieces = self._pre_tokenizer.split_at(text, at_start=True)
-        for word, piece in enumerate(pieces):
-            span = piece.token_span
-            for tid, token, s, e in self._tokens(piece.text):
-                a, b = span(s, e)
-                if to_original is not None:
-                    a, b = to_original(a, b)
-                ids.append(tid)
-                tokens.append(token)
-                starts.append(a)
-                ends.append(b)
-                words.append(word)
-        entry = (ids, tokens, starts, ends, words, len(pieces))
-        if remember and len(self._cache) < _CACHE_LIMIT:
-            self._cache[chunk] = entry
+        if entry is None:
+            entry = self._steps.entry(chunk, at_start=True)
+            if remember and len(self._cache) < _CACHE_LIMIT:
+                self._cache[chunk] = entry
         return entry
 
     def __getstate__(self) -> dict[str, Any]:
