@@ -13,6 +13,9 @@ offsets and word ids relative to the chunk (each distinct piece's model tokens a
 too); a text is then a dictionary lookup per chunk. Texts holding an added token, and tokenizers
 with added tokens matched in normalized text, take the general path.
 
+With the compiled kernel the chunks are kept in its ``ChunkTable`` (:mod:`tokenizer_core.chunk_table`),
+which cuts, looks up and assembles texts and batches in C, on every core for a batch.
+
 The result is the general path's :class:`~tokenizer_core.types.Encoding`, field for field
 (tests/test_fast_paths.py compares them on hostile texts).
 

@@ -17,6 +17,11 @@ The path keeps that running score, rounded as the whole text's Viterbi rounds it
 remembers the smallest gap between two of its candidates: where rounding at the running score could
 close it, the chunk is segmented again from that score.
 
+With the compiled kernel the chunks are kept in its ``ChunkTable`` (:mod:`tokenizer_core.chunk_table`),
+which cuts, looks up and assembles texts and batches in C and segments Unigram near ties again
+itself; this module then only computes the chunks it lacks. Without the kernel the Python assembly
+below does the same.
+
 The result equals the general path's :class:`~tokenizer_core.types.Encoding` field for field
 (``tests/test_sentencepiece_fast.py`` compares them on hostile texts); texts the path does not
 cover (a literal "▁", added tokens, keys of several characters, characters deleted or replaced by
@@ -56,7 +61,6 @@ _CACHE_LIMIT = 200_000
 _CHUNKS = regex.compile(r" *[^ ]+| +")
 #: Characters besides " " the kernel's table may treat as spaces in one call (ChunkTable's limit).
 _MAX_SPACES = 64
-_F32 = array("f", [0.0])  # storing a sum here rounds it to float32, as sentencepiece's float additions do
 
 #: A chunk's ids, tokens, token starts and ends relative to the chunk's start; for a Unigram model
 #: also the scores its best path adds, the smallest gap between two candidates on the way and the
@@ -204,7 +208,7 @@ class SentencePieceFastPath:
             k = len(chunk) - len(chunk.lstrip(strip))
             # The kernel stops only where rounding at ``total`` could decide (see _at_score).
             entry = self._segmented_at(total, chunk, k, reps, first=first)
-            f32 = _F32
+            f32 = array("f", [0.0])  # this call's own: storing a sum in it rounds it to float32
             for score in entry[4]:
                 f32[0] = total + score
                 total = f32[0]
@@ -234,7 +238,9 @@ class SentencePieceFastPath:
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Offsets] = []
-        entry_of, unigram, total, f32 = self._entry, self._unigram, 0.0, _F32
+        # f32: this call's own one-slot array (a module-level one would be shared by the server's
+        # threads); storing a sum in it rounds it to float32, as sentencepiece's float additions do.
+        entry_of, unigram, total, f32 = self._entry, self._unigram, 0.0, array("f", [0.0])
         for m in _CHUNKS.finditer(spaced):
             base, end = m.span()
             group = m.group()

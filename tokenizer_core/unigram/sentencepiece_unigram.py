@@ -45,17 +45,15 @@ if TYPE_CHECKING:
 PIECE_TYPES = ("normal", "unknown", "control", "user_defined", "unused", "byte")
 UNK_PENALTY = 10.0
 _CACHE_LIMIT = 50_000  # normalized texts remembered by tokenize(); cleared wholesale when full
-_F32 = array("f", [0.0])
-
-
 def as_float32(x: float) -> float:
     """``x`` rounded to the nearest 32-bit float (the precision SentencePiece adds in).
 
     >>> as_float32(0.1)
     0.10000000149011612
     """
-    _F32[0] = x
-    return _F32[0]
+    # A new one-slot array each call: a module-level one would be shared by the server's threads,
+    # and another thread's store could land between this store and this read.
+    return array("f", (x,))[0]
 
 
 def user_defined_score(piece: str) -> float:
@@ -145,7 +143,7 @@ class SentencePieceUnigram(ScoredPieceLookup):
         back_start = [0] * (n + 1)
         back_id = [-1] * (n + 1)
         root, maxlen, unk_score = self._trie, self.max_piece_length, self.unk_score
-        f32 = _F32
+        f32 = array("f", [0.0])  # this call's own (storing a sum in it rounds it to float32)
         for s in range(n):
             base = best[s]
             node = root
