@@ -38,12 +38,14 @@ from tokenizer_core.packed_encoding import PackedEncoding
 from tokenizer_core.text import native
 from tokenizer_core.text.kernel_codes import ChunkRule
 
-__all__ = ["RULE_SPACES", "RULE_WORDS", "CompiledChunks", "token_strings"]
+__all__ = ["RULE_PIECES", "RULE_SPACES", "RULE_WORDS", "CompiledChunks", "token_strings"]
 
 #: Chunks are runs of characters other than space, tab, LF and CR (those dropped).
 RULE_WORDS = int(ChunkRule.WORDS)
 #: Every character is in a chunk: a run of spaces and the other characters after it.
 RULE_SPACES = int(ChunkRule.SPACES)
+#: Chunks are the pieces a split program cuts (the table's ``splitter``, a kernel Encoder).
+RULE_PIECES = int(ChunkRule.PIECES)
 
 #: ``entry_of(chunk, first)``: the chunk's entry, optionally followed by (scores, gap, normalized length).
 EntryOf = Callable[[str, bool], tuple[Any, ...]]
@@ -65,7 +67,7 @@ class CompiledChunks:
 
     @classmethod
     def build(cls, *, token_strs: list[str], rule: int, first_entries: bool = False, scored: bool = False,
-              max_score: float = 0.0, budget: int = 128 << 20) -> Optional[CompiledChunks]:
+              max_score: float = 0.0, budget: int = 128 << 20, splitter: Any = None) -> Optional[CompiledChunks]:
         """A table over the model's token strings (by id), or None without a kernel that has one;
         ``budget``: the bytes it may hold (past them, each call keeps what it needs in a table of its own)."""
         kernel = native.kernel() if native.available() else None
@@ -74,7 +76,7 @@ class CompiledChunks:
 
         def make(budget: int = 128 << 20) -> Any:
             return kernel.ChunkTable(token_strs, rule=rule, first_entries=first_entries, scored=scored,
-                                     max_score=max_score, budget=budget)
+                                     max_score=max_score, budget=budget, splitter=splitter)
 
         def make_extra() -> Any:  # a call's own table for what the budget leaves out: the same model
             table = make()
@@ -156,6 +158,8 @@ class CompiledChunks:
             parts.append(columns)
             if stop >= n:
                 break
+            if stop_end < 0:  # the kernel cannot go on in this text (see ChunkTable.encode): the general path
+                return None
             if resolve is None:  # only chunks too long to store stop an unscored table
                 resolve = _resolver(entry_of)
             entry, total = resolve(text[stop:stop_end], stop == 0, total)

@@ -41,6 +41,7 @@ from tokenizer_core.chain_fast import LocalChainFastPath
 from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assemble, match_spans
 from tokenizer_core.chunk_table import RULE_WORDS, CompiledChunks, token_strings
 from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
+from tokenizer_core.split_fast import SplitFastPath
 from tokenizer_core.types import Encoding
 
 #: Distinct chunks remembered per tokenizer; past this, new chunks are encoded but not stored.
@@ -148,8 +149,9 @@ class ChunkedFastPath:
 
 class FastPathSlot:
     """A tokenizer's fast path, rebuilt when one of its stages is swapped (``tok.model = ...``): the
-    byte-level one (:mod:`tokenizer_core.bpe.fast_pipeline`), else the chunked one, else a chain of
-    chunk-local pre-tokenizers' (:mod:`tokenizer_core.chain_fast`), else SentencePiece's
+    byte-level one (:mod:`tokenizer_core.bpe.fast_pipeline`), else the chunked one, else regex splits'
+    (:mod:`tokenizer_core.split_fast`), else a chain of chunk-local pre-tokenizers'
+    (:mod:`tokenizer_core.chain_fast`), else SentencePiece's
     (:mod:`tokenizer_core.sentencepiece_fast`), else None."""
 
     __slots__ = ("_stages", "_fast")
@@ -166,6 +168,8 @@ class FastPathSlot:
             self._fast = ByteLevelFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
             if self._fast is None:
                 self._fast = ChunkedFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
+            if self._fast is None:  # splits only: every piece from the kernel's matcher (no per-text guard)
+                self._fast = SplitFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
             if self._fast is None:
                 self._fast = LocalChainFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
             if self._fast is None:

@@ -33,9 +33,21 @@ static inline int is_space(int rule, const Spaces *sp, Py_UCS4 c) {
     return 0;
 }
 
-/* The next chunk [*s, *e) at or after i; 0 when the text has no more. */
-int chunks_next_chunk(int rule, const Spaces *sp, const Text *t, Py_ssize_t i, Py_ssize_t *s, Py_ssize_t *e) {
+/* The next chunk [*s, *e) at or after i: 1; 0 when the text has no more; an ENC_ code. Under
+ * RULE_PIECES the calls on one text must go in order from 0 with one Scratch (the split program
+ * keeps where each level's piece ends there). */
+int chunks_next_chunk(const ChunkTable *c, const Spaces *sp, Scratch *sc, const Text *t, Py_ssize_t i, Py_ssize_t *s,
+                      Py_ssize_t *e) {
     Py_ssize_t n = t->len;
+    int rule = c->rule;
+    if (rule == RULE_PIECES) {
+        if (i >= n) return 0;
+        Py_ssize_t end = program_next((const Encoder *)c->splitter, sc, t, i);
+        if (end < 0) return (int)end;
+        *s = i;
+        *e = end;
+        return 1;
+    }
     if (rule == RULE_WORDS) {
         while (i < n && is_space(rule, sp, AT(t, i))) i++;
         if (i >= n) return 0;
@@ -101,11 +113,20 @@ int chunks_row_reserve(Row *r, Py_ssize_t more) {
 
 /* Tokens of text from `from` on, appended to r, until a chunk the tables cannot serve (the read
  * lock held; no GIL needed). */
-void chunks_encode_from(const ChunkTable *c, const ChunkTable *extra, const Spaces *sp, const Text *t,
+void chunks_encode_from(const ChunkTable *c, const ChunkTable *extra, const Spaces *sp, Scratch *sc, const Text *t,
                         Py_ssize_t from, double total, int64_t words, uint32_t *buf, Row *r) {
     Py_ssize_t s, e, i = from;
     float f = (float)total;
-    while (chunks_next_chunk(c->rule, sp, t, i, &s, &e)) {
+    int got;
+    /* A split program starts a text at 0; a chain of several cannot resume inside its pieces. */
+    int resumable = c->rule != RULE_PIECES || ((const Encoder *)c->splitter)->nprog == 1;
+    if (c->rule == RULE_PIECES && from > 0 && !resumable) {
+        r->stop = from, r->stop_end = -1, r->total = f, r->words = words;
+        return;
+    }
+    if (c->rule == RULE_PIECES && from > 0)  /* one level: its next piece starts here, as in context */
+        for (int k = 0; k < MAX_CHAIN; k++) sc->chain_end[k] = from;
+    while ((got = chunks_next_chunk(c, sp, sc, t, i, &s, &e)) > 0) {
         const Entry *en = chunks_lookup(c, extra, t, s, e, buf);
         const ChunkTable *owner = en && en >= c->entries && en < c->entries + c->n_entries ? c : extra;
         if (en && c->scored) {
@@ -128,7 +149,7 @@ void chunks_encode_from(const ChunkTable *c, const ChunkTable *extra, const Spac
         }
         if (!en) {
             r->stop = s;
-            r->stop_end = e;
+            r->stop_end = resumable ? e : -1;
             r->total = f;
             r->words = words;
             return;
@@ -149,6 +170,10 @@ void chunks_encode_from(const ChunkTable *c, const ChunkTable *extra, const Spac
         for (int32_t k = 0; k < en->nscore; k++) f = (float)((double)f + owner->scores[en->score + k]);
         words += en->pieces;
         i = e;
+    }
+    if (got < 0) {  /* the split program's error: the general path reports it */
+        r->stop = i, r->stop_end = -1, r->total = f, r->words = words;
+        return;
     }
     r->stop = r->stop_end = t->len;
     r->total = f;
@@ -222,7 +247,7 @@ int chunks_read_extra(const ChunkTable *c, PyObject *extra) {
     }
     const ChunkTable *x = (const ChunkTable *)extra;
     if (x->rule != c->rule || x->first_entries != c->first_entries || x->scored != c->scored ||
-        x->max_score != c->max_score || (PyObject *)x == (PyObject *)c) {
+        x->max_score != c->max_score || x->splitter != c->splitter || (PyObject *)x == (PyObject *)c) {
         PyErr_SetString(PyExc_ValueError, "extra must be another ChunkTable built with the same settings");
         return -1;
     }

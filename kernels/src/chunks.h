@@ -3,7 +3,7 @@
 #ifndef TOKENIZER_KERNEL_CHUNKS_H
 #define TOKENIZER_KERNEL_CHUNKS_H
 
-#include "kernel.h"
+#include "encoder.h"
 
 #include <pthread.h>
 
@@ -31,6 +31,7 @@ typedef struct {
     double max_score;
     size_t budget, used;
     PyObject *token_strs;
+    PyObject *splitter;         /* RULE_PIECES: the Encoder whose split program cuts the chunks */
     BytesTable keys;            /* first flag + code points (uint32) -> entry index */
     Entry *entries;
     size_t n_entries, cap_entries;
@@ -69,13 +70,17 @@ typedef struct {
 } Row;
 
 /* chunks.c */
-int chunks_next_chunk(int rule, const Spaces *sp, const Text *t, Py_ssize_t i, Py_ssize_t *s, Py_ssize_t *e);
+/* 1 and the chunk [*s, *e) at or after i, 0 at the text's end, or an ENC_ code (a split program's error). */
+int chunks_next_chunk(const ChunkTable *c, const Spaces *sp, Scratch *sc, const Text *t, Py_ssize_t i, Py_ssize_t *s,
+                      Py_ssize_t *e);
 Py_ssize_t chunks_chunk_key(const Text *t, Py_ssize_t s, Py_ssize_t e, int first, uint32_t *buf);
 const Entry *chunks_lookup(const ChunkTable *c, const ChunkTable *extra, const Text *t, Py_ssize_t s, Py_ssize_t e,
                            uint32_t *buf);
 void chunks_row_free(Row *r);
 int chunks_row_reserve(Row *r, Py_ssize_t more);
-void chunks_encode_from(const ChunkTable *c, const ChunkTable *extra, const Spaces *sp, const Text *t,
+/* r->stop_end == -1: stopped where the text cannot be resumed (a split program's error, or a chunk it
+ * cannot serve inside a chain of several programs): the caller takes the general path. */
+void chunks_encode_from(const ChunkTable *c, const ChunkTable *extra, const Spaces *sp, Scratch *sc, const Text *t,
                         Py_ssize_t from, double total, int64_t words, uint32_t *buf, Row *r);
 PyObject *chunks_row_columns(const Row *r);
 void chunks_read_lock(ChunkTable *c);

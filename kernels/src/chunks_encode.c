@@ -10,7 +10,9 @@ const char chunks_encode_doc[] =
 "-> (columns, stop, stop_end, total, words): the tokens of the text's chunks from `start` on, as\n"
 "packed columns (n int32 ids, n int64 starts, ends and word ids), up to the first chunk neither this\n"
 "table nor `extra` serves, [stop, stop_end) (stop == len(text): all of it); `total` is the path's\n"
-"score there (scored tables, from `total` at start), `words` the next word id (from first_word).";
+"score there (scored tables, from `total` at start), `words` the next word id (from first_word).\n"
+"stop_end == -1: the text cannot go on from there (a split program's error, or a chunk not served\n"
+"inside a chain of several split programs): the caller takes the general path.";
 
 PyObject *ChunkTable_encode(ChunkTable *c, PyObject *args, PyObject *kw) {
     static char *names[] = {"text", "spaces", "start", "total", "first_word", "extra", NULL};
@@ -35,17 +37,19 @@ PyObject *ChunkTable_encode(ChunkTable *c, PyObject *args, PyObject *kw) {
     Row r = {0};
     uint32_t *buf = PyMem_RawMalloc((MAX_KEY_CHARS + 1) * sizeof(uint32_t));
     if (!buf) return PyErr_NoMemory();
+    Scratch sc = {0};
     if (t.len - start >= RELEASE_CHARS) {
         Py_BEGIN_ALLOW_THREADS
         pthread_rwlock_rdlock(&c->lock);
-        chunks_encode_from(c, extra, &sp, &t, start, total, first_word, buf, &r);
+        chunks_encode_from(c, extra, &sp, &sc, &t, start, total, first_word, buf, &r);
         pthread_rwlock_unlock(&c->lock);
         Py_END_ALLOW_THREADS
     } else {
         chunks_read_lock(c);
-        chunks_encode_from(c, extra, &sp, &t, start, total, first_word, buf, &r);
+        chunks_encode_from(c, extra, &sp, &sc, &t, start, total, first_word, buf, &r);
         chunks_unlock(c);
     }
+    scratch_free(&sc);
     PyMem_RawFree(buf);
     PyObject *cols = r.no_memory ? PyErr_NoMemory() : chunks_row_columns(&r);
     PyObject *out = cols ? Py_BuildValue("(NnndL)", cols, r.stop, r.stop_end, r.total, (long long)r.words) : NULL;
@@ -67,6 +71,7 @@ typedef struct {
 static void *worker(void *arg) {
     Job *job = arg;
     uint32_t *buf = PyMem_RawMalloc((MAX_KEY_CHARS + 1) * sizeof(uint32_t));
+    Scratch sc = {0};
     for (;;) {
         Py_ssize_t k = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
         if (k >= job->n) break;
@@ -75,8 +80,9 @@ static void *worker(void *arg) {
         r->no_memory = r->stand_in = 0;
         if (!buf) { r->no_memory = 1; continue; }
         Text t = text_of(job->texts[k]);
-        chunks_encode_from(job->c, job->extra, job->sp, &t, 0, 0.0, 0, buf, r);
+        chunks_encode_from(job->c, job->extra, job->sp, &sc, &t, 0, 0.0, 0, buf, r);
     }
+    scratch_free(&sc);
     PyMem_RawFree(buf);
     return NULL;
 }

@@ -5,8 +5,8 @@
 #include <structmember.h>
 
 static int ChunkTable_init(ChunkTable *c, PyObject *args, PyObject *kw) {
-    static char *names[] = {"token_strs", "rule", "first_entries", "scored", "max_score", "budget", NULL};
-    PyObject *strs;
+    static char *names[] = {"token_strs", "rule", "first_entries", "scored", "max_score", "budget", "splitter", NULL};
+    PyObject *strs, *splitter = NULL;
     int rule = -1, first = 0, scored = 0;
     double max_score = 0.0;
     Py_ssize_t budget = (Py_ssize_t)128 << 20;
@@ -14,11 +14,19 @@ static int ChunkTable_init(ChunkTable *c, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_RuntimeError, "a ChunkTable is built once");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|$ippdn", names, &PyList_Type, &strs, &rule, &first, &scored,
-                                     &max_score, &budget))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|$ippdnO", names, &PyList_Type, &strs, &rule, &first, &scored,
+                                     &max_score, &budget, &splitter))
         return -1;
-    if (rule != RULE_WORDS && rule != RULE_SPACES) {
-        PyErr_SetString(PyExc_ValueError, "rule must be 0 (words) or 1 (spaces)");
+    if (rule != RULE_WORDS && rule != RULE_SPACES && rule != RULE_PIECES) {
+        PyErr_SetString(PyExc_ValueError, "rule must be 0 (words), 1 (spaces) or 2 (pieces)");
+        return -1;
+    }
+    if (splitter == Py_None) splitter = NULL;
+    if ((rule == RULE_PIECES) != (splitter != NULL) ||
+        (splitter && (!PyObject_TypeCheck(splitter, &EncoderType) || !((Encoder *)splitter)->ready ||
+                      ((Encoder *)splitter)->pattern != PAT_PROGRAM))) {
+        PyErr_SetString(PyExc_ValueError, "a RULE_PIECES table needs a splitter (a built Encoder with a split program), "
+                                          "and only it");
         return -1;
     }
     if (budget < 0 || !isfinite(max_score) || max_score < 0) {
@@ -32,6 +40,7 @@ static int ChunkTable_init(ChunkTable *c, PyObject *args, PyObject *kw) {
         return -1;
     }
     c->token_strs = Py_NewRef(strs);
+    c->splitter = Py_XNewRef(splitter);
     c->n_real = PyList_GET_SIZE(strs);
     c->rule = rule;
     c->first_entries = first;
@@ -58,6 +67,7 @@ static void ChunkTable_dealloc(ChunkTable *c) {
     PyMem_RawFree(c->form_end);
     if (c->has_lattice) btab_free(&c->lattice);
     Py_XDECREF(c->token_strs);
+    Py_XDECREF(c->splitter);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
@@ -100,11 +110,13 @@ static PyObject *ChunkTable_missing(ChunkTable *c, PyObject *args, PyObject *kw)
     size_t n_found = 0, cap_found = 0;
     uint32_t buf[MAX_KEY_CHARS + 1];
     int failed = 0;
+    Scratch sc = {0};
     chunks_read_lock(c);
     for (Py_ssize_t k = 0; k < n && !failed; k++) {
         Text t = text_of(PySequence_Fast_GET_ITEM(seq, k));
         Py_ssize_t s, e, i = 0;
-        while (chunks_next_chunk(c->rule, &sp, &t, i, &s, &e)) {
+        /* (a split program's error ends this text's chunks here: encoding it reports the error) */
+        while (chunks_next_chunk(c, &sp, &sc, &t, i, &s, &e) > 0) {
             i = e;
             if (e - s > MAX_KEY_CHARS || chunks_lookup(c, NULL, &t, s, e, buf)) continue;
             int first = c->first_entries && s == 0;
@@ -121,6 +133,7 @@ static PyObject *ChunkTable_missing(ChunkTable *c, PyObject *args, PyObject *kw)
         }
     }
     chunks_unlock(c);
+    scratch_free(&sc);
     btab_free(&seen);
     PyObject *out = failed ? PyErr_NoMemory() : PyList_New((Py_ssize_t)n_found);
     for (size_t j = 0; out && j < n_found; j++) {
@@ -310,7 +323,7 @@ PyTypeObject ChunkTableType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "tokenizer_kernel.ChunkTable",
     .tp_doc = PyDoc_STR("ChunkTable(token_strs, *, rule, first_entries=False, scored=False, max_score=0.0, "
-                        "budget=128 MiB): texts encoded from the stored encodings of their chunks "
+                        "budget=128 MiB, splitter=None): texts encoded from the stored encodings of their chunks "
                         "(tokenizer_core/chunk_table.py drives it)."),
     .tp_basicsize = sizeof(ChunkTable),
     .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -15,7 +15,8 @@ enum { PAT_GPT2 = 0, PAT_CL100K = 1, PAT_EXTERNAL = 2, PAT_PROGRAM = 3 };
 enum { SPLIT_GPT2 = 0, SPLIT_WHITESPACE = 2, SPLIT_WORDSPLIT = 3, SPLIT_WHITESPACESPLIT = 4, SPLIT_SPACES = 5 };
 
 /* ChunkTable(rule=...): how the chunk table cuts a text (chunks.c). */
-enum { RULE_WORDS = 0, RULE_SPACES = 1 };
+/* RULE_PIECES: the pieces of a split program (an Encoder given as the table's splitter). */
+enum { RULE_WORDS = 0, RULE_SPACES = 1, RULE_PIECES = 2 };
 
 /* Class table bits (the table is built in Python, tokenizer_core/text/native.py). Bits 3..6 hold
  * 1 + the index in "sdmtlver" of the letter a character matches case-insensitively (cl100k's

@@ -50,6 +50,7 @@ class ChunkRule(IntEnum):
 
     WORDS = 0  #: runs of characters other than space, tab, LF and CR (those dropped)
     SPACES = 1  #: a run of spaces and the other characters after it (every character in a chunk)
+    PIECES = 2  #: the pieces of a split program (the table's splitter Encoder)
 
     @property
     def c_name(self) -> str:
