@@ -12,7 +12,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks
+from tokenizer_core.chunk_table import RULE_PIECES, RULE_SPACES, RULE_WORDS, CompiledChunks
 from tokenizer_core.packed_encoding import PackedEncoding
 from tokenizer_core.text import native
 
@@ -124,6 +124,12 @@ def test_bad_arguments_raise() -> None:
     with pytest.raises(ValueError, match="same settings"):
         table.encode("a", extra=kernel.ChunkTable(STRS, rule=RULE_SPACES))
     assert table.encode("") == (b"", 0, 0, 0.0, 0)
+    with pytest.raises(ValueError, match="splitter"):
+        kernel.ChunkTable(STRS, rule=RULE_PIECES)
+    with pytest.raises(ValueError, match="splitter"):
+        kernel.ChunkTable(STRS, rule=RULE_PIECES, splitter=table)
+    with pytest.raises(ValueError, match="splitter"):
+        kernel.ChunkTable(STRS, rule=RULE_WORDS, splitter=kernel.Encoder.__new__(kernel.Encoder))
 
 
 def test_spaces_named_by_the_call_cut_chunks() -> None:
