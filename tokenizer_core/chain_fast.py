@@ -28,9 +28,11 @@ until the cutter cuts exactly there. From then on pieces equal the chunks' piece
 may follow (its result depends on a piece's text, and on whether the piece begins the text:
 ``Metaspace(prepend_scheme="first")``, which is why the first chunk of a text has an entry of its
 own when such a stage is present). ``Metaspace(split=False)``, ``ByteLevel`` and regex splits
-before the cutter change the text or may match across a boundary: refused. Normalizers: none or
-``Lowercase`` (one character at a time, never a space); ``BertNormalizer`` under ``"words"``
-(separators become spaces, which the dropper drops). Models: ``BPE``, ``WordPiece``, ``Unigram``,
+before the cutter change the text or may match across a boundary: refused. Normalizers: those of
+:mod:`tokenizer_core.chain_locality` (``Lowercase``, the Unicode forms, literal ``Replace``; a
+leading ``Precompiled`` and space-run ``Replace(" {2,}", " ")``, the T5 and XLM-R chains, with a
+guard: texts it finds take the general path); ``BertNormalizer`` under ``"words"`` (separators
+become spaces, which the dropper drops). Models: ``BPE``, ``WordPiece``, ``Unigram``,
 whose best segmentation of a piece is fixed.
 
 >>> from tokenizer_core.bpe.model import BPE
@@ -54,7 +56,7 @@ from typing import Any, Optional
 import regex
 
 from tokenizer_core.bpe.model import BPE
-from tokenizer_core.chain_locality import BOUNDARY, makes_spaces, regex_split_role, unmatched_before_space
+from tokenizer_core.chain_locality import BOUNDARY, normalizer_plan, regex_split_role, unmatched_before_space
 from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assemble, match_spans
 from tokenizer_core.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks, token_strings
 from tokenizer_core.text.byte_level import ByteLevel
@@ -104,11 +106,12 @@ def _flat(pre_tokenizer: Any) -> Optional[tuple[list[Any], bool]]:
     return stages, nested
 
 
-def _normalizer_fit(normalizer: Any, rule: str) -> Optional[bool]:
-    """None when ``normalizer`` is refused under ``rule``, else whether it may write new spaces."""
+def _normalizer_fit(normalizer: Any, rule: str) -> Optional[tuple[bool, Any]]:
+    """None when ``normalizer`` is refused under ``rule``, else whether it may write new spaces and
+    None or the guard its proof needs (``Precompiled``: :func:`~tokenizer_core.chain_locality.normalizer_plan`)."""
     if type(normalizer) is BertNormalizer:  # separators become spaces, which the dropper drops
-        return True if rule == "words" else None
-    return makes_spaces(normalizer, rule)
+        return (True, None) if rule == "words" else None
+    return normalizer_plan(normalizer, rule)
 
 
 def _role(stage: Any, rule: str, new_spaces: bool) -> Optional[str]:
@@ -144,7 +147,9 @@ def chain_plan(*, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[t
     ``first_apart``: the first chunk of a text needs an entry of its own (a Metaspace stage
     puts its "▁" only in front of the piece that begins the text); ``guard``: None, or a compiled
     regex finding what makes a text take the general path (a gap of an isolated regex split that
-    would run across a "spaces" boundary: :func:`~tokenizer_core.chain_locality.unmatched_before_space`).
+    would run across a "spaces" boundary: :func:`~tokenizer_core.chain_locality.unmatched_before_space`;
+    a space in one grapheme cluster with its neighbour, and the like, before ``Precompiled``:
+    :func:`~tokenizer_core.chain_locality.normalizer_plan`).
 
     >>> chain_plan(normalizer=None, pre_tokenizer=Sequence([Punctuation(), Metaspace()]), model=BPE({"a": 0}))
     ('spaces', False, None)
@@ -161,13 +166,14 @@ def chain_plan(*, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[t
         # which a prepended "▁" may blur; too rare to prove.
         return None
     for rule in ("words", "spaces"):  # "words" first: fewer, shorter chunks
-        new_spaces = _normalizer_fit(normalizer, rule)
-        if new_spaces is None:
+        fit = _normalizer_fit(normalizer, rule)
+        if fit is None:
             continue
+        new_spaces, normalizer_guard = fit
         for stage in stages:
             role = _role(stage, rule, new_spaces)
             if role == "cut":
-                return rule, first_apart, None
+                return rule, first_apart, normalizer_guard
             # A guarded cut: only the raw text is checked, so no normalizer may come first.
             regex_split = type(stage) is Split and stage.is_regex
             guard = unmatched_before_space(stage) if regex_split and rule == "spaces" and normalizer is None else None
