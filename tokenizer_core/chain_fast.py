@@ -58,7 +58,7 @@ import regex
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.chain_locality import BOUNDARY, normalizer_plan, regex_split_role, unmatched_before_space
 from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assemble, match_spans
-from tokenizer_core.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks, token_strings
+from tokenizer_core.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks, TablePath, token_strings
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.normalizers import BertNormalizer
 from tokenizer_core.text.pre_tokenizer_base import Sequence
@@ -184,7 +184,7 @@ def chain_plan(*, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[t
     return None
 
 
-class LocalChainFastPath:
+class LocalChainFastPath(TablePath):
     """Encodings of one tokenizer's texts from the cached encodings of their chunks (see the
     module's docstring for which stages qualify and why)."""
 
@@ -204,19 +204,10 @@ class LocalChainFastPath:
         self._cache: dict[str, ChunkEntry] = {}
         self._first_cache: dict[str, ChunkEntry] = {}
         self._steps = ChunkSteps(normalizer, pre_tokenizer, model, limit=_CACHE_LIMIT)
-        self._compiled: Any = None  # the kernel's table of these chunks (False: none), made on first use
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Copies and pickles leave the kernel's table out (it is rebuilt on first use)."""
-        return {**self.__dict__, "_compiled": None}
-
-    def _table(self) -> Optional[CompiledChunks]:
-        """The kernel's table of this path's chunks; None without a kernel or once it turned itself off."""
-        if self._compiled is None:
-            rule = RULE_WORDS if self.chunk_rule == "words" else RULE_SPACES
-            self._compiled = CompiledChunks.build(token_strs=token_strings(self._model), rule=rule,
-                                                  first_entries=self.first_apart) or False
-        return self._compiled if self._compiled and self._compiled.usable else None
+    def _new_table(self) -> Optional[CompiledChunks]:
+        rule = RULE_WORDS if self.chunk_rule == "words" else RULE_SPACES
+        return CompiledChunks.build(token_strs=token_strings(self._model), rule=rule, first_entries=self.first_apart)
 
     def _entry_of(self, chunk: str, first: bool) -> ChunkEntry:
         return self._encoded(chunk, at_start=first)  # the kernel's table keeps it
@@ -286,9 +277,7 @@ class LocalChainFastPath:
             guarded = {i for i, t in enumerate(texts) if type(t) is str and self.guard.search(t)}
             texts = ["" if i in guarded else t for i, t in enumerate(texts)]
         rows = table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
-                                        resolve=None, sequence_id=sequence_id, threads=threads,
-                                        refuse=lambda: added.has_tokens(normalized=True,
-                                                                        skip_special=not split_special))
+                                        resolve=None, sequence_id=sequence_id, threads=threads)
         if rows is not None and guarded:
             rows = [None if i in guarded else r for i, r in enumerate(rows)]
         return rows

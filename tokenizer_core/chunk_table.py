@@ -38,7 +38,7 @@ from tokenizer_core.packed_encoding import PackedEncoding
 from tokenizer_core.text import native
 from tokenizer_core.text.kernel_codes import ChunkRule
 
-__all__ = ["RULE_PIECES", "RULE_SPACES", "RULE_WORDS", "CompiledChunks", "token_strings"]
+__all__ = ["RULE_PIECES", "RULE_SPACES", "RULE_WORDS", "CompiledChunks", "TablePath", "token_strings"]
 
 #: Chunks are runs of characters other than space, tab, LF and CR (those dropped).
 RULE_WORDS = int(ChunkRule.WORDS)
@@ -188,12 +188,13 @@ class CompiledChunks:
 
     def encode_batch_added(self, texts: Sequence[str], *, added: Any, split_special: bool, entry_of: EntryOf,
                            resolve: Optional[Resolve], sequence_id: int, threads: Optional[int],
-                           refuse: Callable[[], bool], spaces: Optional[str] = None) -> Optional[list[Any]]:
+                           spaces: Optional[str] = None) -> Optional[list[Any]]:
         """:meth:`encode_batch` for a pipeline: None rows for the texts holding an added token (the
-        general path cuts those out), None for all when ``refuse()`` or a chunk's encoding raised
-        (the pipeline then takes each text on its own, and reports what fails)."""
+        general path cuts those out), None for all when added tokens are matched in normalized text
+        (only normalizing the whole text finds them) or a chunk's encoding raised (the pipeline then
+        takes each text on its own, and reports what fails)."""
         texts = list(texts)
-        if refuse() or not all(type(t) is str for t in texts):
+        if added.has_tokens(normalized=True, skip_special=not split_special) or not all(type(t) is str for t in texts):
             return None
         odd = added.texts_matching(texts, normalized=False, skip_special=not split_special)
         plain = [t for i, t in enumerate(texts) if i not in odd] if odd else texts
@@ -206,6 +207,25 @@ class CompiledChunks:
             return rows
         it = iter(rows)
         return [None if i in odd else next(it) for i in range(len(texts))]
+
+
+class TablePath:
+    """What a chunked fast path keeps of the kernel: its table, made on first use by
+    :meth:`_new_table`, and left out of copies and pickles (rebuilt after)."""
+
+    _compiled: Any = None  # the table (False: none)
+
+    def _new_table(self) -> Optional[CompiledChunks]:
+        raise NotImplementedError
+
+    def _table(self) -> Optional[CompiledChunks]:
+        """The kernel's table of this path's chunks; None without a kernel or once it turned itself off."""
+        if self._compiled is None:
+            self._compiled = self._new_table() or False
+        return self._compiled if self._compiled and self._compiled.usable else None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_compiled": None}
 
 
 def token_strings(model: Any) -> list[str]:

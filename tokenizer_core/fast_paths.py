@@ -39,7 +39,7 @@ import regex
 from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
 from tokenizer_core.chain_fast import LocalChainFastPath
 from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assemble, match_spans
-from tokenizer_core.chunk_table import RULE_WORDS, CompiledChunks, token_strings
+from tokenizer_core.chunk_table import RULE_WORDS, CompiledChunks, TablePath, token_strings
 from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
 from tokenizer_core.split_fast import SplitFastPath
 from tokenizer_core.types import Encoding
@@ -71,14 +71,13 @@ def _model_is_deterministic(model: Any) -> bool:
     return type(model) in (BPE, WordPiece, Unigram)
 
 
-class ChunkedFastPath:
+class ChunkedFastPath(TablePath):
     """Encodings of one tokenizer's texts, from the cached encodings of their chunks."""
 
     def __init__(self, normalizer: Any, pre_tokenizer: Any, model: Any) -> None:
         self._normalizer, self._pre_tokenizer, self._model = normalizer, pre_tokenizer, model
         self._cache: dict[str, ChunkEntry] = {}
         self._steps = ChunkSteps(normalizer, pre_tokenizer, model, limit=_CACHE_LIMIT)
-        self._compiled: Any = None  # the kernel's table of these chunks (False: none), made on first use
 
     @classmethod
     def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[ChunkedFastPath]:
@@ -98,15 +97,8 @@ class ChunkedFastPath:
                 self._cache[chunk] = entry
         return entry
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Copies and pickles leave the kernel's table out (it is rebuilt on first use)."""
-        return {**self.__dict__, "_compiled": None}
-
-    def _table(self) -> Optional[CompiledChunks]:
-        """The kernel's table of this path's chunks; None without a kernel or once it turned itself off."""
-        if self._compiled is None:
-            self._compiled = CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_WORDS) or False
-        return self._compiled if self._compiled and self._compiled.usable else None
+    def _new_table(self) -> Optional[CompiledChunks]:
+        return CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_WORDS)
 
     def _entry_of(self, chunk: str, first: bool) -> ChunkEntry:
         return self._entry(chunk, remember=False)
@@ -142,9 +134,7 @@ class ChunkedFastPath:
         if table is None:
             return None
         return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
-                                        resolve=None, sequence_id=sequence_id, threads=threads,
-                                        refuse=lambda: added.has_tokens(normalized=True,
-                                                                        skip_special=not split_special))
+                                        resolve=None, sequence_id=sequence_id, threads=threads)
 
 
 class FastPathSlot:

@@ -48,7 +48,7 @@ import regex
 
 from tokenizer_core.bpe.sentencepiece_bpe import SentencePieceBPE, chunk_mode
 from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
-from tokenizer_core.chunk_table import RULE_SPACES, CompiledChunks, token_strings
+from tokenizer_core.chunk_table import RULE_SPACES, CompiledChunks, TablePath, token_strings
 from tokenizer_core.types import Encoding, Offsets
 from tokenizer_core.unigram.sentencepiece_normalizer import SPACE_SYMBOL, SentencePieceNormalizer
 from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
@@ -68,7 +68,7 @@ _MAX_SPACES = 64
 Entry = tuple[list[int], list[str], list[int], list[int], tuple[float, ...], float, str]
 
 
-class SentencePieceFastPath:
+class SentencePieceFastPath(TablePath):
     """Encodings of one SentencePiece tokenizer's texts, from the cached encodings of their chunks."""
 
     def __init__(self, normalizer: SentencePieceNormalizer, model: Any) -> None:
@@ -78,7 +78,6 @@ class SentencePieceFastPath:
         self._max_score = 0.0
         if self._unigram:  # the largest score a piece adds: bounds the sums whose rounding matters
             self._max_score = max(abs(model.piece_score(i)) for i in range(len(model._vocab)))
-        self._compiled: Any = None  # the kernel's table of these chunks (False: none), made on first use
 
     @classmethod
     def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[SentencePieceFastPath]:
@@ -172,21 +171,14 @@ class SentencePieceFastPath:
         return (*self._relative(self._model.path_tokens(text, path), align),
                 tuple(self._model.piece_score(i) for _, _, i in path), math.inf, text)
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Copies and pickles leave the kernel's table out (it is rebuilt on first use)."""
-        return {**self.__dict__, "_compiled": None}
-
-    def _table(self) -> Optional[CompiledChunks]:
-        """The kernel's table of this path's chunks; None without a kernel or once it turned itself off."""
-        if self._compiled is None:
-            self._compiled = CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_SPACES,
-                                                  first_entries=True, scored=self._unigram,
-                                                  max_score=self._max_score) or False
-            if self._compiled and self._unigram:  # near ties are segmented again in C
-                model = self._model
-                self._compiled.set_lattice(model.matched_pieces(), unk_id=model.unk_id, unk_score=model.unk_score,
-                                           byte_ids=model.byte_ids())
-        return self._compiled if self._compiled and self._compiled.usable else None
+    def _new_table(self) -> Optional[CompiledChunks]:
+        table = CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_SPACES, first_entries=True,
+                                     scored=self._unigram, max_score=self._max_score)
+        if table is not None and self._unigram:  # near ties are segmented again in C
+            model = self._model
+            table.set_lattice(model.matched_pieces(), unk_id=model.unk_id, unk_score=model.unk_score,
+                              byte_ids=model.byte_ids())
+        return table
 
     def _callbacks(self, reps: dict[str, str]) -> tuple[str, Any, Any]:
         """The characters the rule table maps to a space (the table's chunks end before them) and
@@ -289,10 +281,8 @@ class SentencePieceFastPath:
         spaces, entry_of, resolve = self._callbacks(found[0])
         if len(spaces) > _MAX_SPACES:
             return None
-        skip = not split_special
         return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=entry_of,
-                                        resolve=resolve, sequence_id=sequence_id, threads=threads, spaces=spaces,
-                                        refuse=lambda: added.has_tokens(normalized=True, skip_special=skip))
+                                        resolve=resolve, sequence_id=sequence_id, threads=threads, spaces=spaces)
 
 
 def _encoding(ids: list[int], tokens: list[str], offsets: list[Offsets], sequence_id: int) -> Encoding:

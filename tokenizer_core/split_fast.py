@@ -31,7 +31,7 @@ import regex
 
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.chunk_assembly import ChunkEntry
-from tokenizer_core.chunk_table import RULE_PIECES, CompiledChunks, token_strings
+from tokenizer_core.chunk_table import RULE_PIECES, CompiledChunks, TablePath, token_strings
 from tokenizer_core.text import native
 from tokenizer_core.text.kernel_codes import SplitPattern
 from tokenizer_core.text.native import class_table
@@ -73,12 +73,11 @@ def _splitter(patterns: list[str]) -> Optional[Any]:
                                    program_table=tuple(p.table() for p in programs))
 
 
-class SplitFastPath:
+class SplitFastPath(TablePath):
     """Encodings of one tokenizer's texts from the kernel's table of their distinct pieces."""
 
     def __init__(self, model: Any, splitter: Any) -> None:
         self._model, self._splitter = model, splitter
-        self._compiled: Any = None  # the kernel's table (False: none), made on first use
 
     @classmethod
     def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[SplitFastPath]:
@@ -91,15 +90,8 @@ class SplitFastPath:
         splitter = None if patterns is None else _splitter(patterns)
         return None if splitter is None else cls(model, splitter)
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Copies and pickles leave the kernel's objects out (rebuilt on first use)."""
-        return {**self.__dict__, "_compiled": None}
-
-    def _table(self) -> Optional[CompiledChunks]:
-        if self._compiled is None:
-            self._compiled = CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_PIECES,
-                                                  splitter=self._splitter) or False
-        return self._compiled if self._compiled and self._compiled.usable else None
+    def _new_table(self) -> Optional[CompiledChunks]:
+        return CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_PIECES, splitter=self._splitter)
 
     def _entry_of(self, piece: str, first: bool) -> ChunkEntry:
         tokens = self._model.tokenize(piece)
@@ -126,6 +118,4 @@ class SplitFastPath:
         if table is None:
             return None
         return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
-                                        resolve=None, sequence_id=sequence_id, threads=threads,
-                                        refuse=lambda: added.has_tokens(normalized=True,
-                                                                        skip_special=not split_special))
+                                        resolve=None, sequence_id=sequence_id, threads=threads)
