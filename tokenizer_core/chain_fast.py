@@ -57,7 +57,7 @@ import regex
 
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.chain_locality import BOUNDARY, normalizer_plan, regex_split_role, unmatched_before_space
-from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assemble, match_spans
+from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assembled_encoding, match_spans
 from tokenizer_core.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks, TablePath, token_strings
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.normalizers import BertNormalizer
@@ -259,10 +259,7 @@ class LocalChainFastPath(TablePath):
         if None in entries:
             entries = [self.entry(c, first=lead and not i) if e is None else e
                        for i, (e, c) in enumerate(zip(entries, chunks))]
-        ids, tokens, offsets, word_ids = assemble(starts, entries)
-        n = len(ids)
-        return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
-                        special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)
+        return assembled_encoding(starts, entries, sequence_id)
 
     def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
                      threads: Optional[int] = None) -> Optional[list[Optional[Encoding]]]:

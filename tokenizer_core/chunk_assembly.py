@@ -16,9 +16,9 @@ from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
 from typing import Any, Optional
 
-from tokenizer_core.types import Offsets
+from tokenizer_core.types import Encoding, Offsets
 
-__all__ = ["ChunkEntry", "ChunkSteps", "assemble", "match_spans"]
+__all__ = ["ChunkEntry", "ChunkSteps", "assemble", "assembled_encoding", "match_spans"]
 
 #: A chunk's ids, tokens, token starts and ends (relative to the chunk), word ids (relative to its
 #: first piece) and number of pieces.
@@ -42,6 +42,14 @@ def assemble(starts: Sequence[int], entries: Sequence[ChunkEntry], *, words: boo
     first_words = accumulate(map(_PIECES, entries), initial=0)
     word_ids = list(map(add, _flat(map(repeat, first_words, counts)), _flat(map(_WORDS, entries))))
     return ids, tokens, offsets, word_ids
+
+
+def assembled_encoding(starts: Sequence[int], entries: Sequence[ChunkEntry], sequence_id: int) -> Encoding:
+    """The :class:`~tokenizer_core.types.Encoding` of chunks found at ``starts`` (see :func:`assemble`)."""
+    ids, tokens, offsets, word_ids = assemble(starts, entries)
+    n = len(ids)
+    return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
+                    special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)
 
 
 def match_spans(matches: Sequence[object]) -> tuple[list[int], list[str]]:

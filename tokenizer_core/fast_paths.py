@@ -38,7 +38,7 @@ import regex
 
 from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
 from tokenizer_core.chain_fast import LocalChainFastPath
-from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assemble, match_spans
+from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assembled_encoding, match_spans
 from tokenizer_core.chunk_table import RULE_WORDS, CompiledChunks, TablePath, token_strings
 from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
 from tokenizer_core.split_fast import SplitFastPath
@@ -121,10 +121,7 @@ class ChunkedFastPath(TablePath):
         entries = list(map(self._cache.get, chunks))
         if None in entries:
             entries = [self._entry(c) if e is None else e for e, c in zip(entries, chunks)]
-        ids, tokens, offsets, word_ids = assemble(starts, entries)
-        n = len(ids)
-        return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
-                        special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)
+        return assembled_encoding(starts, entries, sequence_id)
 
     def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
                      threads: Optional[int] = None) -> Optional[list[Optional[Encoding]]]:
