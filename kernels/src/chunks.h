@@ -102,8 +102,7 @@ int chunks_resegment(const ChunkTable *c, const ChunkTable *owner, const Entry *
 extern const char chunks_encode_doc[], chunks_encode_batch_doc[];
 PyObject *ChunkTable_encode(ChunkTable *c, PyObject *args, PyObject *kw);
 PyObject *ChunkTable_encode_batch(ChunkTable *c, PyObject *args, PyObject *kw);
-/* encoder.c: the byte offsets of a slotted class's slots; a packed row left out of the cyclic GC. */
+/* encoder.c: the byte offsets of a slotted class's slots. */
 int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t *offsets);
-void untrack_row(PyObject *obj);
 
 #endif

@@ -87,15 +87,6 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-static void run_window(Job *job, int threads) {
-    pthread_t ids[64];
-    int started = 0;
-    for (int t = 1; t < threads && t < 64; t++)
-        if (pthread_create(&ids[started], NULL, worker, job) == 0) started++;
-    worker(job);
-    for (int t = 0; t < started; t++) pthread_join(ids[t], NULL);
-}
-
 const char chunks_encode_batch_doc[] =
 "encode_batch(texts, sequence_id, threads=1, *, encoding, spaces=None, extra=None) -> list: for each\n"
 "text an object of `encoding` (a slotted class with the slots _packed, _seq and _strs: the columns of\n"
@@ -124,24 +115,13 @@ PyObject *ChunkTable_encode_batch(ChunkTable *c, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(texts, "encode_batch takes a sequence of str");
-    if (!seq) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    /* Each text held here: another thread may change the caller's list while the GIL is let go. */
-    PyObject **items = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(PyObject *));
+    Py_ssize_t n = 0;
+    PyObject **items = batch_hold_texts(texts, &n);
+    if (!items) return NULL;
     Row *rows = PyMem_Calloc(WINDOW_ROWS, sizeof(Row));
     PyObject *out = PyList_New(n);
-    Py_ssize_t held = 0;
-    if (!items || !rows) { PyErr_NoMemory(); goto fail; }
+    if (!rows) { PyErr_NoMemory(); goto fail; }
     if (!out) goto fail;
-    for (; held < n; held++) {
-        PyObject *text = PySequence_Fast_GET_ITEM(seq, held);
-        if (!PyUnicode_Check(text)) {
-            PyErr_Format(PyExc_TypeError, "text must be str, not %.100s", Py_TYPE(text)->tp_name);
-            goto fail;
-        }
-        items[held] = Py_NewRef(text);
-    }
     for (Py_ssize_t first = 0; first < n;) {
         Py_ssize_t last = first, chars = 0;
         while (last < n && last - first < WINDOW_ROWS) chars += PyUnicode_GET_LENGTH(items[last++]);
@@ -153,7 +133,7 @@ PyObject *ChunkTable_encode_batch(ChunkTable *c, PyObject *args, PyObject *kw) {
         } else {
             Py_BEGIN_ALLOW_THREADS
             pthread_rwlock_rdlock(&c->lock);
-            run_window(&job, chars < 4 * RELEASE_CHARS ? 1 : (int)threads);
+            batch_run_threads(worker, &job, chars < 4 * RELEASE_CHARS ? 1 : (int)threads);
             pthread_rwlock_unlock(&c->lock);
             Py_END_ALLOW_THREADS
         }
@@ -169,29 +149,21 @@ PyObject *ChunkTable_encode_batch(ChunkTable *c, PyObject *args, PyObject *kw) {
                 PyList_SET_ITEM(out, k, cols);
                 continue;
             }
-            PyObject *obj = cols ? encoding->tp_alloc(encoding, 0) : NULL;
-            if (!obj) { Py_XDECREF(cols); goto fail; }
-            *(PyObject **)((char *)obj + at[0]) = cols;
-            *(PyObject **)((char *)obj + at[1]) = Py_NewRef(seq_obj);
-            *(PyObject **)((char *)obj + at[2]) = Py_NewRef(c->token_strs);
-            untrack_row(obj);
+            PyObject *obj = batch_packed_object(encoding, at, cols, seq_obj, c->token_strs);
+            if (!obj) goto fail;
             PyList_SET_ITEM(out, k, obj);
         }
         first = last;
     }
     for (Py_ssize_t k = 0; k < WINDOW_ROWS; k++) chunks_row_free(&rows[k]);
     PyMem_Free(rows);
-    for (Py_ssize_t k = 0; k < held; k++) Py_DECREF(items[k]);
-    PyMem_Free(items);
-    Py_DECREF(seq);
+    batch_release_texts(items, n);
     return out;
 fail:
     if (rows)
         for (Py_ssize_t k = 0; k < WINDOW_ROWS; k++) chunks_row_free(&rows[k]);
     PyMem_Free(rows);
-    for (Py_ssize_t k = 0; k < held; k++) Py_DECREF(items[k]);
-    PyMem_Free(items);
+    batch_release_texts(items, n);
     Py_XDECREF(out);
-    Py_DECREF(seq);
     return NULL;
 }

@@ -215,13 +215,6 @@ int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t
     return 0;
 }
 
-/* A packed row holds bytes, an int and the shared token list, and the lists it makes when read hold
- * ints, strs and tuples of ints: it can be in no reference cycle, so it is left out of the cyclic GC,
- * which would otherwise walk every row of a large batch again at its next collection. */
-void untrack_row(PyObject *obj) {
-    if (PyObject_IS_GC(obj) && PyObject_GC_IsTracked(obj)) PyObject_GC_UnTrack(obj);
-}
-
 /* The slots of a packed Encoding class (tokenizer_core.packed_encoding.PackedEncoding). */
 static const char *const PACKED_SLOTS[3] = {"_packed", "_seq", "_strs"};
 
@@ -232,13 +225,7 @@ static PyObject *packed_row(Encoder *e, const Result *r, PyObject *seq_obj, PyTy
     PyObject *cols = result_packed(r);
     if (!cols) return NULL;
     if (!type) return Py_BuildValue("(NOO)", cols, seq_obj, e->token_strs);
-    PyObject *obj = type->tp_alloc(type, 0);
-    if (!obj) { Py_DECREF(cols); return NULL; }
-    *(PyObject **)((char *)obj + offsets[0]) = cols;
-    *(PyObject **)((char *)obj + offsets[1]) = Py_NewRef(seq_obj);
-    *(PyObject **)((char *)obj + offsets[2]) = Py_NewRef(e->token_strs);
-    untrack_row(obj);
-    return obj;
+    return batch_packed_object(type, offsets, cols, seq_obj, e->token_strs);
 }
 
 /* An object of `type` holding the row's eight lists and a new empty "overflowing" list (steals row). */
@@ -298,16 +285,6 @@ static void *batch_worker(void *arg) {
     return NULL;
 }
 
-/* Encode texts[0..n) into res[0..n) on `threads` threads (this one included), without the GIL. */
-static void encode_window(BatchJob *job, int threads) {
-    pthread_t ids[64];
-    int started = 0;
-    for (int t = 1; t < threads && t < 64; t++)
-        if (pthread_create(&ids[started], NULL, batch_worker, job) == 0) started++;
-    batch_worker(job); /* a thread that could not start leaves its share to the others */
-    for (int t = 0; t < started; t++) pthread_join(ids[t], NULL);
-}
-
 /* Texts per window, and characters: the Results of a window are all held at once. */
 #define WINDOW_TEXTS 4096
 #define WINDOW_CHARS ((Py_ssize_t)1 << 21)
@@ -342,24 +319,14 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) 
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(texts, "encode_batch takes a sequence of str");
-    if (!seq) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    /* The texts, each held here: another thread may change the caller's list while this one has
-     * let the GIL go. Every item is checked to be a str before any is encoded. */
-    PyObject **items = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(PyObject *));
+    Py_ssize_t n = 0;
+    PyObject **items = batch_hold_texts(texts, &n);
+    if (!items) return NULL;
     Result *res = PyMem_Calloc(WINDOW_TEXTS, sizeof(Result));
     PyObject *out = PyList_New(n), *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1);
-    Py_ssize_t held = 0;
     int gc_was_on = 0;
-    if (!items || !res) { PyErr_NoMemory(); goto fail; }
+    if (!res) { PyErr_NoMemory(); goto fail; }
     if (!out || !zero || !one) goto fail;
-    for (; held < n; held++) {
-        PyObject *text = PySequence_Fast_GET_ITEM(seq, held);
-        if (check_text(text) < 0) goto fail;
-        Py_INCREF(text);
-        items[held] = text;
-    }
     gc_was_on = PyGC_Disable();
     for (Py_ssize_t first = 0; first < n;) {
         Py_ssize_t last = first, chars = 0;
@@ -371,7 +338,7 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) 
             batch_worker(&job);
         } else {
             Py_BEGIN_ALLOW_THREADS
-            encode_window(&job, use);
+            batch_run_threads(batch_worker, &job, use);
             Py_END_ALLOW_THREADS
         }
         if (job.error) {
@@ -417,23 +384,19 @@ static PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) 
     if (gc_was_on) PyGC_Enable();
     for (Py_ssize_t k = 0; k < WINDOW_TEXTS; k++) result_free(&res[k]);
     PyMem_Free(res);
-    for (Py_ssize_t k = 0; k < held; k++) Py_DECREF(items[k]);
-    PyMem_Free(items);
+    batch_release_texts(items, n);
     Py_DECREF(zero);
     Py_DECREF(one);
-    Py_DECREF(seq);
     return out;
 fail:
     if (gc_was_on) PyGC_Enable();
     if (res)
         for (Py_ssize_t k = 0; k < WINDOW_TEXTS; k++) result_free(&res[k]);
     PyMem_Free(res);
-    for (Py_ssize_t k = 0; k < held; k++) Py_DECREF(items[k]);
-    PyMem_Free(items);
+    batch_release_texts(items, n);
     Py_XDECREF(zero);
     Py_XDECREF(one);
     Py_XDECREF(out);
-    Py_DECREF(seq);
     return NULL;
 }
 

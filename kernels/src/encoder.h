@@ -95,9 +95,6 @@ static inline Py_ssize_t next_piece(const Encoder *e, Scratch *s, const Text *t,
     return e->pattern == PAT_GPT2 ? next_gpt2(e->cls, t, i) : next_cl100k(e->cls, t, i);
 }
 
-/* encoder.c: a packed batch row left out of the cyclic GC (it can be in no cycle). */
-void untrack_row(PyObject *obj);
-
 /* encoder.c: the exception of an encoding error code (the GIL held); returns -1. */
 int raise_encode_error(int code, PyObject *text);
 

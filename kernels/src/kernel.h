@@ -16,6 +16,7 @@
  *   merges.c   MergeState: the BPE training loop's pair counts, queue and words
  *   wordset.c  WordSet: the distinct words of a corpus, counted by hash (training's up-front limit)
  *   unigram*.c UnigramCorpus: Unigram training's seeds, E-step, Viterbi and splits, a word at a time
+ *   batch.c    what the two batch calls share (texts held, threads, packed rows)
  *   chunks*.c  ChunkTable: the chunked fast paths' remembered chunks, texts assembled from them
  *   module.c   the module, and the integer codes of codes.h as its constants
  *
@@ -139,6 +140,19 @@ typedef struct {
 
 int tokbuf_reserve(TokBuf *b, Py_ssize_t more);
 void tokbuf_free(TokBuf *b);
+
+/* ------------------------------------------------------------------ batches (batch.c) */
+
+/* The texts of a sequence, each held (new references), once every one is checked to be a str; NULL
+ * with the exception set. */
+PyObject **batch_hold_texts(PyObject *texts, Py_ssize_t *n);
+void batch_release_texts(PyObject **items, Py_ssize_t n);
+/* worker(job) on `threads` threads, this one included (call without the GIL). */
+void batch_run_threads(void *(*worker)(void *), void *job, int threads);
+/* An object of `type` with cols (stolen), seq_obj and strs in its three packed slots, every other
+ * slot unset, left out of the cyclic GC; NULL when cols is NULL or allocation fails. */
+PyObject *batch_packed_object(PyTypeObject *type, const Py_ssize_t slots[3], PyObject *cols, PyObject *seq_obj,
+                              PyObject *strs);
 
 /* ------------------------------------------------------------------ one call at a time */
 
