@@ -263,18 +263,14 @@ class LocalChainFastPath(TablePath):
 
     def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
                      threads: Optional[int] = None) -> Optional[list[Optional[Encoding]]]:
-        """Every text's encoding, the kernel's table assembling them on ``threads`` threads; None in
-        the rows the general path must take (an added token), None for all without the kernel."""
-        table = self._table()
-        if table is None:
-            return None
+        """:meth:`TablePath.encode_batch`, the texts the guard matches left to the general path."""
         guarded: set[int] = set()
         if self.guard is not None:
             texts = list(texts)
             guarded = {i for i, t in enumerate(texts) if type(t) is str and self.guard.search(t)}
             texts = ["" if i in guarded else t for i, t in enumerate(texts)]
-        rows = table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
-                                        resolve=None, sequence_id=sequence_id, threads=threads)
+        rows = super().encode_batch(texts, added=added, split_special=split_special, sequence_id=sequence_id,
+                                    threads=threads)
         if rows is not None and guarded:
             rows = [None if i in guarded else r for i, r in enumerate(rows)]
         return rows

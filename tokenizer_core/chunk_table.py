@@ -227,6 +227,20 @@ class TablePath:
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_compiled": None}
 
+    def _entry_of(self, chunk: str, first: bool) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
+                     threads: Optional[int] = None) -> Optional[list[Any]]:
+        """Every text's encoding, the kernel's table assembling them on ``threads`` threads from
+        :meth:`_entry_of`'s chunks; None in the rows the general path must take (an added token),
+        None for all without the kernel."""
+        table = self._table()
+        if table is None:
+            return None
+        return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
+                                        resolve=None, sequence_id=sequence_id, threads=threads)
+
 
 def token_strings(model: Any) -> list[str]:
     """The model's token strings by id ("" where no token has that id)."""

@@ -123,16 +123,6 @@ class ChunkedFastPath(TablePath):
             entries = [self._entry(c) if e is None else e for e, c in zip(entries, chunks)]
         return assembled_encoding(starts, entries, sequence_id)
 
-    def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
-                     threads: Optional[int] = None) -> Optional[list[Optional[Encoding]]]:
-        """Every text's encoding, the kernel's table assembling them on ``threads`` threads; None in
-        the rows the general path must take (an added token), None for all without the kernel."""
-        table = self._table()
-        if table is None:
-            return None
-        return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
-                                        resolve=None, sequence_id=sequence_id, threads=threads)
-
 
 class FastPathSlot:
     """A tokenizer's fast path, rebuilt when one of its stages is swapped (``tok.model = ...``): the

@@ -109,13 +109,3 @@ class SplitFastPath(TablePath):
         if table is None:
             return None
         return table.encode(text, entry_of=self._entry_of, resolve=None, sequence_id=sequence_id)
-
-    def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
-                     threads: Optional[int] = None) -> Optional[list[Optional[Encoding]]]:
-        """Every text's encoding, assembled by the kernel on ``threads`` threads; None in the rows the
-        general path must take."""
-        table = self._table()
-        if table is None:
-            return None
-        return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
-                                        resolve=None, sequence_id=sequence_id, threads=threads)
