@@ -230,6 +230,21 @@ class TablePath:
     def _entry_of(self, chunk: str, first: bool) -> tuple[Any, ...]:
         raise NotImplementedError
 
+    @staticmethod
+    def _added_in(text: str, added: Any, *, split_special: bool) -> bool:
+        """Whether ``text`` may hold an added token (the general path cuts those out first). Tokens
+        matched in normalized text could only be found by normalizing the whole text: a tokenizer
+        with any sends every text there."""
+        skip = not split_special
+        return added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
+            [text], normalized=False, skip_special=skip)
+
+    def _from_table(self, text: str, sequence_id: int) -> Optional[PackedEncoding]:
+        """``text`` assembled by the kernel's table from :meth:`_entry_of`'s chunks; None without it."""
+        table = self._table()
+        return None if table is None else table.encode(text, entry_of=self._entry_of, resolve=None,
+                                                       sequence_id=sequence_id)
+
     def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
                      threads: Optional[int] = None) -> Optional[list[Any]]:
         """Every text's encoding, the kernel's table assembling them on ``threads`` threads from

@@ -106,17 +106,11 @@ class ChunkedFastPath(TablePath):
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None when ``text`` holds an
         added token (the general path cuts those out first)."""
-        skip = not split_special
-        # Added tokens matched in normalized text could only be found by normalizing the whole text:
-        # a tokenizer with any takes the general path.
-        if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
-                [text], normalized=False, skip_special=skip):
+        if self._added_in(text, added, split_special=split_special):
             return None
-        table = self._table()
-        if table is not None:
-            enc = table.encode(text, entry_of=self._entry_of, resolve=None, sequence_id=sequence_id)
-            if enc is not None:
-                return enc
+        enc = self._from_table(text, sequence_id)
+        if enc is not None:
+            return enc
         starts, chunks = match_spans(list(_CHUNKS.finditer(text)))
         entries = list(map(self._cache.get, chunks))
         if None in entries:

@@ -210,9 +210,7 @@ class SentencePieceFastPath(TablePath):
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None for the general path."""
-        skip = not split_special
-        if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
-                [text], normalized=False, skip_special=skip):
+        if self._added_in(text, added, split_special=split_special):
             return None
         found = self._replacements(text)
         if found is None:

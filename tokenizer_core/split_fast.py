@@ -101,11 +101,6 @@ class SplitFastPath(TablePath):
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None for the general path (an
         added token, no kernel, a text the matcher gives up on)."""
-        skip = not split_special
-        if added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
-                [text], normalized=False, skip_special=skip):
+        if self._added_in(text, added, split_special=split_special):
             return None
-        table = self._table()
-        if table is None:
-            return None
-        return table.encode(text, entry_of=self._entry_of, resolve=None, sequence_id=sequence_id)
+        return self._from_table(text, sequence_id)
