@@ -175,3 +175,26 @@ def test_the_lessons_token_rows_escape_hostile_tokens_on_the_page_and_in_the_han
         page = _figure(FigureResult(title="<script>t</script>", values={}, token_rows=(row,)), lambda chart: "")
         assert not re.search(r"<\s*(script|img|a|b)\b", page, re.I)
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;b onmouseover=" in page
+
+
+def test_tokens_from_the_kernels_chunk_table_are_escaped():
+    """The kernel's chunk table hands back an unknown SentencePiece piece with the text it covers (a
+    stand-in id turned back into the unknown id and that text): hostile text there reaches the
+    token chips as text, never as markup, single texts and batches alike."""
+    from tokenizer_core.packed_encoding import PackedEncoding
+    from tokenizer_core.pipeline import Tokenizer
+    from tokenizer_core.text import native
+    from tokenizer_core.unigram.sentencepiece_normalizer import SentencePieceNormalizer
+    from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
+
+    vocab = [("<unk>", 0.0, "unknown"), ("▁", -2.0, "normal"), ("▁x", -1.0, "normal"), ("x", -3.0, "normal")]
+    tok = Tokenizer(SentencePieceUnigram(vocab), normalizer=SentencePieceNormalizer())
+    texts = [f"x {h} x" for h in HOSTILE]
+    rows = [tok.encode(t) for t in texts] + tok.encode_batch(texts).encodings
+    if native.available():  # the kernel's path
+        assert all(isinstance(r, PackedEncoding) for r in rows)
+    for row in rows:
+        assert any(t.startswith(("<", '"', "a&")) for t in row.tokens)  # the hostile text kept as a token
+        block = chips_html(list(zip(row.ids, row.tokens)), scheme="plain")
+        assert markup_problems(block) == [] and not re.search(r"<\s*(script|img|a)\b", block, re.I)
+    assert "&lt;script&gt;" in chips_html(list(zip(rows[0].ids, rows[0].tokens)), scheme="plain")
