@@ -60,6 +60,10 @@ _LEFT_OUT = "url_left_out"  # parameter name -> why this run left its value out 
 _SEP = "\x1f"  # joins the values of a list parameter into one "raw" value for the seen-list
 _COMMITTED = "url_committed"  # parameter name -> the value of a form input the address shows
 _BATCH = "url_batch"  # while a run's changes are gathered: parameter name -> its values ([] removes it)
+#: Session-state key of a page input -> the value the page last published. Streamlit forgets the
+#: state of every widget a run does not draw, so a visit to another page would send a page back to
+#: its defaults; :func:`seed` (and :func:`recall`) give the inputs back from here.
+_MEMORY = "url_memory"
 
 
 @dataclass(frozen=True)
@@ -269,11 +273,24 @@ def keep(params: Sequence[UrlParam]) -> None:
             st.session_state[p.key] = st.session_state[p.key]
 
 
+def recall(params: Sequence[UrlParam]) -> None:
+    """Give back the value this session last published for each input Streamlit has forgotten since
+    (the user visited another page): a page keeps what its user set across page changes. A link's
+    or a reload's values still win: :func:`restore` runs after this."""
+    memory = st.session_state.get(_MEMORY) or {}
+    for p in params:
+        if p.key not in st.session_state and p.key in memory:
+            value = memory[p.key]
+            st.session_state[p.key] = list(value) if p.many else value
+
+
 def seed(params: Sequence[UrlParam]) -> None:
-    """Keep the page's values (:func:`keep`), :func:`restore` its parameters from the address, say
-    which were refused, and give every widget that has no value yet its default (call before the
-    widgets are drawn; they then take no default of their own)."""
+    """Keep the page's values (:func:`keep`) or give back those of the user's last visit
+    (:func:`recall`), :func:`restore` its parameters from the address, say which were refused, and
+    give every widget that has no value yet its default (call before the widgets are drawn; they
+    then take no default of their own)."""
     keep(params)
+    recall(params)
     show_refusals(restore(params))
     for p in params:
         if p.key not in st.session_state and p.default is not None:
@@ -340,9 +357,13 @@ def publish(params: Sequence[UrlParam]) -> None:
     A form input (:func:`form`) is written with its committed value, not the widget's."""
     notes = st.session_state.setdefault(_LEFT_OUT, {})
     committed = _committed()
+    memory = st.session_state.setdefault(_MEMORY, {})
     changes: dict[str, list[str]] = {}
     for p in params:
         notes.pop(p.name, None)
+        if p.key in st.session_state:  # what the user set, for their next visit (see recall)
+            kept = st.session_state[p.key]
+            memory[p.key] = list(kept) if p.many and kept is not None else kept
         value = committed.get(p.name, p.default) if p.committed else st.session_state.get(p.key, p.default)
         raw = _dump(p, value) if value is not None else ""
         too_long = p.limit is not None and isinstance(raw, str) and len(raw) > p.limit
