@@ -47,3 +47,42 @@ def test_compare_keeps_its_setup_through_another_page_and_a_reload(streamlit_ser
         page.wait_for_function("() => location.search.includes('compare_tab=Metrics')", timeout=60_000)
         assert _query(page)["text"] == ["hello round trip"]
     assert page.console_errors == []
+
+
+def _step_heading(page):  # noqa: ANN001
+    import re
+
+    return page.get_by_role("heading", name=re.compile(r"^Step [\d,]+ of 300"))
+
+
+def _shared_link(page) -> str:  # noqa: ANN001
+    """Open the sidebar's "Share this view" popover and read the link it offers."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("button", name="Share this view").click()
+    code = page.locator("[data-testid='stPopoverBody'] code")
+    expect(code).to_contain_text("http", timeout=60_000)
+    wait_idle(page)
+    return code.inner_text().strip()
+
+
+def test_the_bpe_share_link_after_ten_next_clicks_opens_that_step_for_a_new_user(streamlit_server, browser):
+    from playwright.sync_api import expect
+
+    teacher = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    teacher.goto(f"{streamlit_server}/merges?step=120&n=300")
+    expect(_step_heading(teacher)).to_have_text("Step 120 of 300", timeout=90_000)
+    wait_idle(teacher)
+    for n in range(121, 131):  # ten clicks, each waited for (the page is not under test for speed here)
+        teacher.locator(".tp-step-next").click()
+        expect(_step_heading(teacher)).to_have_text(f"Step {n} of 300", timeout=30_000)
+    teacher.wait_for_function("() => location.search.includes('step=130')", timeout=30_000)
+    link = _shared_link(teacher)
+    assert parse_qs(urlparse(link).query)["step"] == ["130"], link
+    student = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    try:
+        student.goto(link.replace(urlparse(link).netloc, urlparse(streamlit_server).netloc))
+        expect(_step_heading(student)).to_have_text("Step 130 of 300", timeout=90_000)
+    finally:
+        student.context.close()
+        teacher.context.close()

@@ -28,9 +28,16 @@ def current_link() -> str:
     return link_for(st.context.url or "", url_state.current_pairs())
 
 
+SHARE = "share_popover"
+
+
 def render_share() -> None:
-    """The button, and in its popover the link with a copy button."""
-    with st.popover("Share this view", icon=":material/share:", width="stretch"):
+    """The button, and in its popover the link with a copy button.
+
+    Opening the popover reruns the whole app (``on_change="rerun"``): a fragment (the BPE page's
+    step view, auto-play) changes the view without redrawing the sidebar, so a link written at the
+    last full run could name an older view. The rerun writes it from the view on screen now."""
+    with st.popover("Share this view", icon=":material/share:", width="stretch", key=SHARE, on_change="rerun"):
         st.caption("Anyone who opens this link sees this page as it is now: the corpus, the settings and "
                    "the tokenizers of yours it shows (this server keeps them while they are used). Copy it "
                    "with the button at the right of the link.")
