@@ -37,9 +37,11 @@ def test_a_label_from_a_link_not_on_this_shelf_is_said_and_another_is_shown():
     assert at.selectbox(key="batch_tokenizer").value == "gpt2 · reference"
 
 
-def test_the_same_content_under_two_names_is_one_item_and_different_content_two(monkeypatch):
-    """Shelf identity is the content digest, not the name: two users' (or one user's) different
-    tokenizers with the same default name never share a key."""
+def test_the_same_content_under_two_names_is_two_items_sharing_one_tokenizer(monkeypatch):
+    """Shelf identity is the content digest and the name: two different tokenizers with the same
+    default name never share a key, and the same content under another name (a link may name the
+    first) is an item of its own that shares the tokenizer and the digest; the same name again is
+    the same item."""
     from streamlit.testing.v1 import AppTest
 
     def script():
@@ -54,12 +56,14 @@ def test_the_same_content_under_two_names_is_one_item_and_different_content_two(
         one = shelf.add(a, name="BPE 40", kind="trained", detail="x")
         two = shelf.add(b, name="BPE 40", kind="trained", detail="x")
         again = shelf.add(a, name="renamed", kind="trained", detail="y")
-        st.text(repr((one.key != two.key, one.digest != two.digest, again.key == one.key,
-                      len(shelf.items()) - len(shelf.references()))))
+        same = shelf.add(a, name="BPE 40", kind="trained", detail="x")
+        st.text(repr((one.key != two.key, one.digest != two.digest, again.key != one.key,
+                      again.digest == one.digest, shelf.tokenizer(again.key) is shelf.tokenizer(one.key),
+                      same.key == one.key, len(shelf.items()) - len(shelf.references()))))
 
     at = AppTest.from_function(script).run()
     assert not at.exception, at.exception
-    assert at.text[0].value == "(True, True, True, 2)"
+    assert at.text[0].value == "(True, True, True, True, True, True, 3)"
 
 
 

@@ -65,6 +65,20 @@ def test_content_is_kept_once_and_compressed(open_store):
         store.put("corpus", "corpus-same", payload, meta={}, workspace="a")
 
 
+def test_the_same_content_under_another_name_gets_a_link_of_its_own(open_store):
+    """Two trainings reaching the same vocabulary share the bytes, never a link or its name."""
+    store = open_store()
+    payload = b'{"model": "the same 81 pieces"}' * 100
+    first = store.put("tokenizer", "tok-same", payload, meta={"name": "Unigram 500 \u2192 81"}, workspace="a")
+    once = store.usage()
+    second = store.put("tokenizer", "tok-same", payload, meta={"name": "Unigram 300 \u2192 81"}, workspace="a")
+    assert second != first
+    assert store.get(first).meta == {"name": "Unigram 500 \u2192 81"}  # the shared link is unchanged
+    assert store.get(second).meta == {"name": "Unigram 300 \u2192 81"}
+    assert store.usage() == once  # stored once
+    assert store.put("tokenizer", "tok-same", payload, meta={"name": "Unigram 500 \u2192 81"}, workspace="a") == first
+
+
 def test_unknown_links_are_said(open_store):
     store = open_store()
     with pytest.raises(LinkNotFound, match="expired"):

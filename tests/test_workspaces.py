@@ -114,3 +114,39 @@ def test_links_are_unguessable_random_ids(db):
     second = other.query_params["corpus"]
     assert first != second  # the same text in two sessions: two links, neither derived from it
     assert os.path.exists(db)
+
+
+SMALL = "the cat sat on the mat\n" * 30  # too little text for a vocabulary of 300
+
+
+def _train_unigram(at: AppTest, size: int) -> AppTest:
+    ok(at.switch_page("pages/tokenizers.py").run())
+    at.selectbox(key="tokenizers_algorithm").set_value("unigram").run()
+    at.number_input(key="tokenizers_vocab_size").set_value(size).run()
+    return ok(at.button(key="tokenizers_train").click().run())
+
+
+def _shelf_ids(at: AppTest) -> list[str]:
+    ids = at.query_params.get("shelf", [])
+    return [ids] if isinstance(ids, str) else list(ids)
+
+
+def test_a_link_keeps_its_tokenizer_after_a_training_of_the_same_content(db):
+    """Unigram 500 and Unigram 300 both stop at the same pieces: the link to the first still names
+    it, both are on the shelf, and each says the size asked and the size reached (issue 39)."""
+    at = _paste(AppTest.from_file(APP, default_timeout=TIMEOUT).run(), text=SMALL, name="cats")
+    at = _train_unigram(at, 500)
+    first = at.selectbox(key="tokenizers_selected").value
+    reached = at.session_state["shelf_items"][next(iter(at.session_state["shelf_items"]))][1].vocab_size
+    assert reached < 300
+    assert first == f"Unigram 500 → {reached:,} · trained here"
+    assert any(f"{reached:,} tokens reached of the 500 asked for" in i.value for i in at.info)
+    link = {"corpus": at.query_params["corpus"], "shelf": _shelf_ids(at), "tokenizers_selected": first}
+    at = _train_unigram(at, 300)
+    second = at.selectbox(key="tokenizers_selected").value
+    assert second == f"Unigram 300 → {reached:,} · trained here"
+    assert {first, second} <= set(at.selectbox(key="tokenizers_selected").options)
+    assert _shelf_ids(at) != link["shelf"]
+    student = _fresh(link, "pages/tokenizers.py")  # another browser opens the earlier link
+    assert student.selectbox(key="tokenizers_selected").value == first
+    assert not student.info, [i.value for i in student.info]

@@ -115,9 +115,19 @@ def _train(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optional
         st.session_state[ms.TRAINED] = (corpus_key, run.settings)
         ms.commit_run(run.settings)
         # Every page can use what was trained here: it goes on the session's shelf.
-        shelf.add(run.tokenizer, name=f"{run.settings.describe()}", kind="trained",
-                  detail=f"{run.settings.describe()}, on “{display_name(corpus)}” (BPE page)")
+        shelf.add(run.tokenizer, name=run_name(run), kind="trained",
+                  detail=f"{run_name(run)}, on “{display_name(corpus)}” (BPE page)")
     return run
+
+
+def run_name(run: MergeRun) -> str:
+    """The shelf name of a run: its settings, and what it reached when the corpus ran out of pairs
+    to merge before the budget (named after the size reached too, never the size asked alone)."""
+    s = run.settings.effective()
+    reached = run.num_steps if s.budget_kind == "merges" else run.vocab_size_at(run.num_steps)
+    if reached >= s.budget:
+        return run.settings.describe()
+    return f"{run.settings.describe()} → {reached:,} {'merges' if s.budget_kind == 'merges' else 'tokens'}"
 
 
 def _shown_run(corpus: Corpus, corpus_key: str, settings: MergeSettings) -> Optional[MergeRun]:

@@ -115,17 +115,23 @@ def tokenizer(key: str) -> Tokenizer:
 def add(tok: Tokenizer, *, name: str, kind: Kind, detail: str, link: Optional[str] = None,
         digest: Optional[str] = None) -> ShelfItem:
     """Put a tokenizer on this session's shelf and save it in the workspace store (so a link or a
-    reload finds it again). The same content again (whatever its name) is one item: it moves to the
-    top under the newest name. ``link`` and ``digest``: the store already holds it under that id,
-    with that content digest (a restore need not serialize a 200k-token vocabulary again)."""
+    reload finds it again). The same content under the same name again is one item, moved to the
+    top. The same content under another name (Unigram 500 and Unigram 300 both stopping at 81
+    pieces) is an item of its own, with a link of its own: a name a link was shared under never
+    changes; the two share the tokenizer object and the stored bytes. ``link`` and ``digest``: the
+    store already holds it under that id, with that content digest (a restore need not serialize a
+    200k-token vocabulary again)."""
     if digest is None or link is None:
         saved, digest = cache.saved_form(tok)
     if link is None:
         link = workspace.save("tokenizer", digest, lambda: saved.encode("utf-8", "surrogatepass"),
                               meta={"name": name, "kind": Kind(kind).value, "detail": detail},
                               what="links to this tokenizer")
-    item = ShelfItem(key=f"own:{digest}", name=name, kind=Kind(kind), detail=detail, digest=digest, link=link)
     own = _own()
+    # Equal content is held once in memory, whatever the names it is shelved under.
+    tok = next((other for item, other in own.values() if item.digest == digest), tok)
+    item = ShelfItem(key=f"own:{digest}:{Kind(kind).value}:{name}", name=name, kind=Kind(kind), detail=detail,
+                     digest=digest, link=link)
     own.pop(item.key, None)
     own[item.key] = (item, tok)
     while len(own) > MAX_ITEMS:

@@ -151,15 +151,19 @@ class Store:
     # -- the interface --------------------------------------------------------------------------
     def put(self, kind: str, digest: str, payload: bytes, *, meta: dict[str, Any], workspace: str) -> str:
         """Keep ``payload`` (deduplicated by ``digest``) and return a new link id to it (or this
-        workspace's existing link to the same content)."""
+        workspace's existing link to the same content under the same ``meta``).
+
+        A link never changes after it is handed out: the same content saved under another name (two
+        trainings that reach the same vocabulary) gets a link of its own, sharing the stored bytes."""
+        meta_json = json.dumps(meta, sort_keys=True)
         try:
             with self.engine.begin() as conn:
                 now = time.time()
                 existing = conn.execute(sa.select(_LINKS.c.id).where(
-                    _LINKS.c.workspace == workspace, _LINKS.c.digest == digest, _LINKS.c.kind == kind)).scalar()
+                    _LINKS.c.workspace == workspace, _LINKS.c.digest == digest, _LINKS.c.kind == kind,
+                    _LINKS.c.meta == meta_json)).scalar()
                 if existing is not None:
-                    conn.execute(_LINKS.update().where(_LINKS.c.id == existing).values(last_used=now,
-                                                                                      meta=json.dumps(meta)))
+                    conn.execute(_LINKS.update().where(_LINKS.c.id == existing).values(last_used=now))
                     return existing
                 stored = conn.execute(sa.select(_BLOBS.c.stored_bytes).where(_BLOBS.c.digest == digest)).scalar()
                 data = None
@@ -173,7 +177,7 @@ class Store:
                                                         stored_bytes=stored))
                 link = secrets.token_urlsafe(18)  # 144 random bits
                 conn.execute(_LINKS.insert().values(id=link, kind=kind, digest=digest, workspace=workspace,
-                                                    meta=json.dumps(meta), created=now, last_used=now))
+                                                    meta=meta_json, created=now, last_used=now))
                 return link
         except SQLAlchemyError as err:
             raise StoreUnavailable(f"the workspace database refused the save ({_describe(err)})") from err

@@ -108,13 +108,18 @@ class TrainRequest:
     def trainer(self) -> str:
         return self.algorithm.trainer
 
-    def describe(self, corpus_name: str) -> str:
+    def describe(self, corpus_name: str, *, reached: Optional[int] = None) -> str:
+        """One line for the shelf: the algorithm, the size asked for (and the size ``reached``
+        when it differs), the options that are not the defaults, and the corpus."""
+        size = f"{self.vocab_size:,} tokens"
+        if reached is not None and reached != self.vocab_size:
+            size = f"{self.vocab_size:,} tokens asked, {reached:,} reached (the corpus had no more to learn)"
         case = ", lowercased" if self.lowercase else ""
         if self.algorithm is Algorithm.UNIGRAM and self.character_coverage != DEFAULT_CHARACTER_COVERAGE:
             case += f", character coverage {self.character_coverage:g}"
         if self.algorithm is Algorithm.UNIGRAM and self.max_sentence_length != DEFAULT_MAX_SENTENCE_LENGTH:
             case += f", lines up to {self.max_sentence_length:,} bytes"
-        return f"{self.algorithm.label}, {self.vocab_size:,} tokens{case}, on “{corpus_name}”"
+        return f"{self.algorithm.label}, {size}{case}, on “{corpus_name}”"
 
 
 def trained_tokenizer(request: TrainRequest, corpus: Corpus, bar: object = None) -> Tokenizer:
@@ -178,6 +183,10 @@ def train_panel() -> None:
         item, seconds = trained
         _select(item)
         st.success(escape_markdown(f"Trained in {seconds:.1f} s and put on the shelf: {item.name}."))
+        reached = shelf.tokenizer(item.key).vocab_size
+        if reached < request.vocab_size:  # say it where it is trained, not only in the name
+            st.info(escape_markdown(f"{reached:,} tokens reached of the {request.vocab_size:,} asked for: the corpus "
+                                    "had no more to learn. A larger corpus gives a larger vocabulary."))
 
 
 def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, float]]:
@@ -206,9 +215,19 @@ def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, f
         st.error(escape_markdown(f"{label}: {err}"))
         return None
     slot.empty()
-    item = shelf.add(tok, name=f"{label.split(' (')[0]} {request.vocab_size:,}",
-                     kind=shelf.Kind.TRAINED, detail=request.describe(display_name(corpus)))
+    item = shelf.add(tok, name=trained_name(label.split(" (")[0], asked=request.vocab_size, reached=tok.vocab_size),
+                     kind=shelf.Kind.TRAINED, detail=request.describe(display_name(corpus), reached=tok.vocab_size))
     return item, time.perf_counter() - start
+
+
+def trained_name(short: str, *, asked: int, reached: int) -> str:
+    """A trained tokenizer's shelf name: the size asked for, and the size reached when the corpus
+    ran out of things to learn before it.
+
+    >>> trained_name("Unigram", asked=8000, reached=81), trained_name("BPE", asked=300, reached=300)
+    ('Unigram 8,000 → 81', 'BPE 300')
+    """
+    return f"{short} {asked:,}" + (f" → {reached:,}" if reached != asked else "")
 
 
 def count_choices(corpus: CountsCorpus) -> list[tuple[str, TrainRequest]]:
