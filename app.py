@@ -66,6 +66,9 @@ def route() -> None:
 if __name__ == "__main__":  # a session's run (Streamlit executes the script as __main__)
     route()
 else:  # imported by `streamlit run` to find the server: warm it up at start
+    from starlette.middleware import Middleware
+
+    from ui.early_keys import EarlyKeys
     from ui.warmup import lifespan
 
-    app = st.App(__file__, lifespan=lifespan)
+    app = st.App(__file__, lifespan=lifespan, middleware=[Middleware(EarlyKeys)])

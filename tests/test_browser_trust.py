@@ -86,3 +86,27 @@ def test_the_bpe_share_link_after_ten_next_clicks_opens_that_step_for_a_new_user
     finally:
         student.context.close()
         teacher.context.close()
+
+
+@pytest.mark.parametrize(("path", "marker", "local"), [
+    ("lessons?lesson=bpe-aaabdaaabac&step=1", "Step 1 of", "1"),  # the lesson's controls count from 0
+    ("merges?step=1&n=300", "Step 1 of 300", "2"),
+], ids=["lesson", "bpe"])
+def test_the_first_key_press_after_the_page_opens_counts(streamlit_server, browser, path, marker, local):
+    """N pressed as soon as the page's text shows (before the step controls' script has run) moves
+    one step, and the address never drops the step it opened on."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    seen: list[str] = []
+    page.on("framenavigated", lambda frame: seen.append(frame.url) if frame == page.main_frame else None)
+    try:
+        page.goto(f"{streamlit_server}/{path}")
+        page.get_by_text(marker).first.wait_for(timeout=90_000)
+        page.keyboard.press("n")
+        page.wait_for_function("() => location.search.includes('step=2')", timeout=60_000)
+        wait_idle(page)
+        assert page.evaluate("document.querySelector('.tp-stepper').dataset.step") == local
+        history = [url for url in seen + [page.url] if "step=" not in url]
+        assert history == [], history  # the address always named a step
+    finally:
+        context.close()

@@ -22,12 +22,12 @@ pressed (Train, Import) are marked with :func:`form`: the address shows the valu
 press (:func:`commit`), or the link's, never the ones being edited, so a link copied at any time
 names the run on show.
 
-History: Streamlit pushes a browser history entry for each change of the address. A run's changes
-are gathered (:func:`one_entry`, around the router's page run) and written at once, so a run that
-changes the view adds exactly one entry, and a run that changes nothing adds none. The browser's
-Back and Forward rerun the page with the address they go to (:func:`history_navigation`), and then
-every parameter is read from it, those absent going back to their defaults, so the page shows that
-view again (Streamlit replaces, rather than pushes, whatever that run writes).
+History: a run's address changes are written at once (:func:`one_entry`): one browser history entry
+per run that changes the view, none for one that does not. Back and Forward rerun the page with the
+address they go to (:func:`history_navigation`); every parameter is then read from it, those absent
+going back to their defaults.
+
+Visits: Streamlit forgets the widgets of a page not on show; :func:`recall` gives them back.
 
 >>> p = integer("budget", "merges_budget", default=1000, lo=1, hi=30_000)
 >>> p.parse("2000"), p.dump(2000)
@@ -84,6 +84,9 @@ class UrlParam:
     what: str = ""
     #: A form input (see :func:`form`): the address shows its committed value, not the widget's.
     committed: bool = False
+    #: Written even at its default: the address always names it (a lesson link names its lesson and
+    #: step, and the address does not change under the user when the page fills in its defaults).
+    explicit: bool = False
 
 
 def form(*params: UrlParam) -> tuple[UrlParam, ...]:
@@ -369,7 +372,7 @@ def publish(params: Sequence[UrlParam]) -> None:
         too_long = p.limit is not None and isinstance(raw, str) and len(raw) > p.limit
         if too_long:
             notes[p.name] = f"{p.what} ({len(raw):,} characters; a link carries up to {p.limit:,})"
-        if value == p.default or raw == "" or raw == [] or too_long:
+        if (value == p.default and not p.explicit) or raw == "" or raw == [] or too_long:
             if _get_all(p.name):
                 changes[p.name] = []
             continue

@@ -11,6 +11,8 @@ hides the teacher's notes unless the notes switch is on.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from tokenizer_core.lessons import BUILTIN_IDS, Lesson, LessonError
@@ -39,8 +41,10 @@ def _step_parse(raw: str) -> int:
     return value - 1
 
 
-LESSON_PARAM = url_state.label("lesson", LESSON, default=BUILTIN_IDS[0], what="the lesson", limit=60)
-STEP_PARAM = url_state.UrlParam("step", STEP, 0, _step_parse, dump=lambda v: str(int(v) + 1))
+# Both always in the address: a lesson link names its lesson and step, whichever they are.
+LESSON_PARAM = replace(url_state.label("lesson", LESSON, default=BUILTIN_IDS[0], what="the lesson", limit=60),
+                       explicit=True)
+STEP_PARAM = url_state.UrlParam("step", STEP, 0, _step_parse, dump=lambda v: str(int(v) + 1), explicit=True)
 NOTES_PARAM = url_state.flag("notes", NOTES, default=False)
 PARAMS = (LESSON_PARAM, STEP_PARAM, NOTES_PARAM)
 

@@ -28,6 +28,8 @@ from typing import Any, Optional
 import streamlit as st
 
 _JS = r"""
+const EARLY_KEY_MS = 15000;  // a key older than this was not meant for the controls now mounting
+
 export default function (component) {
   const { data, setStateValue, parentElement } = component;
   // The buttons are the component's HTML (drawn as soon as the element is): this script, loaded
@@ -46,6 +48,11 @@ export default function (component) {
       if (b && !b.disabled) act(root, b.dataset.action);
     });
     if (data.report) setStateValue("mounted", true);  // the page draws the rest of its view now
+    // Step keys pressed on this page before this script listened (kept by ui/widgets/presenter.py).
+    const waiting = (window.__tpEarlyStepKeys || []).filter(
+      (k) => k.path === location.pathname && Date.now() - k.at < EARLY_KEY_MS);
+    window.__tpEarlyStepKeys = [];
+    if (waiting.length) root.__early = (root.__early || []).concat(waiting.map((k) => k.action));
   }
   const s = root.__s;
   s.send = setStateValue;
