@@ -60,10 +60,7 @@ _LEFT_OUT = "url_left_out"  # parameter name -> why this run left its value out 
 _SEP = "\x1f"  # joins the values of a list parameter into one "raw" value for the seen-list
 _COMMITTED = "url_committed"  # parameter name -> the value of a form input the address shows
 _BATCH = "url_batch"  # while a run's changes are gathered: parameter name -> its values ([] removes it)
-#: Session-state key of a page input -> the value the page last published. Streamlit forgets the
-#: state of every widget a run does not draw, so a visit to another page would send a page back to
-#: its defaults; :func:`seed` (and :func:`recall`) give the inputs back from here.
-_MEMORY = "url_memory"
+_MEMORY = "url_memory"  # session-state key of a page input -> the value its page last published
 
 
 @dataclass(frozen=True)
@@ -278,8 +275,7 @@ def keep(params: Sequence[UrlParam]) -> None:
 
 def recall(params: Sequence[UrlParam]) -> None:
     """Give back the value this session last published for each input Streamlit has forgotten since
-    (the user visited another page): a page keeps what its user set across page changes. A link's
-    or a reload's values still win: :func:`restore` runs after this."""
+    (the user visited another page). A link's or a reload's values still win (:func:`restore`)."""
     memory = st.session_state.get(_MEMORY) or {}
     for p in params:
         if p.key not in st.session_state and p.key in memory:
