@@ -110,3 +110,32 @@ def test_the_first_key_press_after_the_page_opens_counts(streamlit_server, brows
         assert history == [], history  # the address always named a step
     finally:
         context.close()
+
+
+_CHART_GEOMETRY = """() => [...document.querySelectorAll("[data-testid='stVegaLiteChart']")].map((c) => {
+  const frame = c.querySelector("g.mark-group.role-frame path.background");
+  return { height: c.getBoundingClientRect().height, plot: frame ? frame.getBoundingClientRect().height : 0,
+           labels: [...c.querySelectorAll("g.role-axis-label text")].map((t) => t.textContent) };
+})"""
+
+
+@pytest.mark.parametrize(("lesson", "step"), [("bpe-aaabdaaabac", 3), ("vocab-size-tradeoff", 2)])
+def test_lesson_charts_keep_their_plot_area_in_presenter_mode(streamlit_server, browser, lesson, step):
+    """Presenter mode's larger text never squeezes the plot (it grows with the text), counts are
+    labelled with whole numbers, and the step's figure starts on the first screen at 1280x720."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(f"{streamlit_server}/lessons?lesson={lesson}&step={step}&present=1")
+        page.wait_for_selector("[data-testid='stVegaLiteChart'] g.role-axis-label text", timeout=90_000)
+        wait_idle(page)
+        charts = page.evaluate(_CHART_GEOMETRY)
+        assert charts, "no chart drawn"
+        for chart in charts:
+            assert chart["plot"] >= 150, chart  # was ~20 px when the chart kept 280 px for 1.5x text
+            numbers = [t.replace(",", "") for t in chart["labels"] if t.replace(",", "").replace(".", "").isdigit()]
+            assert numbers and all("." not in t for t in numbers), chart["labels"]  # no 0.2, 0.4 ... ticks
+        figure_top = page.locator("[data-testid='stVegaLiteChart'], .tp-chip").first.bounding_box()["y"]
+        assert figure_top < 720, figure_top
+    finally:
+        context.close()

@@ -18,6 +18,8 @@ from tokenizer_core.lessons.figure_types import Chart
 from ui.widgets.export import altair_image
 from ui.widgets.export_theme import LIGHT, ChartStyle
 
+CHART_HEIGHT = 280  # pixels of a lesson chart outside presenter mode (grown like its text within it)
+
 
 def altair_of(chart: Chart, *, style: ChartStyle) -> Any:
     """The chart in ``style``'s colours (the theme's accent marks ``mark_x``, the knee or the step)."""
@@ -25,16 +27,21 @@ def altair_of(chart: Chart, *, style: ChartStyle) -> Any:
     numeric_x = pd.api.types.is_numeric_dtype(frame["x"])
     x_type = "Q" if numeric_x else "N"
     # Category labels ("characters #1", a segmentation) stay level and whole: slanted, cut labels are
-    # unreadable on a projector.
-    axis = alt.Axis(labelAngle=0, labelLimit=240) if not numeric_x else alt.Undefined
+    # unreadable on a projector. Counts (merges, tokens) are whole numbers: no 0.2 ticks between them.
+    if not numeric_x:
+        axis = alt.Axis(labelAngle=0, labelLimit=240)
+    else:
+        axis = _whole_axis() if whole_numbers(frame["x"]) else alt.Undefined
     x = alt.X(f"x:{x_type}", title=chart.x_title, sort=None, axis=axis,
               scale=alt.Scale(type="log") if chart.log_x else alt.Undefined)
-    y = alt.Y("y:Q", title=chart.y_title)
+    y_axis = _whole_axis() if whole_numbers(frame["y"]) else alt.Undefined
+    y = alt.Y("y:Q", title=chart.y_title, axis=y_axis)
     colour = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom"))
     tooltip = [alt.Tooltip("x", title=chart.x_title), alt.Tooltip("y:Q", title=chart.y_title), "series:N"]
     base = alt.Chart(frame)
     if chart.mark == "bar":
-        body = base.mark_bar().encode(x=x, y=alt.Y("y:Q", title=chart.y_title, stack=True), color=colour, tooltip=tooltip)
+        body = base.mark_bar().encode(x=x, y=alt.Y("y:Q", title=chart.y_title, stack=True, axis=y_axis), color=colour,
+                                      tooltip=tooltip)
     else:
         body = base.mark_line(point=True).encode(x=x, y=y, color=colour, tooltip=tooltip)
     layers = [body]
@@ -42,7 +49,22 @@ def altair_of(chart: Chart, *, style: ChartStyle) -> Any:
         rule = alt.Chart(pd.DataFrame({"x": [chart.mark_x]})).mark_rule(color=style.accent, strokeWidth=2,
                                                                          strokeDash=[6, 3])
         layers.append(rule.encode(x=alt.X(f"x:{x_type}")))
-    return alt.layer(*layers).properties(height=280, title=chart.name)
+    # The plot grows with the text: presenter mode's larger labels never squeeze the plot area.
+    return alt.layer(*layers).properties(height=style.size(CHART_HEIGHT), title=chart.name)
+
+
+def whole_numbers(values: Any) -> bool:
+    """Whether every value is a whole number (then the axis shows whole numbers only).
+
+    >>> whole_numbers(pd.Series([0, 1, 3])), whole_numbers(pd.Series([0.5, 1.0]))
+    (True, False)
+    """
+    numbers = pd.to_numeric(pd.Series(values), errors="coerce")
+    return bool(len(numbers)) and not numbers.isna().any() and bool((numbers == numbers.round()).all())
+
+
+def _whole_axis() -> Any:
+    return alt.Axis(format=",d", tickMinStep=1)
 
 
 def svg_of(chart: Chart) -> str:

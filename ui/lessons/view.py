@@ -124,8 +124,8 @@ def render_step(lesson: Lesson, index: int, *, show_notes: bool) -> Optional[Fig
     if isinstance(result, str):
         st.error(escape_markdown(result))
         result = None
-    if result is not None:
-        render_claims([check_claim(c, result.values) for c in step.claims])
+    if result is not None:  # the figure first: on a projector it is what the step is about
         render_figure(result, key=key)
+        render_claims([check_claim(c, result.values) for c in step.claims])
     render_open_link(step, key=key)
     return result
