@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import shutil
+import site
 import subprocess
 import sys
 import venv
@@ -90,9 +91,17 @@ def build_wheel(source: Path, out: Path, *, env: dict[str, str] | None = None) -
 
 def venv_with(wheel: Path, dest: Path) -> Path:
     """A virtual environment holding ``wheel`` (its dependencies come from this interpreter's
-    site-packages, so nothing is downloaded); returns its ``bin`` folder."""
-    venv.EnvBuilder(system_site_packages=True, with_pip=False, symlinks=True).create(dest)
+    site-packages, so nothing is downloaded); returns its ``bin`` folder.
+
+    The tests may themselves run in a virtual environment (how most people install the project):
+    ``system_site_packages`` would then reach the base interpreter's packages, not the ones the test
+    command installed. A ``.pth`` file names this interpreter's own site-packages instead, after the
+    new environment's (so the wheel installed there is the one imported)."""
+    venv.EnvBuilder(system_site_packages=False, with_pip=False, symlinks=True).create(dest)
     bin_dir = dest / "bin"
+    inner = dest / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    outer = [p for p in (*site.getsitepackages(), site.getusersitepackages()) if os.path.isdir(p)]
+    (inner / "_tests_outer_site.pth").write_text("".join(f"{p}\n" for p in outer), encoding="utf-8")
     # The venv has no pip of its own (faster to make); this interpreter's pip installs into it.
     run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "--no-deps", "--ignore-installed",
          "--disable-pip-version-check", "-q", str(wheel)])
