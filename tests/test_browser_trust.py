@@ -139,3 +139,40 @@ def test_lesson_charts_keep_their_plot_area_in_presenter_mode(streamlit_server, 
         assert figure_top < 720, figure_top
     finally:
         context.close()
+
+
+def test_an_import_is_named_from_its_files_clears_the_uploader_and_can_be_renamed(streamlit_server, browser_page,
+                                                                                  tmp_path):
+    import json
+    import re
+
+    from playwright.sync_api import expect
+
+    from tokenizer_core.io.references import load_reference
+
+    model = tmp_path / "tokenizer.json"
+    model.write_text(json.dumps(load_reference("gpt2").to_hf_json()), encoding="utf-8")
+    config = tmp_path / "tokenizer_config.json"
+    config.write_text(json.dumps({"tokenizer_class": "GPT2TokenizerFast"}), encoding="utf-8")
+    page = browser_page
+    page.goto(f"{streamlit_server}/tokenizers")
+    expect(page.get_by_role("heading", name="Tokenizers", exact=True)).to_be_visible(timeout=90_000)
+    wait_idle(page)
+    page.get_by_text("Add a tokenizer to the shelf").click()
+    page.get_by_role("tab", name="Upload a file").click()
+    page.locator(".st-key-tokenizers_upload input[type=file]").set_input_files([str(model), str(config)])
+    importer = page.locator(".st-key-tokenizers_import button")
+    expect(importer).to_be_enabled(timeout=30_000)
+    importer.click()
+    picker = page.get_by_role("combobox", name="Tokenizer")
+    expect(picker).to_have_value("GPT2 · BPE 50,257 · imported", timeout=90_000)
+    # The uploader starts empty again: the next Import cannot re-import the last file by accident.
+    expect(page.locator(".st-key-tokenizers_upload [data-testid='stFileUploaderFile']")).to_have_count(0)
+    expect(importer).to_be_disabled()
+    page.get_by_role("button", name="Rename").first.click()
+    box = page.get_by_role("textbox", name="New name")
+    box.fill("<b>my</b> GPT-2")
+    page.locator("[data-testid='stPopoverBody']").get_by_role("button", name="Rename").click()
+    expect(picker).to_have_value(re.compile(r"^<b>my</b> GPT-2 · imported"), timeout=60_000)
+    assert page.locator("b", has_text="my").count() == 0  # the name is text, never markup
+    assert page.console_errors == []

@@ -20,12 +20,16 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Sequence
+from itertools import islice
 from pathlib import Path
+from typing import Any, Optional
 
 from tokenizer_core.errors import FormatError
+from tokenizer_core.io.hf_json import tokenizer_from_hf
 from tokenizer_core.io.importers import IMPORTERS
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.pipeline_files import FORMAT_NAME
+from tokenizer_core.types import ProgressCallback
 
 #: The largest tokenizer file read from an upload (the biggest real ones are ~20 MB).
 MAX_UPLOAD_BYTES = 100_000_000
@@ -35,40 +39,73 @@ _KNOWN = ("tokenizer.json, a SentencePiece .model, vocab.txt, .tiktoken, a Tekke
 
 def detect_format(name: str, data: bytes) -> str:
     """The importer name for one file (``gpt2`` needs its second file: see :func:`import_files`)."""
+    return sniff(name, data)[0]
+
+
+def sniff(name: str, data: bytes) -> tuple[str, Any]:
+    """The importer name for one file, and its parsed JSON when it is JSON (read once: a 30 MB
+    tokenizer.json takes a second to parse), else None."""
     lower = name.lower()
     if lower.endswith(".model"):
-        return "sentencepiece"
+        return "sentencepiece", None
     if lower.endswith(".tiktoken"):
-        return "tiktoken"
+        return "tiktoken", None
     if lower.endswith(".bpe") or lower.endswith("merges.txt"):
-        return "gpt2"
+        return "gpt2", None
     if lower.endswith(".txt"):
-        return "bert-vocab"
+        return "bert-vocab", None
     if lower.endswith(".json") or data[:1] in (b"{", b"["):
-        try:
-            content = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise FormatError(f"{name}: not valid JSON ({err})") from err
-        except RecursionError:  # thousands of nested brackets
-            raise FormatError(f"{name}: its JSON nests arrays or objects too deeply to be a tokenizer file") from None
+        content = _json(name, data)
         if isinstance(content, dict):
             if content.get("format") == FORMAT_NAME:
-                return "own"
+                return "own", content
             if isinstance(content.get("model"), dict):
-                return "hf"
+                return "hf", content
             if isinstance(content.get("config"), dict) and "pattern" in content["config"] \
                     and isinstance(content.get("vocab"), list):
-                return "tekken"  # Mistral's tekken*.json
-            if content and all(isinstance(k, str) and isinstance(v, int) for k, v in list(content.items())[:100]):
-                return "gpt2"
+                return "tekken", content  # Mistral's tekken*.json
+            if is_tokenizer_config(content):
+                return "config", content
+            if content and all(isinstance(k, str) and isinstance(v, int) for k, v in islice(content.items(), 100)):
+                return "gpt2", content
     raise FormatError(f"{name}: not a tokenizer file this app reads ({_KNOWN})")
 
 
-def import_files(files: Sequence[tuple[str, bytes]], *, lowercase: bool = True) -> Tokenizer:
-    """A tokenizer from uploaded files: one file, or GPT-2's ``encoder.json`` and ``vocab.bpe``.
+def _json(name: str, data: bytes) -> Any:
+    try:
+        return json.loads(data.decode("utf-8-sig"))  # a byte order mark is not part of the JSON
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise FormatError(f"{name}: not valid JSON ({err})") from err
+    except RecursionError:  # thousands of nested brackets
+        raise FormatError(f"{name}: its JSON nests arrays or objects too deeply to be a tokenizer file") from None
+
+
+def is_tokenizer_config(content: dict[str, Any]) -> bool:
+    """Whether a parsed JSON object is a transformers ``tokenizer_config.json`` (it names the
+    tokenizer's class or its special tokens, and has no model of its own).
+
+    >>> is_tokenizer_config({"tokenizer_class": "GemmaTokenizer"}), is_tokenizer_config({"a": 1})
+    (True, False)
+    """
+    return "model" not in content and any(k in content for k in _CONFIG_KEYS)
+
+
+#: Keys only a tokenizer_config.json has (one is enough to tell it from the other JSON files).
+_CONFIG_KEYS = ("tokenizer_class", "added_tokens_decoder", "chat_template", "model_max_length")
+#: What the app keeps of a tokenizer_config.json uploaded beside its tokenizer (to name it).
+CONFIG_FIELDS = ("name_or_path", "_name_or_path", "tokenizer_class", "model_max_length")
+
+
+def import_files(files: Sequence[tuple[str, bytes]], *, lowercase: bool = True,
+                 progress: Optional[ProgressCallback] = None) -> Tokenizer:
+    """A tokenizer from uploaded files: one file, or GPT-2's ``encoder.json`` and ``vocab.bpe``;
+    a ``tokenizer_config.json`` may come beside it (its class and name are kept in the
+    tokenizer's ``metadata["tokenizer_config"]``, which names it on the shelf).
 
     ``lowercase`` applies to a BERT ``vocab.txt`` (uncased models lowercase their input).
+    ``progress(done, total, what)`` is called between the stages (reading, building, checking).
     """
+    report = progress or (lambda done, total, what: None)
     if not files:
         raise FormatError("no file given; upload a tokenizer file")
     for name, data in files:
@@ -77,10 +114,31 @@ def import_files(files: Sequence[tuple[str, bytes]], *, lowercase: bool = True) 
                               f"{MAX_UPLOAD_BYTES / 1e6:,.0f} MB are read")
         if not data:
             raise FormatError(f"{name} is empty")
-    formats = [detect_format(name, data) for name, data in files]
-    if len(files) > 1 and set(formats) != {"gpt2"}:
+    report(0, 3, "Reading the files")
+    sniffed = [(name, data, *sniff(name, data)) for name, data in files]
+    configs = [content for _, _, fmt, content in sniffed if fmt == "config"]
+    sniffed = [entry for entry in sniffed if entry[2] != "config"]
+    if len(configs) > 1 or not sniffed:
+        raise FormatError("upload one tokenizer file, with at most one tokenizer_config.json beside it")
+    formats = [fmt for _, _, fmt, _ in sniffed]
+    if len(sniffed) > 1 and set(formats) != {"gpt2"}:
         raise FormatError("upload one tokenizer file at a time (two files only for GPT-2's encoder.json + vocab.bpe)")
-    fmt = formats[0]
+    report(1, 3, "Building the model")
+    name, _, fmt, content = sniffed[0]
+    if fmt == "hf":  # parsed once: the model is built from what sniff read
+        tok = tokenizer_from_hf(content)
+        tok.metadata["source"] = Path(name).name
+    else:
+        tok = _import_from_files([(n, d) for n, d, _, _ in sniffed], fmt, lowercase=lowercase)
+    report(3, 3, "Done")
+    if configs:
+        tok.metadata["tokenizer_config"] = {k: configs[0][k] for k in CONFIG_FIELDS
+                                            if isinstance(configs[0].get(k), (str, int))}
+    return tok
+
+
+def _import_from_files(files: Sequence[tuple[str, bytes]], fmt: str, *, lowercase: bool) -> Tokenizer:
+    """The importer of ``fmt`` run on the files written to a temporary folder (importers read paths)."""
     if fmt == "bert-vocab" and not lowercase:
         fmt = "bert-vocab-cased"
     with tempfile.TemporaryDirectory(prefix="tp-upload-") as folder:

@@ -41,6 +41,7 @@ class Kind(str, Enum):
 KIND_LABELS: dict[str, str] = {k.value: k.label for k in Kind}
 _ITEMS = "shelf_items"  # key -> (ShelfItem, Tokenizer): this session's own tokenizers
 MAX_ITEMS = 24  # a session's own tokenizers; the oldest is dropped past this
+MAX_NAME = 80  # characters of a shelf name (a rename, a name read from a stored link)
 _REF = "ref:"
 
 
@@ -121,10 +122,13 @@ def add(tok: Tokenizer, *, name: str, kind: Kind, detail: str, link: Optional[st
     changes; the two share the tokenizer object and the stored bytes. ``link`` and ``digest``: the
     store already holds it under that id, with that content digest (a restore need not serialize a
     200k-token vocabulary again)."""
-    if digest is None or link is None:
+    saved: Optional[str] = None
+    if digest is None:
         saved, digest = cache.saved_form(tok)
-    if link is None:
-        link = workspace.save("tokenizer", digest, lambda: saved.encode("utf-8", "surrogatepass"),
+    if link is None:  # with a known digest, the saved form is made only when the store lacks it
+        link = workspace.save("tokenizer", digest,
+                              lambda: (saved if saved is not None else cache.saved_form(tok)[0]).encode(
+                                  "utf-8", "surrogatepass"),
                               meta={"name": name, "kind": Kind(kind).value, "detail": detail},
                               what="links to this tokenizer")
     own = _own()
@@ -153,11 +157,26 @@ def restore(link: str) -> Optional[ShelfItem]:
             raise TokenizerError(f"the link {link[:40]!r} names a {stored.kind}, not a tokenizer")
         tok = Tokenizer.from_dict(json.loads(stored.payload.decode("utf-8", "surrogatepass")))
         meta = stored.meta
-        return add(tok, name=str(meta.get("name", "saved tokenizer"))[:80], kind=Kind(meta.get("kind", "imported")),
+        return add(tok, name=str(meta.get("name", "saved tokenizer"))[:MAX_NAME], kind=Kind(meta.get("kind", "imported")),
                    detail=str(meta.get("detail", "")), link=link, digest=stored.digest)
     except (TokenizerError, ValueError, KeyError, TypeError) as err:
         workspace.say_once(f"A saved tokenizer could not be loaded: {err}")
         return None
+
+
+def rename(key: str, name: str) -> Optional[ShelfItem]:
+    """Shelve the item ``key`` under ``name`` instead (None when the name is empty or the item is
+    gone). The renamed item is saved under a new link; links shared under the old name keep it."""
+    name = " ".join(name.split())[:MAX_NAME]
+    found = _own().get(key)
+    if not name or found is None:
+        return None
+    item, tok = found
+    if name == item.name:
+        return item
+    renamed = add(tok, name=name, kind=item.kind, detail=item.detail, digest=item.digest)
+    remove(key)
+    return renamed
 
 
 def remove(key: str) -> None:

@@ -21,8 +21,9 @@ import json
 import secrets
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -149,12 +150,15 @@ class Store:
                 conn.execute(sa.select(*table.c).limit(1)).all()
 
     # -- the interface --------------------------------------------------------------------------
-    def put(self, kind: str, digest: str, payload: bytes, *, meta: dict[str, Any], workspace: str) -> str:
+    def put(self, kind: str, digest: str, payload: Union[bytes, Callable[[], bytes]], *, meta: dict[str, Any],
+            workspace: str) -> str:
         """Keep ``payload`` (deduplicated by ``digest``) and return a new link id to it (or this
         workspace's existing link to the same content under the same ``meta``).
 
         A link never changes after it is handed out: the same content saved under another name (two
-        trainings that reach the same vocabulary) gets a link of its own, sharing the stored bytes."""
+        trainings that reach the same vocabulary) gets a link of its own, sharing the stored bytes.
+        ``payload`` may be a function giving the bytes: it is called only when they are not stored
+        yet (a 40 MB tokenizer imported again by another student is not serialized again)."""
         meta_json = json.dumps(meta, sort_keys=True)
         try:
             with self.engine.begin() as conn:
@@ -168,12 +172,13 @@ class Store:
                 stored = conn.execute(sa.select(_BLOBS.c.stored_bytes).where(_BLOBS.c.digest == digest)).scalar()
                 data = None
                 if stored is None:
-                    data = zlib.compress(payload, 6)
+                    raw = payload() if callable(payload) else payload
+                    data = zlib.compress(raw, 6)
                     stored = len(data)
                 self._check_workspace(conn, workspace, stored)
                 if data is not None:
                     self._make_room(conn, stored, now)
-                    conn.execute(_BLOBS.insert().values(digest=digest, data=data, raw_bytes=len(payload),
+                    conn.execute(_BLOBS.insert().values(digest=digest, data=data, raw_bytes=len(raw),
                                                         stored_bytes=stored))
                 link = secrets.token_urlsafe(18)  # 144 random bits
                 conn.execute(_LINKS.insert().values(id=link, kind=kind, digest=digest, workspace=workspace,

@@ -119,7 +119,7 @@ def save(kind: str, digest: str, payload: Callable[[], bytes], *, meta: dict[str
         _unavailable()
         return None
     try:
-        return store.put(kind, digest, payload(), meta=meta, workspace=workspace())
+        return store.put(kind, digest, payload, meta=meta, workspace=workspace())
     except QuotaExceeded as err:
         say_once(f"Not saved: {err}")
     except StoreUnavailable as err:

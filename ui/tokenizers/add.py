@@ -13,8 +13,6 @@ import streamlit as st
 
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.io.hf_json import load_from_hub
-from tokenizer_core.io.uploads import import_files
 from tokenizer_core.options import DEFAULT_CHARACTER_COVERAGE, DEFAULT_MAX_SENTENCE_LENGTH, TrainOptions, UnigramOptions
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import train
@@ -28,7 +26,6 @@ from ui.widgets.cancel import cancel_button, throttled
 from ui.widgets.text import display_name, escape_markdown
 
 SELECTED = PREFIX + "selected"  # label of the shelf item the page shows
-UPLOAD_TYPES = ["json", "model", "txt", "tiktoken", "bpe"]
 
 
 class Algorithm(str, Enum):
@@ -141,7 +138,7 @@ def trained_tokenizer(request: TrainRequest, corpus: Corpus, bar: object = None)
     return tok
 
 
-def _select(item: shelf.ShelfItem) -> None:
+def select(item: shelf.ShelfItem) -> None:
     """Show ``item`` next (it is drawn after the panels, so setting its widget here is allowed)."""
     shelf_picker.select(SELECTED, item)
 
@@ -181,7 +178,7 @@ def train_panel() -> None:
     trained = train_onto_shelf(request)
     if trained is not None:
         item, seconds = trained
-        _select(item)
+        select(item)
         st.success(escape_markdown(f"Trained in {seconds:.1f} s and put on the shelf: {item.name}."))
         reached = shelf.tokenizer(item.key).vocab_size
         if reached < request.vocab_size:  # say it where it is trained, not only in the name
@@ -256,47 +253,3 @@ def counts_fit_note(corpus: Corpus, algorithms: Iterable[Algorithm]) -> Optional
     made = f"made for {corpus.model} training" if corpus.model else "from another tool"
     return (f"The active corpus is a counts file {made}, counted with other stages than {names} count with here: "
             "training says what differs (the Tokenizers page has more options, Lowercase among them).")
-
-
-def upload_panel() -> None:
-    files = st.file_uploader(
-        "Tokenizer file", type=UPLOAD_TYPES, accept_multiple_files=True, key=PREFIX + "upload",
-        help="tokenizer.json (Hugging Face), a SentencePiece .model, a BERT vocab.txt, a .tiktoken file, "
-             "GPT-2's encoder.json + vocab.bpe (both), or a file downloaded from this page.",
-    )
-    lowercase = st.checkbox("vocab.txt: uncased model (lowercase the input)", key=PREFIX + "uncased")
-    if not st.button("Import", key=PREFIX + "import", disabled=not files, icon=":material/upload_file:"):
-        return
-    url_state.commit(URL_PARAMS[3:])
-    pairs = [(f.name, f.getvalue()) for f in files or []]
-    try:
-        tok = import_files(pairs, lowercase=lowercase)
-    except TokenizerError as err:  # FormatError included: a clear message, never a traceback
-        st.error(escape_markdown(str(err)))
-        return
-    except MemoryError:
-        st.error("That file needs more memory than this server has; try a smaller tokenizer.")
-        return
-    names = " + ".join(name for name, _ in pairs)
-    item = shelf.add(tok, name=names[:60], kind=shelf.Kind.IMPORTED,
-                     detail=f"{type(tok.model).__name__}, {tok.vocab_size:,} tokens, from {names}")
-    _select(item)
-    st.success(escape_markdown(f"Imported {names}: {tok.vocab_size:,} tokens."))
-
-
-def hub_panel() -> None:
-    repo = st.text_input("Model id on the Hugging Face Hub", key=PREFIX + "hub_id", placeholder="owner/name",
-                         max_chars=120, help="Reads the repository's tokenizer.json (online, or from the local Hub cache).")
-    if not st.button("Load from the Hub", key=PREFIX + "hub_load", disabled=not repo, icon=":material/cloud_download:"):
-        return
-    tok: Optional[Tokenizer] = None
-    with st.spinner("Asking the Hub…"):
-        try:
-            tok = load_from_hub(repo.strip())
-        except TokenizerError as err:
-            st.error(escape_markdown(str(err)))
-    if tok is not None:
-        item = shelf.add(tok, name=repo.strip(), kind=shelf.Kind.IMPORTED,
-                         detail=f"{type(tok.model).__name__}, {tok.vocab_size:,} tokens, from the Hub")
-        _select(item)
-        st.success(escape_markdown(f"Loaded {repo.strip()}: {tok.vocab_size:,} tokens."))

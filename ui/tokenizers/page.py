@@ -21,7 +21,7 @@ from tokenizer_core.pipeline import Tokenizer
 from ui import cache, url_state
 from ui import session as state
 from ui.shelf import state as shelf
-from ui.tokenizers import PREFIX, add, explore, stages
+from ui.tokenizers import PREFIX, add, explore, imports, stages
 from ui.tokenizers.explore import render_merge_tree, render_specials, render_vocabulary
 from ui.tokenizers.stages import component_name, render_pipeline
 from ui.widgets import display, shelf_picker
@@ -73,8 +73,19 @@ def _downloads(held: Picked) -> None:
                            file_name=f"{stem}-transformers.zip", mime="application/zip", key=PREFIX + "dl_transformers",
                            on_click="ignore", icon=":material/download:")
     if item.kind != shelf.Kind.REFERENCE:
+        with row.popover("Rename", icon=":material/edit:", help="A name of your own (links made before keep the old one)"):
+            with st.form(PREFIX + "rename_form", border=False):
+                st.text_input("New name", placeholder=item.name, max_chars=shelf.MAX_NAME, key=PREFIX + "rename_to")
+                st.form_submit_button("Rename", on_click=_rename, args=(item,), icon=":material/check:")
         row.button("Remove", help="Take it off the shelf", key=PREFIX + "remove", on_click=shelf.remove, args=(item.key,),
                   icon=":material/delete:")
+
+
+def _rename(item: shelf.ShelfItem) -> None:
+    """Callback of Rename: the tokenizer is shelved under the new name and shown (before the picker)."""
+    renamed = shelf.rename(item.key, str(st.session_state.get(PREFIX + "rename_to", "")))
+    if renamed is not None:
+        add.select(renamed)
 
 
 def _summary(tok: Tokenizer) -> None:
@@ -107,9 +118,9 @@ def render_page() -> None:
         with tab_train:
             add.train_panel()
         with tab_upload:
-            add.upload_panel()
+            imports.upload_panel(params=add.URL_PARAMS[3:], select=add.select)
         with tab_hub:
-            add.hub_panel()
+            imports.hub_panel(select=add.select)
 
     items = shelf.items()
     with display.folded("Shelf"):  # a slide shows the tokenizer picked, not the list

