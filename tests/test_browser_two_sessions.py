@@ -53,7 +53,7 @@ def test_leaks_reports_every_way_one_session_can_show_anothers_data():
     second.seen["batch"] = "Rows 1 " + first.word
     problems = leaks([first, second])
     assert len([p for p in problems if f"{first.word!r} finds 3 tokens" in p]) == 2
-    assert any("compare BPE on bytes 300 · trained here shows 4 tokens, not 1" in p for p in problems)
+    assert any(f"compare {TRAINED_LABEL} shows 4 tokens, not 1" in p for p in problems)
     assert any(p.startswith(second.word + ": batch shows other sessions' words") for p in problems)
     assert all(p.startswith(second.word) for p in problems)
 

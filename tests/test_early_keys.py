@@ -4,6 +4,7 @@ it goes into pages, asked for uncompressed, and never into assets or other metho
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from ui.early_keys import SCRIPT, EarlyKeys, inject
 
@@ -32,7 +33,10 @@ def _serve(path: str, *, method: str = "GET", content_type: bytes = b"text/html;
 
     scope = {"type": "http", "method": method, "path": path,
              "headers": [(b"accept-encoding", b"gzip, br"), (b"host", b"x")]}
-    asyncio.run(EarlyKeys(inner)(scope, receive, send))
+    # In a thread of its own: browser tests in the same worker leave an event loop running here.
+    worker = threading.Thread(target=asyncio.run, args=(EarlyKeys(inner)(scope, receive, send),))
+    worker.start()
+    worker.join()
     start = next(m for m in sent if m["type"] == "http.response.start")
     return dict(start["headers"]), b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body"), \
         seen_headers

@@ -23,7 +23,7 @@ import ctypes
 import hashlib
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Optional
 
 import streamlit as st
@@ -33,6 +33,7 @@ from tokenizer_core.io.hf_json import load_from_hub
 from tokenizer_core.io.naming import imported_name
 from tokenizer_core.io.uploads import import_files
 from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.types import ProgressCallback
 from ui import cache, url_state
 from ui.shelf import state as shelf
 from ui.tokenizers import PREFIX
@@ -40,6 +41,7 @@ from ui.widgets.cancel import cancel_button, throttled
 from ui.widgets.text import escape_markdown
 
 UPLOAD_TYPES = ["json", "model", "txt", "tiktoken", "bpe"]
+Select = Callable[[shelf.ShelfItem], None]  # shows a shelf item on the page (the picker is drawn later)
 _ROUND = PREFIX + "upload_round"  # a new uploader after each import: it never keeps the last file
 _DONE = PREFIX + "upload_done"  # what the last import did, said in the next run
 _LOCK = threading.Lock()
@@ -91,7 +93,8 @@ def live_count() -> int:
         return len(_LIVE)
 
 
-def imported_tokenizer(files: Sequence[tuple[str, bytes]], *, lowercase: bool, progress=None) -> tuple[Tokenizer, str]:  # noqa: ANN001
+def imported_tokenizer(files: Sequence[tuple[str, bytes]], *, lowercase: bool,
+                       progress: Optional[ProgressCallback] = None) -> tuple[Tokenizer, str]:
     """The tokenizer of an upload and its content digest: the one the server holds already (when a
     session's shelf has it), else imported now with ``progress`` (a ProgressCallback)."""
     key = upload_digest(files, lowercase=lowercase)
@@ -117,7 +120,7 @@ def name_of(files: Sequence[tuple[str, bytes]], tok: Tokenizer) -> str:
                          config=config if isinstance(config, dict) else None)
 
 
-def upload_panel(*, params: Sequence[url_state.UrlParam], select) -> None:  # noqa: ANN001
+def upload_panel(*, params: Sequence[url_state.UrlParam], select: Select) -> None:
     """The uploader, the uncased option and Import; ``select(item)`` shows the imported item."""
     round_ = st.session_state.setdefault(_ROUND, 0)
     done = st.session_state.pop(_DONE, None)
@@ -163,7 +166,7 @@ def upload_panel(*, params: Sequence[url_state.UrlParam], select) -> None:  # no
     st.rerun()
 
 
-def hub_panel(*, select) -> None:  # noqa: ANN001
+def hub_panel(*, select: Select) -> None:
     """Load a tokenizer.json from the Hugging Face Hub (online, or from the local Hub cache)."""
     repo = st.text_input("Model id on the Hugging Face Hub", key=PREFIX + "hub_id", placeholder="owner/name",
                          max_chars=120, help="Reads the repository's tokenizer.json (online, or from the local Hub cache).")
