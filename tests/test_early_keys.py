@@ -59,6 +59,6 @@ def test_assets_and_other_responses_pass_untouched():
 
 def test_the_script_holds_no_user_text_and_knows_the_stepper_keys():
     text = SCRIPT.decode()
-    for key in ("ArrowRight:", "n:", "Home:", "End:", '" ":'):
+    for key in ('"ArrowRight": "next"', '"n": "next"', '"Home": "first"', '"End": "last"', '" ": "play"'):
         assert key in text
     assert "__tpEarlyStepKeys" in text and "lessons|merges" in text

@@ -15,20 +15,22 @@ b'no head here'
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+
+from ui.widgets.stepper import STEP_KEYS
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-#: Keys the step controls take, and what they do (the same map as ui/widgets/stepper.py's).
+#: Keys the step controls take, and what they do (:data:`ui.widgets.stepper.STEP_KEYS`).
 SCRIPT = b"""<script>
 (function () {
   if (window.__tpEarlyKeys) return;
-  var actions = { ArrowRight: "next", n: "next", N: "next", ArrowLeft: "prev", p: "prev", P: "prev",
-                  Home: "first", End: "last", " ": "play", k: "play", K: "play" };
+  var actions = __KEYS__;
   window.__tpEarlyKeys = function (e) {
     var root = window.__tpStepperRoot;
     if (root && root.isConnected) return;  // the controls listen themselves
@@ -41,7 +43,7 @@ SCRIPT = b"""<script>
   };
   document.addEventListener("keydown", window.__tpEarlyKeys);
 })();
-</script>"""
+</script>""".replace(b"__KEYS__", json.dumps(STEP_KEYS).encode())
 
 
 def inject(html: bytes) -> bytes:

@@ -75,8 +75,7 @@ export default function (component) {
       if (!r || !r.isConnected || e.altKey || e.ctrlKey || e.metaKey) return;
       const el = document.activeElement;
       if (el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName))) return;
-      const map = { ArrowRight: "next", n: "next", N: "next", ArrowLeft: "prev", p: "prev", P: "prev",
-                    Home: "first", End: "last", " ": "play", k: "play", K: "play" };
+      const map = __KEYS__;
       const action = map[e.key];
       if (!action) return;
       e.preventDefault();
@@ -164,13 +163,18 @@ _HTML = ('<div class="tp-stepper" role="toolbar" aria-label="Step controls">' + 
     f'onclick="{_QUEUE}"><span class="tp-step-icon">{icon}</span><span class="tp-step-label">{label}</span></button>'
     for name, icon, label, keys in _BUTTONS) + "</div>")
 
+#: The keys the controls take (outside text fields), and the action of each. ui/early_keys.py
+#: keeps the same keys pressed before the controls' script has loaded.
+STEP_KEYS = {"ArrowRight": "next", "n": "next", "N": "next", "ArrowLeft": "prev", "p": "prev", "P": "prev",
+             "Home": "first", "End": "last", " ": "play", "k": "play", "K": "play"}
+
 _COMPONENT: Any = None
 
 
 def _component() -> Any:
     global _COMPONENT
     if _COMPONENT is None:  # registered once per process: Streamlit warns about re-registration
-        _COMPONENT = st.components.v2.component("tp_stepper", html=_HTML, js=_JS.replace("__HTML__", json.dumps(_HTML)),
+        _COMPONENT = st.components.v2.component("tp_stepper", html=_HTML, js=_JS.replace("__HTML__", json.dumps(_HTML)).replace("__KEYS__", json.dumps(STEP_KEYS)),
                                                 css=_CSS, isolate_styles=False)
     return _COMPONENT
 
