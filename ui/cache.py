@@ -159,8 +159,6 @@ WORD_COUNTS = Table("word-counts", max_entries=4, holds="word counts of a corpus
 CORPUS_STATS = Table("corpus-stats", max_entries=16, holds="corpus statistics, by corpus digest")
 #: A tokenizer's files for download: key (tokenizer digest,) -> (app JSON, tokenizer.json, why not).
 DOWNLOADS = Table("downloads", max_entries=16, holds="a tokenizer's download files, by tokenizer digest")
-#: Content digests of imported tokenizers: key (digest of the uploaded files' bytes,) -> tokenizer digest.
-IMPORT_DIGESTS = Table("import-digests", max_entries=256, holds="tokenizer digests, by digest of the uploaded files")
 #: The vocabulary table of the Tokenizers page: key (tokenizer digest,).
 VOCABULARY = Table("vocabulary", max_entries=16, holds="vocabulary entries, by tokenizer digest")
 #: Token counts of a tokenizer over the start of a corpus: key (tokenizer digest, corpus digest, chars).
@@ -180,6 +178,6 @@ LESSONS = Table("lessons", max_entries=64, holds="lessons parsed and checked, by
 #: A lesson step's figure: key (digest of the figure's checked inputs, corpus digest or "" when the figure reads no corpus).
 LESSON_FIGURES = Table("lesson-figures", max_entries=256, holds="lesson figures, by digest of their inputs and corpus digest")
 
-TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, WORD_COUNTS, CORPUS_STATS, DOWNLOADS, IMPORT_DIGESTS,
-                             VOCABULARY, TOKEN_COUNTS,
+TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, WORD_COUNTS, CORPUS_STATS, DOWNLOADS, VOCABULARY,
+                             TOKEN_COUNTS,
                              VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, PROBES, LESSONS, LESSON_FIGURES)

@@ -6,10 +6,10 @@ spend forty times the seconds. Imports are keyed by the **digest of the uploaded
 
 - :data:`_LIVE` maps that digest to the tokenizer while some session's shelf holds it (a weak
   reference: when the last session lets go, the memory goes back; nothing here keeps it alive);
-- :data:`ui.cache.IMPORT_DIGESTS` maps it to the tokenizer's content digest (a short string), so
-  an import the server has seen before is not serialized again to find its identity.
+- the same digest is the shelf item's content identity (:attr:`ui.shelf.state.ShelfItem.digest`),
+  the key of every cache of results about it.
 
-Both are keyed by content, never by a file name, so one user never gets another's tokenizer.
+Both are content, never a file name, so one user never gets another's tokenizer.
 
 >>> upload_digest([("a.json", b"{}")], lowercase=True) == upload_digest([("a.json", b"{}")], lowercase=True)
 True
@@ -34,7 +34,7 @@ from tokenizer_core.io.naming import imported_name
 from tokenizer_core.io.uploads import import_files
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.types import ProgressCallback
-from ui import cache, url_state
+from ui import url_state
 from ui.shelf import state as shelf
 from ui.tokenizers import PREFIX
 from ui.widgets.cancel import cancel_button, throttled
@@ -95,8 +95,12 @@ def live_count() -> int:
 
 def imported_tokenizer(files: Sequence[tuple[str, bytes]], *, lowercase: bool,
                        progress: Optional[ProgressCallback] = None) -> tuple[Tokenizer, str]:
-    """The tokenizer of an upload and its content digest: the one the server holds already (when a
-    session's shelf has it), else imported now with ``progress`` (a ProgressCallback)."""
+    """The tokenizer of an upload and its content identity: the one the server holds already (when a
+    session's shelf has it), else imported now with ``progress`` (a ProgressCallback).
+
+    The identity is the upload's digest: equal bytes import to equal tokenizers, so it keys the
+    caches as safely as the digest of the canonical JSON, without serializing a 200k-token model
+    to find it (the store serializes it once, when it does not hold it yet)."""
     key = upload_digest(files, lowercase=lowercase)
     with _LOCK:
         tok = _LIVE.get(key)
@@ -106,11 +110,7 @@ def imported_tokenizer(files: Sequence[tuple[str, bytes]], *, lowercase: bool,
             tok = _LIVE.setdefault(key, made)
         if tok is made:
             weakref.finalize(made, _released)
-    digest = cache.IMPORT_DIGESTS.get((key,))
-    if digest is None:
-        digest = cache.saved_form(tok)[1]
-        cache.IMPORT_DIGESTS.put((key,), digest)
-    return tok, digest
+    return tok, key
 
 
 def name_of(files: Sequence[tuple[str, bytes]], tok: Tokenizer) -> str:
