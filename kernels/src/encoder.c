@@ -544,7 +544,8 @@ static int read_id(PyObject *o, int32_t *out, const char *what) {
 /* Encoder(classes, pattern, byte_ids, merges, token_bytes, token_strs, *, tokens_rank, ignore_merges, cache_bytes)
  *   classes: bytes of N_CODEPOINTS class codes; pattern: 0 GPT-2, 1 cl100k, 2 pieces given (encode_split),
  *   3 a program (program, program_table: regex_program.py's words and class table, checked here);
- *   byte_ids: 256 ids of the byte symbols; merges: list of (left id, right id, merged id) in rank order;
+ *   byte_ids: 256 ids of the byte symbols; merges: list of (left id, right id, merged id) in rank order,
+ *   or the same as bytes of int32 triples (merge_ids.c);
  *   token_bytes: list (by id) of each token's bytes or None; token_strs: list (by id) of token strings;
  *   tokens_rank: derive the pairs from the vocabulary, rank = merged id (tiktoken's rule);
  *   cache_bytes: the piece cache's budget in bytes (64 MB by default; 0 = no cache). */
@@ -554,8 +555,8 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     PyObject *classes, *byte_ids, *merges, *token_bytes, *token_strs, *program = NULL, *program_table = NULL;
     int pattern, tokens_rank = 0, ignore_merges = 0;
     Py_ssize_t cache_budget = CACHE_DEFAULT_BYTES;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiOO!O!O!|$ppnOO", names, &classes, &pattern, &byte_ids,
-                                     &PyList_Type, &merges, &PyList_Type, &token_bytes, &PyList_Type,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiOOO!O!|$ppnOO", names, &classes, &pattern, &byte_ids,
+                                     &merges, &PyList_Type, &token_bytes, &PyList_Type,
                                      &token_strs, &tokens_rank, &ignore_merges, &cache_budget, &program,
                                      &program_table))
         return -1;
@@ -603,8 +604,19 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
                 return -1;
         }
     }
+    /* merges: a list of id triples, or bytes of int32 triples (merge_ids.c's answer). */
+    int packed_merges = PyBytes_Check(merges);
+    if (!packed_merges && !PyList_Check(merges)) {
+        PyErr_SetString(PyExc_TypeError, "merges must be a list of (left, right, merged) ids or bytes of int32 triples");
+        return -1;
+    }
+    if (packed_merges && PyBytes_GET_SIZE(merges) % 12) {
+        PyErr_SetString(PyExc_ValueError, "packed merges must hold whole int32 triples");
+        return -1;
+    }
     /* Ids are int32 in the tables and merge ranks uint32. */
-    Py_ssize_t nv = PyList_GET_SIZE(token_bytes), nm = PyList_GET_SIZE(merges);
+    Py_ssize_t nv = PyList_GET_SIZE(token_bytes);
+    Py_ssize_t nm = packed_merges ? PyBytes_GET_SIZE(merges) / 12 : PyList_GET_SIZE(merges);
     if (nv > INT32_MAX || (uint64_t)nm > UINT32_MAX) {
         PyErr_SetString(PyExc_ValueError, "at most 2**31-1 tokens and 2**32-1 merges");
         return -1;
@@ -667,6 +679,17 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kw) {
     if (u64map_init(&e->pairs, tokens_rank ? (size_t)nv * 4 : (size_t)nm) < 0) goto fail;
     if (tokens_rank) {
         if (ranked_pairs(e, token_bytes, nv) < 0) goto fail;
+    } else if (packed_merges) {
+        const unsigned char *at = (const unsigned char *)PyBytes_AS_STRING(merges);
+        for (Py_ssize_t k = 0; k < nm; k++) {
+            int32_t t[3];
+            memcpy(t, at + 12 * k, 12); /* bytes objects are not promised 4-byte aligned */
+            if (t[0] < 0 || t[1] < 0 || t[2] < 0) {
+                PyErr_SetString(PyExc_ValueError, "merge ids must be in 0..2**31-1");
+                goto fail;
+            }
+            if (pairs_put(&e->pairs, t[0], t[1], (uint32_t)k, t[2]) < 0) goto fail;
+        }
     } else {
         /* read_id runs no Python code (ints only), so merges keeps the size nm measured above. */
         for (Py_ssize_t k = 0; k < nm; k++) {

@@ -178,5 +178,7 @@ extern PyTypeObject MergeStateType;
 extern PyTypeObject WordSetType;
 extern PyTypeObject UnigramCorpusType;
 extern PyTypeObject ChunkTableType;
+/* merge_ids.c: the module's functions loading a BPE model's tables. */
+extern PyMethodDef merge_ids_methods[];
 
 #endif

@@ -5,7 +5,7 @@
 static struct PyModuleDef kernel_module = {
     PyModuleDef_HEAD_INIT, "tokenizer_kernel",
     "Compiled fast path of tokenizer_core's byte-level BPE and BPE training (the Python code is the reference).",
-    -1, NULL,
+    -1, merge_ids_methods,
 };
 
 static const struct { const char *name; long value; } codes[] = {
@@ -36,7 +36,7 @@ PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
     }
     for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
         if (PyModule_AddIntConstant(m, codes[k].name, codes[k].value) < 0) goto fail;
-    if (PyModule_AddIntConstant(m, "ABI", 5) < 0) goto fail;
+    if (PyModule_AddIntConstant(m, "ABI", 6) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

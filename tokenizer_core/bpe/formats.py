@@ -13,12 +13,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from tokenizer_core.errors import FormatError
+from tokenizer_core.text import native
 
 
 def merges_from_json(merges: Any) -> list[tuple[str, str]]:
     """Merge pairs from a JSON list of ``[left, right]`` pairs or older ``"left right"`` strings."""
     if not isinstance(merges, list):
         raise FormatError("BPE \"merges\" must be a list of [left, right] pairs")
+    if native.available():  # the plain case in one C pass; anything else is read (and refused) below
+        pairs = native.kernel().merge_pairs(merges)
+        if pairs is not None:
+            return pairs
     pairs = []
     for m in merges:
         if isinstance(m, str):  # the older "left right" form

@@ -107,11 +107,20 @@ class BPE(VocabLookup):
         self.options = options
         table = MergeTable(merges, vocab=self._vocab, prefix=self.continuing_subword_prefix)
         self.merges: list[tuple[str, str]] = table.merges
-        self._merge = table.ranks  # (left, right) -> (rank, merged token)
-        self._producer = table.producers  # merged token -> (rank, left, right) of its first merge
+        self._table = table
         self._cache: dict[str, tuple[Token, ...]] = {}
         #: The training trace when this model was just trained (not saved with the model).
         self.training_trace: Optional["BpeTrace"] = None
+
+    @property
+    def _merge(self) -> dict[tuple[str, str], tuple[int, str]]:
+        """(left, right) -> (rank, merged token); built on first use for a model the kernel checked."""
+        return self._table.ranks
+
+    @property
+    def _producer(self) -> dict[str, tuple[int, str, str]]:
+        """Merged token -> (rank, left, right) of its first merge (for merge trees)."""
+        return self._table.producers
 
     # Read-only views of the options, under the names other models and the kernel read.
     @property

@@ -3,6 +3,13 @@
 >>> table = MergeTable([("l", "o"), ("lo", "w")], vocab={"l": 0, "o": 1, "w": 2, "lo": 3, "low": 4}, prefix=None)
 >>> table.ranks[("lo", "w")], table.producers["lo"]
 ((1, 'low'), (0, 'l', 'o'))
+
+Loading a real model (a tokenizer.json of 200,000 tokens and 450,000 merges) checks its tables in
+the compiled kernel when it is there (``merge_ids.c``): the merge list's ids come out packed for the
+kernel's encoder, and the Python dicts of ranks and producers are built only when something asks
+for them (the step-through pages, merge trees, the pure-Python encoder). Any file the kernel does
+not pass (a malformed merge, a missing token, a pair listed twice) is checked again here, in
+Python, which raises the precise message.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.text import native
 from tokenizer_core.types import MAX_TOKEN_ID
 
 
@@ -18,6 +26,8 @@ def check_vocab(vocab: Mapping[str, int]) -> dict[str, int]:
     """A copy of ``vocab`` after checking that tokens are non-empty strings with unique ids >= 0."""
     if not isinstance(vocab, Mapping):
         raise TokenizerError(f"a BPE vocabulary must map token strings to ids, got {type(vocab).__name__}")
+    if isinstance(vocab, dict) and native.available() and native.kernel().plain_vocab(vocab, MAX_TOKEN_ID):
+        return dict(vocab)
     out: dict[str, int] = {}
     seen: dict[int, str] = {}
     for tok, tid in vocab.items():
@@ -40,17 +50,32 @@ class MergeTable:
 
     Every merge must join two vocabulary tokens into a vocabulary token; with a
     ``prefix`` (``##``) the right part loses it when glued on, as in training.
+    ``id_triples`` holds each merge's (left, right, merged) ids as int32 when the kernel checked
+    the list (None otherwise): the kernel's encoder is built from it directly.
     """
 
-    __slots__ = ("merges", "ranks", "producers")
+    __slots__ = ("merges", "id_triples", "_prefix", "_ranks", "_producers")
 
     def __init__(self, merges: Sequence[tuple[str, str]], *, vocab: Mapping[str, int],
                  prefix: Optional[str]) -> None:
-        self.merges: list[tuple[str, str]] = []
+        self._prefix = prefix
+        self.id_triples: Optional[bytes] = None
         # (left, right) -> (rank, merged token). A pair listed twice keeps its last rank, as tokenizers.
-        self.ranks: dict[tuple[str, str], tuple[int, str]] = {}
+        self._ranks: Optional[dict[tuple[str, str], tuple[int, str]]] = None
         # merged token -> (rank, left, right) of the first merge that made it (for merge trees).
-        self.producers: dict[str, tuple[int, str, str]] = {}
+        self._producers: Optional[dict[str, tuple[int, str, str]]] = None
+        if isinstance(merges, list) and isinstance(vocab, dict) and native.available():
+            self.id_triples = native.kernel().merge_ids(vocab, merges, prefix)
+        if self.id_triples is not None:
+            self.merges: list[tuple[str, str]] = list(merges)
+        else:
+            self.merges = []
+            self._check(merges, vocab=vocab)
+
+    def _check(self, merges: Sequence[tuple[str, str]], *, vocab: Mapping[str, int]) -> None:
+        """The reference: check every merge in Python and fill ``merges``, ``ranks`` and ``producers``."""
+        prefix = self._prefix
+        self._ranks, self._producers = {}, {}
         for rank, pair in enumerate(merges):
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
                 raise TokenizerError(f"merge {rank} must be a pair of token strings, got {pair!r}")
@@ -63,5 +88,31 @@ class MergeTable:
             if new not in vocab:
                 raise TokenizerError(f"merge {rank} ({left!r}, {right!r}) makes {new!r}, which is not in the vocabulary")
             self.merges.append((left, right))
-            self.ranks[(left, right)] = (rank, new)
-            self.producers.setdefault(new, (rank, left, right))
+            self._ranks[(left, right)] = (rank, new)
+            self._producers.setdefault(new, (rank, left, right))
+
+    def _fill(self) -> None:
+        """Build the dicts from a list the kernel checked (no pair twice, every token known)."""
+        prefix = self._prefix
+        ranks: dict[tuple[str, str], tuple[int, str]] = {}
+        producers: dict[str, tuple[int, str, str]] = {}
+        for rank, (left, right) in enumerate(self.merges):
+            new = left + (right[len(prefix):] if prefix is not None and right.startswith(prefix) else right)
+            ranks[(left, right)] = (rank, new)
+            producers.setdefault(new, (rank, left, right))
+        # Producers first: a reader that sees ranks filled finds producers filled too.
+        self._producers, self._ranks = producers, ranks
+
+    @property
+    def ranks(self) -> dict[tuple[str, str], tuple[int, str]]:
+        """(left, right) -> (rank, merged token), built on first use."""
+        if self._ranks is None:
+            self._fill()
+        return self._ranks  # type: ignore[return-value]
+
+    @property
+    def producers(self) -> dict[str, tuple[int, str, str]]:
+        """Merged token -> (rank, left, right) of the first merge that made it, built on first use."""
+        if self._producers is None:
+            self._fill()
+        return self._producers  # type: ignore[return-value]
