@@ -8,6 +8,7 @@ python -m pip install --quiet --disable-pip-version-check -r requirements-dev.tx
 # Debian's Chromium for the browser tests; Debian's PostgreSQL for the store's tests, which start a
 # throwaway cluster of their own in a temporary folder (tests/_postgres.py).
 NEED=""
+[ -x /usr/bin/chromium ] || NEED="$NEED chromium"  # kaleido's plotly images are drawn by it
 [ -x /usr/bin/chromium-headless-shell ] || NEED="$NEED chromium-headless-shell"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || NEED="$NEED postgresql"
 if [ -n "$NEED" ]; then
