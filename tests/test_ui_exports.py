@@ -7,6 +7,7 @@ import json
 import re
 from types import SimpleNamespace
 
+import altair as alt
 import pandas as pd
 import pytest
 
@@ -20,7 +21,7 @@ from ui.lattice.graph import PRESENTER_MAX_HEIGHT, VITERBI_COLOUR, lattice_figur
 from ui.lattice.views import sampling_figure, training_figure
 from ui.widgets import export
 from ui.widgets.charts import compression_chart
-from ui.widgets.export_theme import ChartStyle, style_altair, style_plotly
+from ui.widgets.export_theme import ChartStyle, style_altair, style_plotly, style_spec
 
 STYLES = [ChartStyle(dark=False), ChartStyle(dark=True)]
 
@@ -148,19 +149,31 @@ def test_plotly_styling_sets_unset_colours_and_keeps_the_charts_own():
 
 @pytest.mark.parametrize("style", STYLES, ids=["light", "dark"])
 def test_altair_charts_take_the_theme_and_draw_as_svg(style):
-    spec = style_altair(compression_chart([10, 8, 7, 7], 2, style=style), style).to_dict()
+    chart = alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_bar().encode(x="x:Q")
+    spec = style_altair(chart, style).to_dict()
     assert spec["config"]["axis"]["labelColor"] == style.text
     assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"
     assert spec["config"]["background"] == "transparent"
-    assert style_altair(compression_chart([3, 2], 1), style, background=True).to_dict()["config"]["background"] \
-        == style.background
+    assert style_altair(chart, style, background=True).to_dict()["config"]["background"] == style.background
+    # The same theme merged into a spec written as a dict (the BPE page's charts), as Altair's config.
+    styled = style_spec(compression_chart([10, 8, 7, 7], 2, style=style), style)
+    # All but Altair's default view size (300 x 300), which these charts set themselves.
+    assert styled["config"] == {**spec["config"], "view": {"strokeWidth": 0}}
+    assert styled["usermeta"] == spec["usermeta"]
+    assert style_spec({"config": {"axis": {"labelAngle": 45}}}, style)["config"]["axis"]["labelAngle"] == 45
+    assert style_spec({}, style, background=True)["config"]["background"] == style.background
 
 
 def test_altair_exports_are_png_and_svg_in_the_theme():
     dark = STYLES[1]
-    chart = compression_chart([10, 8, 7, 7], 2, style=dark)
-    svg = export.altair_image(chart, "svg", dark).decode("utf-8")
-    png = export.altair_image(chart, "png", dark)
+    for chart in (compression_chart([10, 8, 7, 7], 2, style=dark),  # a spec written as a dict
+                  alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_bar().encode(x="x:Q", y="x:Q")):
+        svg = export.altair_image(chart, "svg", dark).decode("utf-8")
+        png = export.altair_image(chart, "png", dark)
+        _readable_in(svg, png, dark)
+
+
+def _readable_in(svg: str, png: bytes, dark) -> None:
     assert svg.lstrip().startswith("<svg") and dark.background in svg
     fills = set(re.findall(r'<text[^>]*fill="(#[0-9a-fA-F]{6})"', svg))
     assert fills and all(contrast(_rgb(f), _rgb(dark.background)) >= 4.5 for f in fills), fills

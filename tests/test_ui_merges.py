@@ -360,7 +360,7 @@ def test_candidates_chart_leaves_the_legend_to_the_page_and_grows_per_bar():
     # A Vega legend under the bars squashed charts of one to a few candidates into a line.
     run = train_run(load_sample("wikipedia-aaabdaaabac"), WORKED_EXAMPLES["wikipedia-aaabdaaabac"][0])
     info = run.step_info(run.num_steps)
-    spec = candidates_chart(info, scheme="plain", translate=True).to_dict()
+    spec = candidates_chart(info, scheme="plain", translate=True)
     assert spec["height"] == {"step": BAR_HEIGHT}
     assert all(layer["encoding"]["color"].get("legend", "absent") is None
                for layer in spec["layer"] if "field" in layer["encoding"]["color"])

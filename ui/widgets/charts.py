@@ -1,4 +1,4 @@
-"""Charts of the step-through page (Altair): candidate pairs and the compression curve.
+"""Charts of the step-through page (Vega-Lite specs): candidate pairs and the compression curve.
 
 Token text in charts is drawn by Vega as SVG/canvas text, never as HTML; labels
 still go through :func:`ui.tokens.display_text` so whitespace and partial bytes
@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
-import altair as alt
 import pandas as pd
+from altair import SCHEMA_URL as VEGA_LITE_SCHEMA  # the Vega-Lite version Altair writes
 
 from ui.merges.run import Candidate, StepInfo
 from ui.widgets.export_theme import LIGHT, ChartStyle
@@ -66,34 +67,44 @@ def candidates_frame(info: StepInfo, *, scheme: Scheme, translate: bool) -> pd.D
 
 
 def candidates_chart(info: StepInfo, *, scheme: Scheme, translate: bool,
-                     style: ChartStyle = LIGHT) -> alt.Chart:
+                     style: ChartStyle = LIGHT) -> dict[str, Any]:
     """Horizontal bars of the step's candidate pairs, the merged one highlighted; the count at the
-    end of each bar in the theme's text colour, every text sized for ``style`` (presenter mode)."""
+    end of each bar in the theme's text colour, every text sized for ``style`` (presenter mode).
+
+    A Vega-Lite spec written as a dict: drawn on every step of the BPE page, where building it with
+    Altair (objects, copies, schema checks) took most of a click's time.
+    """
     data = candidates_frame(info, scheme=scheme, translate=translate)
     wordpiece = info.score is not None
     title = "score = count(ab) / (count(a) · count(b))" if wordpiece else "pair count"
     kinds = [k for k in KIND_COLOURS if k in set(data["kind"])]
-    tooltip = [alt.Tooltip("pair:N"), alt.Tooltip("count:Q", format=",")]
+    tooltip: list[dict[str, Any]] = [{"field": "pair", "type": "nominal"},
+                                     {"field": "count", "type": "quantitative", "format": ","}]
     if wordpiece:
-        tooltip.append(alt.Tooltip("value:Q", title="score", format=".4g"))
-    bars = (
-        alt.Chart(data)
-        .mark_bar()
-        .encode(
-            # An explicit order: layered charts would otherwise merge their domains in any order.
-            y=alt.Y("pair:N", sort=list(data["pair"]), title=None,
-                    axis=alt.Axis(labelLimit=style.size(260), labelFontSize=style.size(13), labelOverlap=False)),
-            x=alt.X("value:Q", title=title, axis=None if wordpiece else alt.Axis(tickMinStep=1, format=",d")),
-            # No Vega legend: under Streamlit a legend below the bars squashes a chart of few
-            # candidates to a line; the page draws the legend itself (kinds_legend_html).
-            color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[KIND_COLOURS[k] for k in kinds]),
-                            legend=None),
-            tooltip=tooltip,
-        )
-    )
-    text = bars.mark_text(align="left", dx=3, fontSize=style.size(12)).encode(
-        text=alt.Text("value:Q", format=".3g" if wordpiece else ","), color=alt.value(style.text))
-    return (bars + text).properties(height=alt.Step(style.size(BAR_HEIGHT)))
+        tooltip.append({"field": "value", "type": "quantitative", "title": "score", "format": ".4g"})
+    encoding = {
+        # An explicit order: layered charts would otherwise merge their domains in any order.
+        "y": {"field": "pair", "type": "nominal", "sort": list(data["pair"]), "title": None,
+              "axis": {"labelLimit": style.size(260), "labelFontSize": style.size(13), "labelOverlap": False}},
+        "x": {"field": "value", "type": "quantitative", "title": title,
+              "axis": None if wordpiece else {"tickMinStep": 1, "format": ",d"}},
+        # No Vega legend: under Streamlit a legend below the bars squashes a chart of few
+        # candidates to a line; the page draws the legend itself (kinds_legend_html).
+        "color": {"field": "kind", "type": "nominal", "legend": None,
+                  "scale": {"domain": kinds, "range": [KIND_COLOURS[k] for k in kinds]}},
+        "tooltip": tooltip,
+    }
+    text = {**encoding, "text": {"field": "value", "type": "quantitative", "format": ".3g" if wordpiece else ","},
+            "color": {"value": style.text}}
+    return {
+        "$schema": VEGA_LITE_SCHEMA,
+        "data": {"values": data.to_dict("records")},
+        "height": {"step": style.size(BAR_HEIGHT)},
+        "layer": [
+            {"mark": {"type": "bar"}, "encoding": encoding},
+            {"mark": {"type": "text", "align": "left", "dx": 3, "fontSize": style.size(12)}, "encoding": text},
+        ],
+    }
 
 
 def kinds_legend_html(info: StepInfo, *, scheme: Scheme, translate: bool) -> str:
@@ -122,18 +133,34 @@ def compression_frame(curve: Sequence[int], step: int, *, points: int = CURVE_PO
     return pd.DataFrame({"step": steps, "tokens": [curve[s] for s in steps]})
 
 
-def compression_chart(curve: Sequence[int], step: int, *, style: ChartStyle = LIGHT) -> alt.Chart:
-    """Tokens against merge step, the current step marked by a rule and a dot."""
-    data = compression_frame(curve, step)
-    line = alt.Chart(data).mark_line(color=style.blue).encode(
-        x=alt.X("step:Q", title="merge step", scale=alt.Scale(domain=[0, max(1, len(curve) - 1)]),
-                axis=alt.Axis(tickMinStep=1, format=",d")),
-        y=alt.Y("tokens:Q", title="corpus length (tokens)", scale=alt.Scale(zero=True),
-                axis=alt.Axis(tickMinStep=1, format=",d")),
-        tooltip=[alt.Tooltip("step:Q", format=","), alt.Tooltip("tokens:Q", format=",")],
-    )
-    here = pd.DataFrame({"step": [step], "tokens": [curve[step]]})
-    rule = alt.Chart(here).mark_rule(color=style.accent, strokeWidth=2).encode(x="step:Q")
-    dot = alt.Chart(here).mark_point(color=style.accent, filled=True, size=90).encode(
-        x="step:Q", y="tokens:Q", tooltip=[alt.Tooltip("step:Q", format=","), alt.Tooltip("tokens:Q", format=",")])
-    return (line + rule + dot).properties(height=style.size(260))
+def compression_chart(curve: Sequence[int], step: int, *, style: ChartStyle = LIGHT) -> dict[str, Any]:
+    """Tokens against merge step, the current step marked by a rule and a dot (a Vega-Lite spec,
+    written as a dict for the same reason as :func:`candidates_chart`).
+
+    >>> spec = compression_chart([10, 8, 7], 1)
+    >>> [layer["mark"]["type"] for layer in spec["layer"]], spec["layer"][1]["data"]
+    (['line', 'rule', 'point'], {'values': [{'step': 1, 'tokens': 8}]})
+    """
+    frame = compression_frame(curve, step)
+    line_values = [{"step": int(a), "tokens": int(b)} for a, b in zip(frame["step"], frame["tokens"])]
+    here = {"values": [{"step": step, "tokens": int(curve[step])}]}
+    tooltip = [{"field": "step", "type": "quantitative", "format": ","},
+               {"field": "tokens", "type": "quantitative", "format": ","}]
+    x = {"field": "step", "type": "quantitative"}
+    y = {"field": "tokens", "type": "quantitative"}
+    return {
+        "$schema": VEGA_LITE_SCHEMA,
+        "height": style.size(260),
+        "layer": [
+            {"data": {"values": line_values}, "mark": {"type": "line", "color": style.blue},
+             "encoding": {
+                 "x": {**x, "title": "merge step", "scale": {"domain": [0, max(1, len(curve) - 1)]},
+                       "axis": {"tickMinStep": 1, "format": ",d"}},
+                 "y": {**y, "title": "corpus length (tokens)", "scale": {"zero": True},
+                       "axis": {"tickMinStep": 1, "format": ",d"}},
+                 "tooltip": tooltip}},
+            {"data": here, "mark": {"type": "rule", "color": style.accent, "strokeWidth": 2}, "encoding": {"x": x}},
+            {"data": here, "mark": {"type": "point", "color": style.accent, "filled": True, "size": 90},
+             "encoding": {"x": x, "y": y, "tooltip": tooltip}},
+        ],
+    }

@@ -32,7 +32,7 @@ from typing import Any, Optional
 import pandas as pd
 import streamlit as st
 
-from ui.widgets.export_theme import ChartStyle, current, style_altair, style_plotly
+from ui.widgets.export_theme import ChartStyle, current, style_altair, style_plotly, style_spec
 
 #: Pixels of an exported plotly chart's width (its height is the chart's own).
 EXPORT_WIDTH = 1200
@@ -53,10 +53,14 @@ def file_stem(name: str) -> str:
 
 # ------------------------------------------------------------------------------------- images
 def altair_image(chart: Any, fmt: str, style: ChartStyle) -> bytes:
-    """``chart`` as PNG or SVG bytes in ``style`` (theme background painted in)."""
+    """``chart`` (an Altair chart or a Vega-Lite spec as a dict) as PNG or SVG bytes in ``style``
+    (theme background painted in)."""
     import vl_convert as vlc
 
-    spec = style_altair(chart, style, background=True).to_dict()
+    if isinstance(chart, dict):
+        spec = style_spec(chart, style, background=True)
+    else:
+        spec = style_altair(chart, style, background=True).to_dict()
     if fmt == "svg":
         return vlc.vegalite_to_svg(spec).encode("utf-8")
     return vlc.vegalite_to_png(spec, scale=PNG_SCALE)
@@ -142,15 +146,32 @@ def plotly_chart(fig: Any, *, key: str, name: str, container: Any = None, style:
 def altair_chart(chart: Any, *, key: str, name: str, container: Any = None, style: Optional[ChartStyle] = None,
                  **kwargs: Any) -> Any:
     """Draw ``chart`` in the theme, with PNG and SVG downloads under it (``chart`` may be a
-    function of the :class:`ChartStyle`, as for :func:`plotly_chart`)."""
+    function of the :class:`ChartStyle`, as for :func:`plotly_chart`; an Altair chart or a
+    Vega-Lite spec written as a dict)."""
     where = container if container is not None else st
     style = style or current()
     if callable(chart):
         chart = chart(style)
     kwargs.setdefault("width", "stretch")
-    shown = where.altair_chart(style_altair(chart, style), key=key, **kwargs)
+    spec = chart if isinstance(chart, dict) else _spec(chart)
+    if spec is None:  # more rows than Altair inlines: Streamlit's own path sends them as Arrow
+        shown = where.altair_chart(style_altair(chart, style), key=key, **kwargs)
+    else:
+        shown = where.vega_lite_chart(style_spec(spec, style), key=key, **kwargs)
     _buttons(key, name, lambda fmt: altair_image(chart, fmt, style), where)
     return shown
+
+
+def _spec(chart: Any) -> Optional[dict[str, Any]]:
+    """The chart's Vega-Lite spec, unchecked (the charts are ours; checking every chart against the
+    schema on every rerun took ~40 ms of each step on the BPE page), or None when its data is over
+    Altair's inline limit (5,000 rows)."""
+    import altair as alt
+
+    try:
+        return chart.to_dict(validate=False)
+    except alt.MaxRowsError:
+        return None
 
 
 def csv_bytes(frame: pd.DataFrame, *, index: bool = False) -> bytes:

@@ -141,6 +141,36 @@ def style_plotly(fig: Any, style: ChartStyle, *, background: bool = False) -> An
 
 
 # ------------------------------------------------------------------------------------- Altair
+def altair_config(style: ChartStyle, *, background: bool = False) -> dict[str, Any]:
+    """The Vega-Lite ``config`` that :func:`style_altair` gives a chart, as a plain dict (merged
+    into a spec without Altair's copies and checks: a tenth of the cost on every rerun).
+
+    >>> altair_config(ChartStyle(dark=False, presenter=False))["view"]
+    {'strokeWidth': 0}
+    """
+    axis_text = {"labelColor": style.text, "titleColor": style.text, "labelFontSize": style.font,
+                 "titleFontSize": style.font}
+    return {
+        "background": style.background if background else "transparent",
+        "axis": {**axis_text, "gridColor": style.grid, "domainColor": style.grid, "tickColor": style.grid},
+        "legend": dict(axis_text),
+        "title": {"color": style.text, "fontSize": style.size(15)},
+        "text": {"color": style.text, "fontSize": style.font},
+        "view": {"strokeWidth": 0},
+    }
+
+
+def style_spec(spec: dict[str, Any], style: ChartStyle, *, background: bool = False) -> dict[str, Any]:
+    """A Vega-Lite spec (a dict, or a chart's ``to_dict``) with the theme's config merged in (the
+    theme wins, as :func:`style_altair`'s ``configure_*`` calls do), drawn as SVG; ``background``
+    paints the theme's background (for exported images)."""
+    config = dict(spec.get("config") or {})
+    for part, values in altair_config(style, background=background).items():
+        config[part] = {**config[part], **values} if isinstance(values, dict) and isinstance(config.get(part), dict) \
+            else values
+    return {**spec, "config": config, "usermeta": {"embedOptions": {"renderer": "svg"}}}
+
+
 def style_altair(chart: Any, style: ChartStyle, *, background: bool = False) -> Any:
     """``chart`` (any Altair chart, layered or not) configured with the theme's colours and sizes,
     drawn as SVG (so its text is in the page, where the contrast test reads it)."""

@@ -16,6 +16,7 @@ that no other module calls ``st.html``.)
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 from html.parser import HTMLParser
 
 import streamlit as st
@@ -50,10 +51,17 @@ class _Checker(HTMLParser):
 
 def markup_problems(fragment: str) -> list[str]:
     """What in ``fragment`` the app's helpers never write (empty when it may be shown as HTML)."""
+    return list(_problems(fragment))
+
+
+# Keyed by the fragment itself (its content; equal text, equal answer, whoever asks): stepping a
+# page redraws mostly the same fragments, and parsing them again took ~40 ms of a BPE step.
+@lru_cache(maxsize=256)
+def _problems(fragment: str) -> tuple[str, ...]:
     checker = _Checker()
     checker.feed(fragment)
     checker.close()
-    return checker.problems
+    return tuple(checker.problems)
 
 
 def render_html(fragment: str) -> None:
