@@ -189,3 +189,13 @@ def test_packed_merges_of_a_broken_size_are_refused():
         tk.Encoder(class_table(), 0, list(range(256)), b"\x00" * 13, raw, strs)
     with pytest.raises(ValueError, match="0..2"):
         tk.Encoder(class_table(), 0, list(range(256)), b"\xff" * 12, raw, strs)
+
+
+def test_the_kernels_dicts_keep_the_last_rank_of_a_pair_and_the_first_producer():
+    ranks, producers = tk.merge_dicts([("a", "b"), ("ab", "##c"), ("a", "b"), ("a", "bc")], "##")
+    assert ranks == {("a", "b"): (2, "ab"), ("ab", "##c"): (1, "abc"), ("a", "bc"): (3, "abc")}
+    assert producers == {"ab": (0, "a", "b"), "abc": (1, "ab", "##c")}
+    with pytest.raises(TypeError, match="tuples of str"):
+        tk.merge_dicts([["a", "b"]], None)
+    with pytest.raises(TypeError, match="prefix"):
+        tk.merge_dicts([], 3)

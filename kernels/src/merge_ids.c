@@ -171,7 +171,75 @@ static PyObject *plain_vocab(PyObject *self, PyObject *args) {
     return PyBool_FromLong(plain);
 }
 
+/* merge_dicts(pairs, prefix) -> (ranks, producers): tables.py's two dicts of a merge list, built
+ * here for a model the Python encoder runs (no kernel encoder: Gemma's and other SentencePiece-style
+ * BPE): ranks maps (left, right) -> (rank, merged), the last rank of a pair listed twice winning;
+ * producers maps merged -> (rank, left, right) of the first merge making it. pairs: a list of
+ * (left, right) str tuples, every one checked already (merge_ids or the Python check). */
+static PyObject *merge_dicts(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *pairs, *prefix;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &pairs, &prefix)) return NULL;
+    if (prefix != Py_None && !PyUnicode_Check(prefix)) {
+        PyErr_SetString(PyExc_TypeError, "prefix must be a str or None");
+        return NULL;
+    }
+    PyObject *ranks = PyDict_New(), *producers = PyDict_New();
+    if (!ranks || !producers) goto fail;
+    Py_ssize_t plen = prefix == Py_None ? -1 : PyUnicode_GET_LENGTH(prefix);
+    Py_ssize_t n = PyList_GET_SIZE(pairs);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        /* Setting items of our own dicts with str keys runs no Python code: pairs keeps its size. */
+        PyObject *m = PyList_GET_ITEM(pairs, k);
+        if (!PyTuple_CheckExact(m) || PyTuple_GET_SIZE(m) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(m, 0)) ||
+            !PyUnicode_CheckExact(PyTuple_GET_ITEM(m, 1))) {
+            PyErr_SetString(PyExc_TypeError, "pairs must hold (left, right) tuples of str");
+            goto fail;
+        }
+        PyObject *left = PyTuple_GET_ITEM(m, 0), *right = PyTuple_GET_ITEM(m, 1);
+        PyObject *merged;
+        int starts = 0;
+        if (plen >= 0) {
+            Py_ssize_t t = PyUnicode_Tailmatch(right, prefix, 0, PY_SSIZE_T_MAX, -1);
+            if (t < 0) goto fail;
+            starts = t > 0;
+        }
+        if (starts) {
+            PyObject *tail = PyUnicode_Substring(right, plen, PyUnicode_GET_LENGTH(right));
+            if (!tail) goto fail;
+            merged = PyUnicode_Concat(left, tail);
+            Py_DECREF(tail);
+        } else {
+            merged = PyUnicode_Concat(left, right);
+        }
+        if (!merged) goto fail;
+        PyObject *rank = PyLong_FromSsize_t(k);
+        PyObject *value = rank ? PyTuple_Pack(2, rank, merged) : NULL;
+        int bad = !value || PyDict_SetItem(ranks, m, value) < 0;
+        Py_XDECREF(value);
+        if (!bad) {
+            int has = PyDict_Contains(producers, merged);
+            PyObject *made = has == 0 ? PyTuple_Pack(3, rank, left, right) : NULL;
+            bad = has < 0 || (has == 0 && (!made || PyDict_SetItem(producers, merged, made) < 0));
+            Py_XDECREF(made);
+        }
+        Py_XDECREF(rank);
+        Py_DECREF(merged);
+        if (bad) goto fail;
+    }
+    PyObject *out = PyTuple_Pack(2, ranks, producers);
+    Py_DECREF(ranks);
+    Py_DECREF(producers);
+    return out;
+fail:
+    Py_XDECREF(ranks);
+    Py_XDECREF(producers);
+    return NULL;
+}
+
 PyMethodDef merge_ids_methods[] = {
+    {"merge_dicts", (PyCFunction)merge_dicts, METH_VARARGS,
+     "merge_dicts(pairs, prefix) -> (ranks, producers) dicts of a checked merge list."},
     {"plain_vocab", (PyCFunction)plain_vocab, METH_VARARGS,
      "plain_vocab(vocab, max_id) -> whether every key is a non-empty str and every value a distinct int in 0..max_id."},
     {"merge_pairs", (PyCFunction)merge_pairs, METH_O,

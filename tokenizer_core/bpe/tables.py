@@ -94,12 +94,14 @@ class MergeTable:
     def _fill(self) -> None:
         """Build the dicts from a list the kernel checked (no pair twice, every token known)."""
         prefix = self._prefix
-        ranks: dict[tuple[str, str], tuple[int, str]] = {}
-        producers: dict[str, tuple[int, str, str]] = {}
-        for rank, (left, right) in enumerate(self.merges):
-            new = left + (right[len(prefix):] if prefix is not None and right.startswith(prefix) else right)
-            ranks[(left, right)] = (rank, new)
-            producers.setdefault(new, (rank, left, right))
+        if native.available() and isinstance(self.merges, list):  # 0.6 s in Python for Gemma 3
+            ranks, producers = native.kernel().merge_dicts(self.merges, prefix)
+        else:
+            ranks, producers = {}, {}
+            for rank, (left, right) in enumerate(self.merges):
+                new = left + (right[len(prefix):] if prefix is not None and right.startswith(prefix) else right)
+                ranks[(left, right)] = (rank, new)
+                producers.setdefault(new, (rank, left, right))
         # Producers first: a reader that sees ranks filled finds producers filled too.
         self._producers, self._ranks = producers, ranks
 
