@@ -7,11 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from tokenizer_core.corpus.loading import corpus_from_text
 from ui.merges.encode import encode, tokens_of
-from ui.merges.html import merge_banner_html, sentence_html, strips_html, tree_block_html, words_html
+from ui.merges.html import merge_banner_html, sentence_html, strips_html, strips_parts, tree_block_html, words_html
 from ui.merges.settings import MergeSettings
 from ui.merges.training import train_run
 from ui.widgets.charts import kinds_legend_html
@@ -198,3 +200,27 @@ def test_tokens_from_the_kernels_chunk_table_are_escaped():
         block = chips_html(list(zip(row.ids, row.tokens)), scheme="plain")
         assert markup_problems(block) == [] and not re.search(r"<\s*(script|img|a)\b", block, re.I)
     assert "&lt;script&gt;" in chips_html(list(zip(rows[0].ids, rows[0].tokens)), scheme="plain")
+
+
+_PIECES = ['<span title="a&lt;b">', "x</span>", "<img src=x onerror=alert(1)>", "<style>td{}</style>",
+           "<style>", "</style>", '<span title="', '">', "<!-- c -->", "<!--", "-->", "a & b", "&amp",
+           "<a href='javascript:alert(1)'>", "</a>", "<tr><td>1</td></tr>", "<script>", "</script>", "<"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=8), st.data())
+def test_a_fragment_in_parts_gets_the_answer_of_the_whole(pieces, data):
+    """However a fragment is cut into parts, checking the parts one by one (as the BPE page's merge
+    strips are) finds exactly what checking the joined text finds."""
+    whole = "".join(pieces)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(whole)), max_size=4)))
+    parts = [whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)])]
+    assert markup_problems(parts) == markup_problems(whole)
+
+
+def test_the_strips_in_parts_are_the_strips_joined():
+    run = train_run(corpus_from_text("low lower lowest newer wider " * 20), MergeSettings(budget=12))
+    view = encode(run, "lower newest", 12)
+    parts = strips_parts(view, run.token_id, scheme=run.scheme, translate=True)
+    assert len(parts) >= 3 and "".join(parts) == strips_html(view, run.token_id, scheme=run.scheme, translate=True)
+    assert all(part.startswith("<tr>") and part.endswith("</tr>") for part in parts[1:-1])
+    assert markup_problems(parts) == []

@@ -92,6 +92,12 @@ def _sentence(pieces: Sequence[Sequence[str]], id_of: IdOf, *, scheme: Scheme, t
 def strips_html(view: EncodeView, id_of: IdOf, *, scheme: Scheme, translate: bool) -> str:
     """One row per applied merge: ``#step left + right``, the number of tokens after it and the
     sentence after it; the rows scroll in a box of bounded height, the final ids below."""
+    return "".join(strips_parts(view, id_of, scheme=scheme, translate=translate))
+
+
+def strips_parts(view: EncodeView, id_of: IdOf, *, scheme: Scheme, translate: bool) -> list[str]:
+    """:func:`strips_html` in whole elements (the table's opening, one ``<tr>`` per row, the rest):
+    a step adds at most a row, so :func:`~ui.widgets.safe_html.render_html` checks only that one."""
     rows = [("start", view.initial, frozenset())]
     for s in view.strips:
         label = (f"#{s.step:,}  {shown_text(s.left, scheme=scheme, translate=translate)} + "
@@ -99,14 +105,14 @@ def strips_html(view: EncodeView, id_of: IdOf, *, scheme: Scheme, translate: boo
         rows.append((label, s.pieces, frozenset([s.token])))
     label_style = f"{_MONO};{_MUTED};padding:2px 12px 2px 0;white-space:pre;vertical-align:top"
     count_style = f"{_MONO};{_MUTED};padding:2px 12px 2px 0;text-align:right;vertical-align:top"
-    body = "".join(
+    body = [
         "<tr>"
         f'<td style="{label_style}">{html.escape(label)}</td>'
         f'<td style="{count_style}" title="tokens">{sum(map(len, pieces)):,}</td>'
         f'<td style="padding:2px 0">{_sentence(pieces, id_of, scheme=scheme, translate=translate, highlight=hl)}</td>'
         "</tr>"
         for label, pieces, hl in rows
-    )
+    ]
     more = ""
     if view.hidden:
         more = f'<div style="{_MUTED}">… and {view.hidden:,} more merges (not shown).</div>'
@@ -114,12 +120,13 @@ def strips_html(view: EncodeView, id_of: IdOf, *, scheme: Scheme, translate: boo
             f'<th style="{_MUTED};text-align:right;font-weight:400;padding-right:12px">tokens</th><th></th></tr>')
     final = [t for piece in view.final for t in piece]
     ids = ", ".join("?" if id_of(t) is None else f"{id_of(t)}" for t in final)
-    return (
+    return [
         '<div style="max-height:22rem;overflow-y:auto">'
-        f'<table class="tp-strips" style="border-collapse:collapse;border:none"><thead>{head}</thead>'
-        f"<tbody>{body}</tbody></table></div>{more}"
-        f'<div class="tp-ids" style="{_MONO};margin-top:6px">{len(final):,} tokens · ids [{html.escape(ids)}]</div>'
-    )
+        f'<table class="tp-strips" style="border-collapse:collapse;border:none"><thead>{head}</thead><tbody>',
+        *body,
+        f"</tbody></table></div>{more}"
+        f'<div class="tp-ids" style="{_MONO};margin-top:6px">{len(final):,} tokens · ids [{html.escape(ids)}]</div>',
+    ]
 
 
 def sentence_html(pieces: Sequence[Sequence[str]], id_of: IdOf, *, scheme: Scheme, translate: bool) -> str:

@@ -26,7 +26,7 @@ from ui.merges.html import (
     merge_banner_html,
     sentence_html,
     stop_text,
-    strips_html,
+    strips_parts,
     tie_text,
     tree_block_html,
     words_html,
@@ -308,7 +308,7 @@ def _encode_panel(run: MergeRun, step: int, info: StepInfo, translate: bool) -> 
         return
     st.caption(f"The merges learned up to step {step:,}, applied in order: one strip per merge that changes "
                "the sentence, the merged token outlined.")
-    render_html(strips_html(view, run.token_id, scheme=run.scheme, translate=translate))
+    render_html(strips_parts(view, run.token_id, scheme=run.scheme, translate=translate))
     if view.final_differs:
         st.markdown("**What the WordPiece encoder outputs** (greedy longest match with the vocabulary at this step)")
         render_html(sentence_html(view.final, run.token_id, scheme=run.scheme, translate=translate))

@@ -16,8 +16,10 @@ that no other module calls ``st.html``.)
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from functools import lru_cache
 from html.parser import HTMLParser
+from typing import Union
 
 import streamlit as st
 
@@ -49,24 +51,45 @@ class _Checker(HTMLParser):
     handle_startendtag = handle_starttag
 
 
-def markup_problems(fragment: str) -> list[str]:
-    """What in ``fragment`` the app's helpers never write (empty when it may be shown as HTML)."""
-    return list(_problems(fragment))
+def markup_problems(fragment: Union[str, Sequence[str]]) -> list[str]:
+    """What in ``fragment`` the app's helpers never write (empty when it may be shown as HTML).
+
+    ``fragment`` may come in parts (whole elements, joined as they are): each part is checked on
+    its own, and when every part leaves the parser where a fresh one starts (no tag, comment or
+    ``<style>`` left open) their answers are the answer for the whole; otherwise the joined text
+    is checked.
+
+    >>> markup_problems(["<table><tbody>", "<tr><td>a</td></tr>", "</tbody></table>"])
+    []
+    >>> markup_problems(['<span title="', '"><img src=x onerror=alert(1)>'])
+    ['tag <img>', 'attribute onerror on <img>']
+    """
+    if isinstance(fragment, str):
+        return list(_problems(fragment)[0])
+    answers = [_problems(part) for part in fragment]
+    if all(clean for _, clean in answers):
+        return [p for problems, _ in answers for p in problems]
+    return list(_problems("".join(fragment))[0])
 
 
 # Keyed by the fragment itself (its content; equal text, equal answer, whoever asks): stepping a
 # page redraws mostly the same fragments, and parsing them again took ~40 ms of a BPE step.
-@lru_cache(maxsize=256)
-def _problems(fragment: str) -> tuple[str, ...]:
+@lru_cache(maxsize=1024)
+def _problems(fragment: str) -> tuple[tuple[str, ...], bool]:
+    """The problems of ``fragment`` alone, and whether the parser ended it in its starting state."""
     checker = _Checker()
     checker.feed(fragment)
+    clean = not checker.rawdata and checker.cdata_elem is None
     checker.close()
-    return tuple(checker.problems)
+    return tuple(checker.problems), clean
 
 
-def render_html(fragment: str) -> None:
-    """``st.html(fragment)`` when :func:`markup_problems` finds nothing; otherwise the fragment as text."""
+def render_html(fragment: Union[str, Sequence[str]]) -> None:
+    """``st.html(fragment)`` when :func:`markup_problems` finds nothing; otherwise the fragment as text.
+    A fragment in parts (whole elements) is shown joined."""
     problems = markup_problems(fragment)
+    if not isinstance(fragment, str):
+        fragment = "".join(fragment)
     if not problems:
         st.html(fragment)
         return
