@@ -14,6 +14,12 @@ pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 720), (1024, 768)]
 SCHEMES = ["light", "dark"]
+# Every size with every theme, each pair walked once: the mouse walk takes two pairs and the keys
+# walk the other two (the walks are the same whatever the pair; walking each one four times cost
+# more than a minute of the test command).
+MOUSE_CASES = [((1280, 720), "light"), ((1024, 768), "dark")]
+KEY_CASES = [((1280, 720), "dark"), ((1024, 768), "light")]
+_case_id = lambda case: f"{case[0][0]}x{case[0][1]}-{case[1]}"  # noqa: E731
 BAR = ".st-key-display_presenter_bar"
 PRESENT = re.compile(r"[?&]present=1\b")
 
@@ -103,8 +109,11 @@ def _focus_page(page) -> None:
     page.locator("[data-testid=stMain] h1").first.click()
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_two_walks_cover_every_size_with_every_theme():
+    assert sorted(MOUSE_CASES + KEY_CASES) == sorted((size, scheme) for size in SIZES for scheme in SCHEMES)
+
+
+@pytest.mark.parametrize(("size", "scheme"), MOUSE_CASES, ids=map(_case_id, MOUSE_CASES))
 def test_presenter_mode_with_the_mouse(streamlit_server, browser_page, size, scheme):
     from playwright.sync_api import expect
 
@@ -131,8 +140,7 @@ def test_presenter_mode_with_the_mouse(streamlit_server, browser_page, size, sch
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("size", "scheme"), KEY_CASES, ids=map(_case_id, KEY_CASES))
 def test_presenter_mode_with_keys(streamlit_server, browser_page, size, scheme):
     from playwright.sync_api import expect
 
