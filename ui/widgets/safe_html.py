@@ -65,16 +65,23 @@ def markup_problems(fragment: Union[str, Sequence[str]]) -> list[str]:
     ['tag <img>', 'attribute onerror on <img>']
     """
     if isinstance(fragment, str):
-        return list(_problems(fragment)[0])
-    answers = [_problems(part) for part in fragment]
+        return list(_answer(fragment)[0])
+    answers = [_answer(part) for part in fragment]
     if all(clean for _, clean in answers):
         return [p for problems, _ in answers for p in problems]
-    return list(_problems("".join(fragment))[0])
+    return list(_answer("".join(fragment))[0])
 
 
-# Keyed by the fragment itself (its content; equal text, equal answer, whoever asks): stepping a
-# page redraws mostly the same fragments, and parsing them again took ~40 ms of a BPE step.
-@lru_cache(maxsize=1024)
+#: Fragments up to this many characters have their answers kept (at most :data:`_KEPT` of them,
+#: about 8 MB at worst): a server-wide cache must not hold on to a large tokenizer's pages.
+_KEEP_CHARS = 16_000
+_KEPT = 512
+
+
+def _answer(fragment: str) -> tuple[tuple[str, ...], bool]:
+    return _kept(fragment) if len(fragment) <= _KEEP_CHARS else _problems(fragment)
+
+
 def _problems(fragment: str) -> tuple[tuple[str, ...], bool]:
     """The problems of ``fragment`` alone, and whether the parser ended it in its starting state."""
     checker = _Checker()
@@ -82,6 +89,11 @@ def _problems(fragment: str) -> tuple[tuple[str, ...], bool]:
     clean = not checker.rawdata and checker.cdata_elem is None
     checker.close()
     return tuple(checker.problems), clean
+
+
+# Keyed by the fragment itself (its content; equal text, equal answer, whoever asks): stepping a
+# page redraws mostly the same fragments, and parsing them again took ~40 ms of a BPE step.
+_kept = lru_cache(maxsize=_KEPT)(_problems)
 
 
 def render_html(fragment: Union[str, Sequence[str]]) -> None:
