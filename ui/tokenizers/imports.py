@@ -87,6 +87,11 @@ def _released() -> None:
     timer.start()
 
 
+def trim_pending() -> bool:
+    """Whether a release's trim is still to come (the memory test waits on this, not on a clock)."""
+    return _trim_pending.is_set()
+
+
 def live_count() -> int:
     """How many imported tokenizers the server holds now (for the memory test and the bench)."""
     with _LOCK:
