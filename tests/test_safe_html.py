@@ -81,6 +81,33 @@ def _show_hostile() -> None:
     render_html('<span class="tok">&lt;script&gt;</span>')
 
 
+def _show_hostile_parts() -> None:
+    from ui.widgets.safe_html import render_html
+
+    render_html(["<table><tbody>", "<tr><td>ok</td></tr>", '<tr><td><img src=x onerror="window.__xss=1"></td></tr>',
+                 "</tbody></table>"])
+    render_html(['<span class="tok">', "&lt;b&gt;", "</span>"])
+
+
+def test_a_fragment_in_parts_with_a_refused_part_is_shown_whole_as_text():
+    at = AppTest.from_function(_show_hostile_parts).run()
+    assert not at.exception
+    bodies = "".join(h.proto.body for h in at.get("html"))
+    assert not re.search(r"<\s*img", bodies, re.I) and "&lt;img" in bodies and "&lt;td&gt;ok" in bodies
+    assert '<span class="tok">&lt;b&gt;</span>' in bodies  # safe parts are shown joined, as they are
+    assert len(at.warning) == 1 and "tag <img>" in at.warning[0].value
+
+
+def test_the_strips_the_page_draws_in_parts_escape_hostile_tokens(hostile_run):
+    run = hostile_run
+    view = encode(run, " ".join(HOSTILE), run.num_steps)
+    parts = strips_parts(view, run.token_id, scheme=run.scheme, translate=True)
+    assert markup_problems(parts) == []
+    joined = "".join(parts)
+    assert not re.search(r"<\s*(script|img|a)\b", joined, re.I)
+    assert "&lt;" in joined and "&quot;" in joined  # the tokens' own brackets and quotes, as text
+
+
 def test_refused_markup_is_shown_as_text_with_a_warning():
     at = AppTest.from_function(_show_hostile).run()
     assert not at.exception
