@@ -59,6 +59,7 @@ def candidates_frame(info: StepInfo, *, scheme: Scheme, translate: bool) -> pd.D
         {
             # The rank keeps labels unique even when two pairs display alike.
             "pair": [f"{i}. {pair_label(c, scheme=scheme, translate=translate)}" for i, (c, _) in enumerate(rows, 1)],
+            "rank": list(range(1, len(rows) + 1)),
             "value": [c.score if wordpiece else c.count for c, _ in rows],
             "count": [c.count for c, _ in rows],
             "kind": [kind for _, kind in rows],
@@ -72,26 +73,28 @@ def candidates_chart(info: StepInfo, *, scheme: Scheme, translate: bool,
     end of each bar in the theme's text colour, every text sized for ``style`` (presenter mode).
 
     A Vega-Lite spec written as a dict: drawn on every step of the BPE page, where building it with
-    Altair (objects, copies, schema checks) took most of a click's time.
+    Altair (objects, copies, schema checks) took most of a click's time. Everything that changes from
+    step to step is in the data (the order is a ``rank`` column, the colour scale lists every kind),
+    so the spec Streamlit sends stays the same and the browser updates the drawn chart's data instead
+    of compiling and drawing a new chart on every step.
     """
     data = candidates_frame(info, scheme=scheme, translate=translate)
     wordpiece = info.score is not None
     title = "score = count(ab) / (count(a) · count(b))" if wordpiece else "pair count"
-    kinds = [k for k in KIND_COLOURS if k in set(data["kind"])]
     tooltip: list[dict[str, Any]] = [{"field": "pair", "type": "nominal"},
                                      {"field": "count", "type": "quantitative", "format": ","}]
     if wordpiece:
         tooltip.append({"field": "value", "type": "quantitative", "title": "score", "format": ".4g"})
     encoding = {
-        # An explicit order: layered charts would otherwise merge their domains in any order.
-        "y": {"field": "pair", "type": "nominal", "sort": list(data["pair"]), "title": None,
+        # An explicit order (the rank): layered charts would otherwise merge their domains in any order.
+        "y": {"field": "pair", "type": "nominal", "sort": {"field": "rank", "op": "min"}, "title": None,
               "axis": {"labelLimit": style.size(260), "labelFontSize": style.size(13), "labelOverlap": False}},
         "x": {"field": "value", "type": "quantitative", "title": title,
               "axis": None if wordpiece else {"tickMinStep": 1, "format": ",d"}},
         # No Vega legend: under Streamlit a legend below the bars squashes a chart of few
         # candidates to a line; the page draws the legend itself (kinds_legend_html).
         "color": {"field": "kind", "type": "nominal", "legend": None,
-                  "scale": {"domain": kinds, "range": [KIND_COLOURS[k] for k in kinds]}},
+                  "scale": {"domain": list(KIND_COLOURS), "range": list(KIND_COLOURS.values())}},
         "tooltip": tooltip,
     }
     text = {**encoding, "text": {"field": "value", "type": "quantitative", "format": ".3g" if wordpiece else ","},
@@ -135,15 +138,19 @@ def compression_frame(curve: Sequence[int], step: int, *, points: int = CURVE_PO
 
 def compression_chart(curve: Sequence[int], step: int, *, style: ChartStyle = LIGHT) -> dict[str, Any]:
     """Tokens against merge step, the current step marked by a rule and a dot (a Vega-Lite spec,
-    written as a dict for the same reason as :func:`candidates_chart`).
+    written as a dict for the same reason as :func:`candidates_chart`). The curve and the marked step
+    are named datasets, which Streamlit sends apart from the spec: the spec is the same on every step
+    of a run, so a step redraws data, not a chart.
 
     >>> spec = compression_chart([10, 8, 7], 1)
-    >>> [layer["mark"]["type"] for layer in spec["layer"]], spec["layer"][1]["data"]
-    (['line', 'rule', 'point'], {'values': [{'step': 1, 'tokens': 8}]})
+    >>> [layer["mark"]["type"] for layer in spec["layer"]], spec["datasets"]["here"]
+    (['line', 'rule', 'point'], [{'step': 1, 'tokens': 8}])
+    >>> {k: v for k, v in spec.items() if k != "datasets"} == {
+    ...     k: v for k, v in compression_chart([10, 8, 7], 2).items() if k != "datasets"}
+    True
     """
     frame = compression_frame(curve, step)
     line_values = [{"step": int(a), "tokens": int(b)} for a, b in zip(frame["step"], frame["tokens"])]
-    here = {"values": [{"step": step, "tokens": int(curve[step])}]}
     tooltip = [{"field": "step", "type": "quantitative", "format": ","},
                {"field": "tokens", "type": "quantitative", "format": ","}]
     x = {"field": "step", "type": "quantitative"}
@@ -151,16 +158,18 @@ def compression_chart(curve: Sequence[int], step: int, *, style: ChartStyle = LI
     return {
         "$schema": VEGA_LITE_SCHEMA,
         "height": style.size(260),
+        "datasets": {"curve": line_values, "here": [{"step": step, "tokens": int(curve[step])}]},
         "layer": [
-            {"data": {"values": line_values}, "mark": {"type": "line", "color": style.blue},
+            {"data": {"name": "curve"}, "mark": {"type": "line", "color": style.blue},
              "encoding": {
                  "x": {**x, "title": "merge step", "scale": {"domain": [0, max(1, len(curve) - 1)]},
                        "axis": {"tickMinStep": 1, "format": ",d"}},
                  "y": {**y, "title": "corpus length (tokens)", "scale": {"zero": True},
                        "axis": {"tickMinStep": 1, "format": ",d"}},
                  "tooltip": tooltip}},
-            {"data": here, "mark": {"type": "rule", "color": style.accent, "strokeWidth": 2}, "encoding": {"x": x}},
-            {"data": here, "mark": {"type": "point", "color": style.accent, "filled": True, "size": 90},
+            {"data": {"name": "here"}, "mark": {"type": "rule", "color": style.accent, "strokeWidth": 2},
+             "encoding": {"x": x}},
+            {"data": {"name": "here"}, "mark": {"type": "point", "color": style.accent, "filled": True, "size": 90},
              "encoding": {"x": x, "y": y, "tooltip": tooltip}},
         ],
     }
