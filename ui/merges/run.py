@@ -10,7 +10,8 @@ retrains: every answer comes from the trace. No Streamlit here, so it is tested
 directly.
 
 >>> from tokenizer_core.corpus.loading import load_sample
->>> from ui.merges.settings import MergeSettings
+>>> from ui.merges.holding import NEEDLE_NODES, holding_needle, joined_symbols
+from ui.merges.settings import MergeSettings
 >>> from ui.merges.training import train_run
 >>> run = train_run(load_sample("hf-course-hug-pug"), MergeSettings(budget=3))
 >>> [(i.left, i.right, i.count) for i in map(run.step_info, range(1, 4))]
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 from tokenizer_core.errors import TokenizerError
+from ui.merges.holding import NEEDLE_NODES, holding_needle, joined_symbols
 from ui.merges.settings import MergeSettings
 from ui.widgets.tokens import Scheme, scheme_for
 
@@ -157,6 +159,7 @@ class MergeRun(ABC):
         for new in new_flags:
             sizes.append(sizes[-1] + new)
         self._sizes = sizes
+        self._joined: Optional[list[str]] = None  # the kept words' initial symbols (words_with)
 
     # -- sizes ----------------------------------------------------------------------------------
     @property
@@ -218,10 +221,16 @@ class MergeRun(ABC):
         return out
 
     def words_with(self, token: str, step: int, n: int = 12) -> list[tuple[str, int, list[str]]]:
-        """The most frequent words (of those kept) holding ``token`` after ``step`` merges."""
+        """The most frequent words (of those kept) holding ``token`` after ``step`` merges; only the
+        words whose initial symbols could hold it are segmented (:mod:`ui.merges.holding`)."""
         self.check_step(step)
+        needle = holding_needle(self.merge_tree(token, step, max_nodes=NEEDLE_NODES))
+        if self._joined is None:  # once per run (shared by its sessions; equal if two threads race)
+            self._joined = [joined_symbols(self.initial_symbols(word)) for word, _ in self.top_words]
         out = []
-        for word, count in self.top_words:
+        for (word, count), joined in zip(self.top_words, self._joined):
+            if needle is not None and needle not in joined:
+                continue
             seg = self.segment(word, step)
             if token in seg:
                 out.append((word, count, seg))
