@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tokenizer_core.text.pre_tokenizers import bytes_to_symbols
 from ui.widgets.tokens import (
+    CHIP_CSS,
     MAX_SHOWN,
     PALETTE,
     bytes_display,
@@ -91,7 +92,7 @@ def test_invisible_and_bidi_characters_are_shown_by_code_point():
     assert display_text("\u200f", scheme="byte-level", translate=False) == "⟨U+200F⟩"
     assert display_text(bytes_to_symbols("\u200d".encode()), scheme="byte-level") == "⟨U+200D⟩"
     assert display_text("שלום 👍 日本") == "שלום·👍·日本"  # visible characters are left alone
-    assert "unicode-bidi:isolate" in chip_html(1, "שלום")
+    assert 'class="tp-chip"' in chip_html(1, "שלום") and "unicode-bidi: isolate" in CHIP_CSS  # every chip isolated
 
 
 def test_a_lone_combining_mark_sits_on_a_dotted_circle():

@@ -56,6 +56,12 @@ EDGE_COLOUR = "#8B1A2B"
 #: What every chip view adds once: focus shows a chip's details under it (the hover title's text),
 #: so ids and bytes are reachable from the keyboard.
 CHIP_CSS = f"""<style>
+.tp-chip {{
+  color: {CHIP_TEXT}; border: 1px solid rgba(17,24,39,0.45); font-weight: 400; border-radius: 4px;
+  padding: 1px 4px; margin: 1px 2px 1px 0; display: inline-block; font-family: ui-monospace,monospace;
+  white-space: pre-wrap; overflow-wrap: anywhere; max-width: 100%; unicode-bidi: isolate; line-height: 1.7;
+}}
+.tp-chip.tp-hl {{ border: 2px solid {EDGE_COLOUR}; font-weight: 700; }}
 .tp-chip[data-tip] {{ position: relative; cursor: help; }}
 .tp-chip[data-tip]:focus {{ outline: 2px solid #2563EB; outline-offset: 1px; z-index: 30; }}
 .tp-chip[data-tip]:focus::after {{
@@ -222,19 +228,15 @@ def chip_html(token_id: Optional[int], token: str, *, scheme: Scheme = "plain", 
     (:func:`row_colours`)."""
     shown = shown_text(token, scheme=scheme, translate=translate, limit=limit) or "∅"
     colour = colour or token_colour(token_id)
-    border = f"2px solid {EDGE_COLOUR}" if highlight else "1px solid rgba(17,24,39,0.45)"
-    weight = "700" if highlight else "400"
     title = f"id {token_id}" if token_id is not None else "no id"
     title += f" · {shorten(repr(token), 2 * MAX_SHOWN)}"
     if title_extra:
         title += f" · {title_extra}"
     tip = html.escape(title, quote=True)
-    return (
-        f'<span class="tp-chip" tabindex="0" title="{tip}" data-tip="{tip}" '
-        f'style="background:{colour};color:{CHIP_TEXT};border:{border};font-weight:{weight};border-radius:4px;'
-        f'padding:1px 4px;margin:1px 2px 1px 0;display:inline-block;font-family:ui-monospace,monospace;'
-        f'white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%;unicode-bidi:isolate;line-height:1.7">{html.escape(shown)}</span>'
-    )
+    # The look is CHIP_CSS's class rule (every page adds it once): a sentence's merge strips are a
+    # few hundred chips on every BPE step, and a style written into each one made them 400 KB.
+    return (f'<span class="tp-chip{" tp-hl" if highlight else ""}" tabindex="0" title="{tip}" data-tip="{tip}" '
+            f'style="background:{colour}">{html.escape(shown)}</span>')
 
 
 def chips_html(tokens: Iterable[tuple[Optional[int], str]], *, scheme: Scheme = "plain", translate: bool = True,
