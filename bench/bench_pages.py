@@ -408,8 +408,10 @@ class PagePlan:
 def _train_bpe(page: Any, args: argparse.Namespace) -> tuple[str, float]:
     """Set the merge budget (a committed number input), then time Train to Step 0 on show."""
     budget = page.locator(f"{key('merges_budget')} input")
+    wait_idle(page)  # a page still running shows its inputs inert, and may close the expander after
     if not budget.is_visible():  # the settings expander is closed once a run is on show
         page.locator("[data-testid=stExpander] summary").filter(has_text="Settings").first.click()
+    budget.wait_for(state="visible", timeout=30_000)
     budget.fill(str(args.merges))
     budget.press("Enter")
     page.wait_for_function(INPUT_IS, arg={"key": KEYS["merges_budget"], "want": str(args.merges)},
