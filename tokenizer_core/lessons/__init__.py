@@ -33,7 +33,7 @@ _ROOT = Path(__file__).resolve().parents[2]
 BUILTIN_DIR = next((d for d in (_ROOT / "lessons", _ROOT / "ui" / "_app" / "lessons") if d.is_dir()), _ROOT / "lessons")
 BUILTIN_IDS: tuple[str, ...] = (
     "bpe-aaabdaaabac", "bpe-low-lower-newest-widest", "hf-course-bpe", "hf-course-wordpiece", "hf-course-unigram",
-    "bpe-dropout-unrelated", "unigram-email", "padding-waste", "vocab-size-tradeoff", "granularity",
+    "bpe-dropout-unrelated", "unigram-email", "padding-waste", "vocab-size-tradeoff", "granularity", "strawberry",
 )
 
 

@@ -26,7 +26,7 @@ with ``why``). Errors name the line and the field (:class:`LessonError`).
 >>> parse_lesson("id: t\\ntitle: T\\nsource: S\\nsteps:\\n  - {title: A, sya: Hi}\\n")
 Traceback (most recent call last):
 ...
-tokenizer_core.lessons.yaml_lines.LessonError: line 5, field steps[1].sya: unknown field; a step has title, say, notes, figure, source_says, open
+tokenizer_core.lessons.yaml_lines.LessonError: line 5, field steps[1].sya: unknown field; a step has title, say, notes, figure, source_says, open, question
 """
 
 from __future__ import annotations
@@ -36,11 +36,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from tokenizer_core.lessons.questions import Question, parse_question
 from tokenizer_core.lessons.yaml_lines import LessonError, Path, field_name, read_yaml
 
 #: The fields of a lesson, of a step, of a claim and of a link, in the order the README lists them.
 LESSON_FIELDS = ("id", "title", "source", "summary", "steps")
-STEP_FIELDS = ("title", "say", "notes", "figure", "source_says", "open")
+STEP_FIELDS = ("title", "say", "notes", "figure", "source_says", "open", "question")
 CLAIM_FIELDS = ("quantity", "value", "expect", "why", "printed")
 OPEN_FIELDS = ("page", "settings", "label")
 EXPECTATIONS = ("agree", "differ")
@@ -82,6 +83,7 @@ class Step:
     claims: tuple[Claim, ...] = ()
     open: Optional[OpenLink] = None
     line: int = 0
+    question: Optional[Question] = None  # asked of the class (:mod:`tokenizer_core.lessons.questions`)
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,14 @@ def _step(r: _Reader, raw: Any, path: Path) -> Step:
         raise r.fail(path + ("source_says",), "claims compare the source with a figure; this step has no figure")
     return Step(title=r.text(data, path, "title", required=True), say=r.text(data, path, "say", required=True),
                 notes=r.text(data, path, "notes", required=False), figure=figure, claims=claims,
-                open=_open(r, data.get("open"), path + ("open",)), line=r.line(path) or 0)
+                open=_open(r, data.get("open"), path + ("open",)), line=r.line(path) or 0,
+                question=parse_question(data.get("question"), r.fail, path + ("question",), known=_reference_names()))
+
+
+def _reference_names() -> list[str]:
+    from tokenizer_core.io.references import REFERENCES
+
+    return [info.name for info in REFERENCES]
 
 
 def _claim(r: _Reader, raw: Any, path: Path) -> Claim:

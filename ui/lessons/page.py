@@ -17,7 +17,7 @@ import streamlit as st
 
 from tokenizer_core.lessons import BUILTIN_IDS, Lesson, LessonError
 from ui import url_state
-from ui.lessons import PREFIX, library
+from ui.lessons import PREFIX, library, live
 from ui.lessons.handout import build_handout
 from ui.lessons.view import figure_of, render_step
 from ui.widgets import display
@@ -104,6 +104,7 @@ def render_page() -> None:
         st.session_state[LESSON] = found if found is not None else BUILTIN_IDS[0]
         if found is None:
             st.session_state[STEP] = 0
+    live.follow(lesson_key=LESSON, step_key=STEP)  # a student in a class: the teacher's lesson and step
     display.intro("Guided lessons built from the worked examples of the field. Each step's figure is "
                   "computed by the engines; what the source printed is checked against it. Walk the steps "
                   "with **N**/**→** and **P**/**←**; the address follows, so a link opens the same step.")
@@ -120,6 +121,9 @@ def render_page() -> None:
     if st.session_state.get(_SHOWN) not in (None, st.session_state[LESSON]) and not step_from_link:
         st.session_state[STEP] = 0  # another lesson (a link without a step): from its start
     st.session_state[_SHOWN] = st.session_state[LESSON]
+    with st.expander("Live class", icon=":material/groups:", expanded=live.role() is not None
+                     or bool(st.query_params.get(live.JOIN_PARAM))):
+        live.render_panel(lesson_id=st.session_state[LESSON], title=lesson.title)
     show_notes = bool(st.session_state.get(NOTES)) or not display.presenter()  # presenting: only when asked
     st.markdown(f"### {escape_markdown(lesson.title)}")
     if not display.presenter():
@@ -130,5 +134,7 @@ def render_page() -> None:
     index = clamp_step(st.session_state.get(STEP, 0), num_steps=last)
     st.caption(f"Step {index + 1} of {last + 1}")
     url_state.publish(PARAMS)  # before the figure: a failure below keeps the link
+    live.lead(lesson_id=st.session_state[LESSON], step=index)
     render_step(lesson, index, show_notes=show_notes)
     _downloads(lesson, notes=show_notes)
+    live.poll()

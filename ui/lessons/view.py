@@ -29,7 +29,7 @@ from tokenizer_core.lessons import (
 from tokenizer_core.lessons.figures import FIGURES
 from ui import cache
 from ui import session as state
-from ui.lessons import PREFIX, links
+from ui.lessons import PREFIX, links, live
 from ui.lessons.charts import altair_of
 from ui.widgets import display, export
 from ui.widgets.safe_html import render_html
@@ -120,6 +120,11 @@ def render_step(lesson: Lesson, index: int, *, show_notes: bool) -> Optional[Fig
         with st.container(border=True, key=PREFIX + "notes"):
             st.caption("Teacher's notes")
             st.markdown(step.notes)
+    if step.question is not None and not live.render_question(lesson.id, index, step.question):
+        # Until the answer is shown (by the teacher in a class), the figure that gives it away waits.
+        st.caption("The figure and the engines' answer follow once the answer is shown.")
+        render_open_link(step, key=key)
+        return None
     result = figure_of(step)
     if isinstance(result, str):
         st.error(escape_markdown(result))

@@ -1,0 +1,88 @@
+"""A live class under AppTest: a teacher's session and students' sessions on one store. Students
+follow the teacher's lesson and step, answer, and see the answer only once the teacher shows it."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests._pages import APP, TIMEOUT, ok
+from tokenizer_core.lessons import builtin_lessons
+from tokenizer_core.lessons.questions import answer_key
+from ui.store import workspace
+
+PAGE = "pages/lessons.py"
+STRAWBERRY = builtin_lessons()["strawberry"]
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOKENIZER_PLAYGROUND_DB", str(tmp_path / "ws.sqlite3"))
+    workspace.reset_for_tests()
+    yield
+    workspace.reset_for_tests()
+
+
+def fresh(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for name, value in params.items():
+        at.query_params[name] = value
+    ok(at.run())
+    return ok(at.switch_page(PAGE).run())
+
+
+def heading(at: AppTest) -> str:
+    return at.subheader[0].value.replace("\\", "")
+
+
+def test_students_follow_the_teacher_answer_and_see_the_answer_only_once_shown(db):
+    teacher = fresh(lesson="strawberry")
+    teacher.button(key="lessons_class_start").click()
+    teacher = ok(teacher.run())
+    code = teacher.session_state["lessons_class_code"]
+    secret = teacher.session_state["lessons_class_secret"]
+    assert any(code in m.value for m in teacher.markdown)
+    # The join link carries the code, never the teacher's secret.
+    links = [c.value for c in teacher.code]
+    assert any(f"/lessons?class={code}" in v for v in links) and not any(secret in v for v in links)
+
+    # A student opens the join link on another lesson, and lands where the class is.
+    student = fresh(lesson="granularity", **{"class": code.lower()})
+    assert student.text_input(key="lessons_class_join_code").value == code
+    student.text_input(key="lessons_class_join_name").input("<img src=x onerror=alert(1)>")
+    student.button(key="FormSubmitter:lessons_class_join_form-Join").click()
+    student = ok(student.run())
+    assert student.session_state["lessons_lesson"] == "strawberry" and heading(student).startswith("1.")
+
+    # The teacher moves to the count question; the student's next run (its poll) follows.
+    teacher.session_state["lessons_step"] = 1
+    teacher = ok(teacher.run())
+    student = ok(student.run())
+    assert heading(student) == f"2. {STRAWBERRY.steps[1].title}"
+    key = answer_key(STRAWBERRY.steps[1].question)
+    assert not any(key.why in c.value for c in student.caption)  # nothing given away before the reveal
+    student.number_input(key="lessons_cq_1_in").set_value(int(key.right) + 2)
+    student.button(key="FormSubmitter:lessons_cq_1-Send").click()
+    student = ok(student.run())
+    assert any(c.value.replace("\\", "").startswith(f"Sent: {int(key.right) + 2}.") for c in student.caption)
+
+    teacher = ok(teacher.run())
+    assert any(m.value == "1 of 1" for m in teacher.metric)  # the room: one answer of one student
+    teacher.button(key="lessons_class_reveal_1").click()
+    teacher = ok(teacher.run())
+    student = ok(student.run())
+    shown = (" ".join(s.value for s in student.success) + " ".join(m.value for m in student.markdown)).replace("\\", "")
+    assert f"**{key.right}**" in shown and "2 off" in shown
+
+    # Exploring alone: the teacher's moves no longer pull the student, until they come back.
+    student.button(key="lessons_class_leave").click()
+    student = ok(student.run())
+    teacher.session_state["lessons_step"] = 3
+    teacher = ok(teacher.run())
+    student = ok(student.run())
+    assert heading(student).startswith("2.")
+    student.button(key="lessons_class_back").click()
+    student = ok(student.run())
+    assert heading(student).startswith("4.")
+    # The hostile name reached the store as text and the CSV, never the page as markup.
+    assert not any("<img" in m.value for m in teacher.markdown)

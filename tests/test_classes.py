@@ -1,0 +1,157 @@
+"""Live classes in the store (SQLite and PostgreSQL): codes and secrets, following by version,
+answers kept once per student and step, reveals closing answers, limits, expiry and the CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import threading
+
+import pytest
+import sqlalchemy as sa
+
+from tests._postgres import binaries, throwaway_postgres
+from ui.store.classes import ALPHABET, CODE_LENGTH, ClassError, ClassLimits, ClassRoom, clean_code
+
+QUICK = ClassLimits(answer_gap=0.0)  # answers as fast as a test sends them
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    if binaries() is None:
+        pytest.fail("PostgreSQL is not installed: the test command installs Debian's postgresql")
+    with throwaway_postgres() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def open_room(request, tmp_path):
+    """A function opening a class room on either database, with the given limits."""
+    if request.param == "sqlite":
+        url = str(tmp_path / "classes.sqlite3")
+    else:
+        url = request.getfixturevalue("postgres_url")
+        room = ClassRoom.open(url)
+        with room.engine.begin() as conn:  # empty: the server is shared by the module
+            for table in ("tp_class_answers", "tp_class_students", "tp_classes"):
+                conn.execute(sa.text(f"DELETE FROM {table}"))
+
+    def make(limits: ClassLimits = QUICK) -> ClassRoom:
+        return ClassRoom.open(url, limits=limits)
+    return make
+
+
+def test_a_class_has_a_readable_code_and_only_its_teacher_moves_it(open_room):
+    room = open_room()
+    code, secret = room.start(lesson="bpe-aaabdaaabac", title="BPE")
+    assert len(code) == CODE_LENGTH and set(code) <= set(ALPHABET)
+    assert secret not in code and len(secret) >= 24
+    before = room.version(code)
+    with pytest.raises(ClassError, match="only the teacher"):
+        room.move(code, "guess", lesson="x", step=3)
+    with pytest.raises(ClassError, match="only the teacher"):
+        room.reveal(code, "", step=0)
+    with pytest.raises(ClassError, match="only the teacher"):
+        room.tally(code, secret[:-1], step=0)
+    assert room.version(code) == before
+    state = room.move(clean_code(code.lower()), secret, lesson="hf-course-bpe", step=2)
+    assert (state.lesson, state.step, state.version) == ("hf-course-bpe", 2, before + 1)
+    assert room.move(code, secret, lesson="hf-course-bpe", step=2).version == before + 1  # no move, no new version
+    assert room.state(code).step == 2  # what a late joiner lands on
+
+
+def test_answers_are_kept_once_per_student_and_step_and_counted_in_the_database(open_room):
+    room = open_room()
+    code, secret = room.start(lesson="l", title="t")
+    students = [room.join(code, name=f"s{i}") for i in range(5)]
+    for i, s in enumerate(students):
+        room.answer(code, s, step=1, answer="3" if i < 3 else "4", now=10.0 + i)
+    room.answer(code, students[4], step=1, answer="3", now=20.0)  # changes their mind: replaced, not added
+    assert room.tally(code, secret, step=1) == [("3", 4), ("4", 1)]
+    assert room.tally(code, secret, step=2) == []
+    assert room.my_answer(code, students[4], step=1) == "3"
+    assert room.state(code).students == 5
+
+
+def test_concurrent_answers_are_neither_lost_nor_counted_twice(open_room):
+    room = open_room()
+    code, secret = room.start(lesson="l", title="t")
+    students = [room.join(code, name=f"s{i}") for i in range(40)]
+    errors = []
+
+    def send(s: str, k: int) -> None:
+        try:
+            room.answer(code, s, step=0, answer=str(k % 3), now=100.0 + k)
+        except Exception as err:  # noqa: BLE001 (any failure is the test's failure)
+            errors.append(err)
+
+    threads = [threading.Thread(target=send, args=(s, k)) for k, s in enumerate(students)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert sorted(room.tally(code, secret, step=0)) == [("0", 14), ("1", 13), ("2", 13)]
+
+
+def test_a_reveal_closes_the_question_and_is_seen_by_version(open_room):
+    room = open_room()
+    code, secret = room.start(lesson="l", title="t")
+    s = room.join(code, name="Ada")
+    v = room.version(code)
+    room.reveal(code, secret, step=1)
+    assert room.version(code) == v + 1 and 1 in room.state(code).revealed
+    with pytest.raises(ClassError, match="already shown"):
+        room.answer(code, s, step=1, answer="x")
+    room.answer(code, s, step=2, answer="y")  # other questions stay open
+    room.reveal(code, secret, step=1, shown=False)
+    room.answer(code, s, step=1, answer="x", now=1e12)
+
+
+def test_limits_refuse_floods_outsiders_and_full_classes(open_room):
+    room = open_room(ClassLimits(students=2, answer_gap=5.0, answer_chars=10))
+    code, secret = room.start(lesson="l", title="t")
+    a = room.join(code, name="x" * 500)
+    room.join(code)
+    with pytest.raises(ClassError, match="full"):
+        room.join(code)
+    with pytest.raises(ClassError, match="join the class"):
+        room.answer(code, "not-a-student", step=0, answer="1")
+    with pytest.raises(ClassError, match="at most 10"):
+        room.answer(code, a, step=0, answer="1" * 11)
+    room.answer(code, a, step=0, answer="1", now=100.0)
+    with pytest.raises(ClassError, match="wait a moment"):
+        room.answer(code, a, step=0, answer="2", now=101.0)
+    room.answer(code, a, step=0, answer="2", now=106.0)
+    assert room.tally(code, secret, step=0) == [("2", 1)]
+    with pytest.raises(ClassError, match="no class"):
+        room.join("ZZZZZZ")
+    other, _ = room.start(lesson="l", title="t")
+    with pytest.raises(ClassError, match="join the class"):
+        room.answer(other, a, step=0, answer="1", now=200.0)  # a student of one class cannot answer in another
+
+
+def test_classes_expire_and_end_with_their_answers(open_room):
+    room = open_room(ClassLimits(lifetime=60.0, answer_gap=0.0))
+    old, _ = room.start(lesson="l", title="t", now=0.0)
+    with pytest.raises(ClassError, match="no class"):
+        room.state(old)
+    code, secret = room.start(lesson="l", title="t")
+    s = room.join(code)
+    room.answer(code, s, step=0, answer="1")
+    room.end(code, secret)
+    with pytest.raises(ClassError, match="no class"):
+        room.version(code) or room.state(code)
+
+
+def test_the_csv_has_every_answer_with_names_and_neutralizes_formulas(open_room):
+    room = open_room()
+    code, secret = room.start(lesson="l", title="t")
+    hostile = room.join(code, name="=HYPERLINK(\"http://x\")")
+    plain = room.join(code, name="<b>Bo</b>")
+    room.answer(code, hostile, step=0, answer="@SUM(A1)")
+    room.answer(code, plain, step=3, answer="st|raw|berry")
+    rows = list(csv.reader(io.StringIO(room.answers_csv(code, secret).decode("utf-8-sig"))))
+    assert rows[0] == ["step", "student", "answer", "seconds"]
+    assert rows[1][:3] == ["1", "'=HYPERLINK(\"http://x\")", "'@SUM(A1)"]
+    assert rows[2][:3] == ["4", "<b>Bo</b>", "st|raw|berry"]

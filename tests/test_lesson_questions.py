@@ -1,0 +1,110 @@
+"""Question steps: keys computed by the engines (never stored), answers in one canonical form,
+checks at the edges (ties, options that tokenize alike, hostile and malformed input)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokenizer_core.bpe.trainer import train_bpe_counts
+from tokenizer_core.io.references import load_reference
+from tokenizer_core.lessons import builtin_lessons, parse_lesson
+from tokenizer_core.lessons.questions import (
+    Question,
+    QuestionError,
+    answer_key,
+    canonical_answer,
+    distance,
+    is_right,
+    shown_answer,
+)
+from tokenizer_core.lessons.yaml_lines import LessonError
+
+
+def test_split_and_count_keys_are_the_tokenizers_own_encoding():
+    for name, text in [("gpt2", "strawberry"), ("cl100k_base", " unbelievably long"), ("mistral_v1", " unhug")]:
+        enc = load_reference(name).encode(text, add_special_tokens=False)
+        count = answer_key(Question("count", "", text=text, tokenizer=name))
+        assert count.right == str(len(enc.tokens))
+        split = answer_key(Question("split", "", text=text, tokenizer=name))
+        cuts = sorted({a for a, _ in enc.offsets if 0 < a < len(text)})
+        assert split.right == ",".join(map(str, cuts))
+        assert split.shown.replace("|", "") == text  # the cuts drawn into the text, nothing lost
+
+
+def test_a_merge_key_is_the_trainers_choice_and_ties_are_explained():
+    words = (("aaabdaaabac", 1),)
+    key = answer_key(Question("next_merge", "", words=words, merges_done=1))
+    rec = train_bpe_counts(dict(words), num_merges=2).trace[1]
+    assert key.right == f"{rec.left} + {rec.right}" and key.right in key.choices
+    assert "2 pairs occur 2 times" in key.why  # the tie is said, not hidden
+    assert len(set(key.choices)) == len(key.choices) > 1
+    with pytest.raises(QuestionError, match="only"):
+        answer_key(Question("next_merge", "", words=words, merges_done=50))
+
+
+def test_every_option_that_tokenizes_alike_is_right():
+    q = Question("choice", "", text=" hello", made_by="gpt2", options=("gpt2", "cl100k_base", "qwen"))
+    key = answer_key(q)
+    same = {n for n in q.options if load_reference(n).encode(" hello", add_special_tokens=False).tokens ==
+            load_reference("gpt2").encode(" hello", add_special_tokens=False).tokens}
+    assert {key.right, *key.also_right} == same and len(same) >= 2  # " hello" is one token in all three
+    assert all(is_right(q, key, n) for n in same)
+    digits = Question("choice", "", text=" 1234567", made_by="qwen", options=("gpt2", "cl100k_base", "qwen"))
+    dkey = answer_key(digits)
+    assert dkey.right == "qwen" and not dkey.also_right and len(dkey.tokens) == 8
+    assert is_right(digits, dkey, "cl100k_base") is False
+
+
+def test_answers_have_one_canonical_form_and_bad_ones_are_refused():
+    split = Question("split", "", text="strawberry", tokenizer="gpt2")
+    assert canonical_answer(split, [5, 2, 5]) == canonical_answer(split, "2, 5") == "2,5"
+    assert canonical_answer(split, []) == "" and shown_answer(split, "") == "strawberry"
+    for bad in ([0], [10], "2,x", [True], "-1"):
+        with pytest.raises(QuestionError):
+            canonical_answer(split, bad)
+    count = Question("count", "", text="hi", tokenizer="gpt2")
+    assert canonical_answer(count, " 7 ") == "7"
+    key = answer_key(count)
+    assert distance(count, key, "7") == 6 and is_right(count, key, "1")
+    for bad in ("seven", "-3", "1e9", None):
+        with pytest.raises(QuestionError):
+            canonical_answer(count, bad)
+    free = Question("text", "Why?")
+    hostile = "<script>alert(1)</script>"
+    assert canonical_answer(free, f"  {hostile} ") == hostile and is_right(free, answer_key(free), hostile) is None
+    with pytest.raises(QuestionError):
+        canonical_answer(free, "x" * 301)
+    choice = Question("choice", "", text=" a", made_by="gpt2", options=("gpt2", "qwen"))
+    with pytest.raises(QuestionError, match="pick one"):
+        canonical_answer(choice, "llama3")
+
+
+@pytest.mark.parametrize(("question", "message"), [
+    ("{kind: quiz}", "must be one of"),
+    ("{kind: count, text: hi}", "needs tokenizer"),
+    ("{kind: count, text: hi, tokenizer: nope}", "no reference tokenizer is called 'nope'"),
+    ("{kind: split, text: " + "a" * 61 + ", tokenizer: gpt2}", "at most 60"),
+    ("{kind: next_merge, words: {ab: 1}, merges_done: 3}", "only"),
+    ("{kind: next_merge, words: {ab: -1}}", "positive counts"),
+    ("{kind: text, prompt: Why, answer: 42}", "unknown field"),
+    ("[1, 2]", "a question is a mapping"),
+])
+def test_a_malformed_question_names_its_line_and_field(question, message):
+    text = f"id: q\ntitle: Q\nsource: S\nsteps:\n  - title: A\n    say: B\n    question: {question}\n"
+    with pytest.raises(LessonError, match=message) as info:
+        parse_lesson(text)
+    assert "line 7" in str(info.value)
+
+
+def test_builtin_lessons_ask_every_kind_and_every_key_computes():
+    asked = {}
+    for lesson in builtin_lessons().values():
+        for step in lesson.steps:
+            if step.question is not None:
+                asked.setdefault(step.question.kind, []).append(lesson.id)
+                key = answer_key(step.question)
+                assert key.why
+    assert set(asked) == {"count", "split", "next_merge", "choice", "text"}
+    assert len({lid for ids in asked.values() for lid in ids} - {"strawberry"}) >= 5
+    strawberry = builtin_lessons()["strawberry"]
+    assert sum(s.question is not None for s in strawberry.steps) >= len(strawberry.steps) - 1  # mostly questions
