@@ -6,7 +6,7 @@ sharing a PostgreSQL store follow too. The teacher's secret stays in the teacher
 (never in a link); a student holds only an id the store handed out. A student's page polls the
 class's version once a second in a small fragment and reruns the page only when the teacher moved.
 
-Module state: ``_ROOMS`` maps the store's engine to its :class:`ClassRoom` (no user data).
+Module state: ``_ROOMS`` maps the store's database URL to its :class:`ClassRoom` (no user data).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ JOIN_PARAM = "class"  # /lessons?class=CODE: the join link
 POLL_SECONDS = 1.0
 
 _LOCK = threading.Lock()
-_ROOMS: dict[int, ClassRoom] = {}
+_ROOMS: dict[str, ClassRoom] = {}
 
 
 def room() -> Optional[ClassRoom]:
@@ -42,10 +42,11 @@ def room() -> Optional[ClassRoom]:
     store = workspace.server_store()
     if store is None:
         return None
+    url = store.engine.url.render_as_string(hide_password=True)  # the database, never a user's anything
     with _LOCK:
-        found = _ROOMS.get(id(store.engine))  # keyed by the engine object the server holds for its life
-        if found is None:
-            found = _ROOMS[id(store.engine)] = ClassRoom(store.engine)
+        found = _ROOMS.get(url)
+        if found is None or found.engine is not store.engine:  # a store opened again (tests) gets its own
+            found = _ROOMS[url] = ClassRoom(store.engine)
         return found
 
 
