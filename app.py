@@ -24,7 +24,9 @@ def route() -> None:
     allow_pauses(False)  # many sessions share this process: one training never stops collection for all
     from ui import url_state
     from ui.corpus import link as corpus_link
+    from ui.lessons import follow as class_follow
     from ui.lessons import library as lesson_library
+    from ui.lessons import live as class_live
     from ui.navigation import PAGES as NAV_PAGES
     from ui.session import begin_run
     from ui.shelf import link as shelf_link
@@ -43,12 +45,15 @@ def route() -> None:
     ]
     page = st.navigation(pages)
     presenter.open_requested_page()  # a page key (1-6) pressed in presenter mode
+    class_follow.follow({p.url_path: p for p in pages}, page.url_path)  # a student goes where the class is
     begin_run()
     url_state.clear_left_out()  # notes of what this run's pages leave out of the address
     corpus_link.restore()  # ?corpus= in the address: a reload or a shared link keeps the corpus
     shelf_link.begin_run()
     shelf_link.restore()  # ?shelf= : the user's own tokenizers the page uses, from the workspace store
     refresh_shelf = render_sidebar()
+    with st.sidebar:
+        class_live.render_sidebar_panel()  # start or join a class from any page
     presenter.render()  # presenter mode's bar (pages, Exit) and the keys F, Esc, 1-6
     corpus_link.show_message()
     cancel.show_note()  # a long job the user cancelled in the last run
@@ -61,6 +66,8 @@ def route() -> None:
         # What an open session uses never expires: its corpus, its tokenizers, its uploaded lessons.
         workspace.keep_in_use(corpus_link.in_use() + shelf_link.in_use() + lesson_library.in_use())
         url_state.publish(display.URL_PARAMS)
+    class_follow.lead(page.url_path)  # a teacher's page and view go to the class
+    class_follow.poll()
 
 
 if __name__ == "__main__":  # a session's run (Streamlit executes the script as __main__)

@@ -86,3 +86,51 @@ def test_students_follow_the_teacher_answer_and_see_the_answer_only_once_shown(d
     assert heading(student).startswith("4.")
     # The hostile name reached the store as text and the CSV, never the page as markup.
     assert not any("<img" in m.value for m in teacher.markdown)
+
+
+def page_title(at: AppTest) -> str:
+    return at.title[0].value if at.title else ""
+
+
+def test_students_follow_the_teacher_to_another_page_and_its_view(db):
+    teacher = fresh(lesson="hf-course-bpe")
+    teacher.button(key="lessons_class_start").click()
+    teacher = ok(teacher.run())
+    code = teacher.session_state["lessons_class_code"]
+    student = fresh(**{"class": code})
+    student.button(key="FormSubmitter:lessons_class_join_form-Join").click()
+    student = ok(student.run())
+    assert student.session_state["lessons_lesson"] == "hf-course-bpe"
+    # The teacher opens the BPE page on the course sample at step 2 (its address is its view).
+    teacher.query_params.update({"corpus": "hf-course-hug-pug", "n": "3", "step": "2"})
+    teacher = ok(teacher.switch_page("pages/merges.py").run())
+    view = teacher.query_params
+    student = ok(student.run())
+    assert page_title(student) == "BPE step-through"
+    for name in ("corpus", "step"):
+        assert student.query_params.get(name) == view.get(name), name
+    # The class's own parameters never travel: the join code and presenter mode stay the student's.
+    assert "present" not in student.query_params or student.query_params.get("present") != view.get("present")
+
+
+def test_the_speaker_screen_reads_the_class_but_cannot_move_it(db):
+    from ui.store.classes import speaker_token
+
+    teacher = fresh(lesson="strawberry")
+    teacher.button(key="lessons_class_start").click()
+    teacher = ok(teacher.run())
+    code, secret = teacher.session_state["lessons_class_code"], teacher.session_state["lessons_class_secret"]
+    teacher.session_state["lessons_step"] = 1
+    teacher = ok(teacher.run())
+    speaker = fresh(**{"class": code, "speaker": speaker_token(secret), "present": "1"})
+    assert speaker.session_state["lessons_class_role"] == "speaker"
+    assert heading(speaker) == f"2. {STRAWBERRY.steps[1].title}"
+    assert any(m.value.startswith("Answered") or m.label == "Answered" for m in speaker.metric)
+    # Moving on the speaker screen does not move the class.
+    speaker.session_state["lessons_step"] = 4
+    speaker = ok(speaker.run())
+    from ui.lessons import live
+
+    assert live.room().state(code).step == 1
+    forged = fresh(**{"class": code, "speaker": "x" * 32})
+    assert not any(m.label == "Answered" for m in forged.metric)

@@ -155,3 +155,32 @@ def test_the_csv_has_every_answer_with_names_and_neutralizes_formulas(open_room)
     assert rows[0] == ["step", "student", "answer", "seconds"]
     assert rows[1][:3] == ["1", "'=HYPERLINK(\"http://x\")", "'@SUM(A1)"]
     assert rows[2][:3] == ["4", "<b>Bo</b>", "st|raw|berry"]
+
+
+def test_the_speaker_token_reads_the_room_but_never_moves_it(open_room):
+    from ui.store.classes import speaker_token
+
+    room = open_room()
+    code, secret = room.start(lesson="l", title="t")
+    s = room.join(code)
+    room.answer(code, s, step=0, answer="7")
+    token = speaker_token(secret)
+    assert token != secret and room.tally(code, token, step=0) == [("7", 1)]
+    assert room.answered(code, step=0) == 1 and room.answered(code, step=1) == 0
+    for act in (lambda: room.move(code, token, lesson="x", step=1), lambda: room.reveal(code, token, step=0),
+                lambda: room.answers_csv(code, token), lambda: room.end(code, token)):
+        with pytest.raises(ClassError, match="only the teacher"):
+            act()
+    with pytest.raises(ClassError, match="only the teacher"):
+        room.tally(code, speaker_token("another secret"), step=0)
+
+
+def test_a_teacher_on_another_page_keeps_the_lesson_and_step(open_room):
+    room = open_room()
+    code, secret = room.start(lesson="strawberry", title="t")
+    room.move(code, secret, lesson="strawberry", step=3, page="lessons", view={"lesson": "strawberry", "step": "4"})
+    state = room.move(code, secret, page="merges", view={"corpus": "hf-course-hug-pug", "step": "2"})
+    assert (state.lesson, state.step, state.page, state.view) == ("strawberry", 3, "merges",
+                                                                   {"corpus": "hf-course-hug-pug", "step": "2"})
+    with pytest.raises(ClassError, match="too long"):
+        room.move(code, secret, page="compare", view={"text": "x" * 5000})

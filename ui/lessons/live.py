@@ -21,17 +21,21 @@ from tokenizer_core.lessons.questions import Question
 from ui.lessons import PREFIX, ask
 from ui.store import workspace
 from ui.store.backend import StoreError
-from ui.store.classes import ClassError, ClassRoom, ClassState, clean_code
+from ui.store.classes import ClassError, ClassRoom, ClassState, clean_code, speaker_token
 from ui.widgets.text import escape_markdown
 
-ROLE = PREFIX + "class_role"  # "teacher" or "student"
+ROLE = PREFIX + "class_role"  # "teacher", "student" or "speaker" (the teacher's second window)
 CODE = PREFIX + "class_code"
 SECRET = PREFIX + "class_secret"  # the teacher's, only in the teacher's session
+TOKEN = PREFIX + "class_speaker"  # the speaker screen's token (reads the class, never moves it)
 STUDENT = PREFIX + "class_student"
 FOLLOW = PREFIX + "class_follow"
 SEEN = PREFIX + "class_seen"  # the class version this student's page last showed
+LEAD = PREFIX + "class_lead"  # the lesson and step the teacher's Lessons page shows (sent after the run)
 JOIN_PARAM = "class"  # /lessons?class=CODE: the join link
+SPEAKER_PARAM = "speaker"  # /lessons?class=CODE&speaker=TOKEN: the speaker screen
 POLL_SECONDS = 1.0
+ROOM_SECONDS = 2.0  # how often the teacher's and speaker's answer counts refresh
 
 _LOCK = threading.Lock()
 _ROOMS: dict[str, ClassRoom] = {}
@@ -55,12 +59,26 @@ def role() -> Optional[str]:
 
 
 def _forget() -> None:
-    for name in (ROLE, CODE, SECRET, STUDENT, FOLLOW, SEEN):
+    for name in (ROLE, CODE, SECRET, TOKEN, STUDENT, FOLLOW, SEEN, LEAD):
         st.session_state.pop(name, None)
 
 
 def following() -> bool:
-    return role() == "student" and bool(st.session_state.get(FOLLOW, True))
+    """Whether this session's screen goes where the class is (a student not exploring, a speaker screen)."""
+    return role() == "speaker" or role() == "student" and bool(st.session_state.get(FOLLOW, True))
+
+
+def open_speaker_link() -> None:
+    """``?class=CODE&speaker=TOKEN`` opens this session as the class's speaker screen."""
+    token, code = st.query_params.get(SPEAKER_PARAM), st.query_params.get(JOIN_PARAM)
+    if token and code and role() is None:
+        st.session_state.update({ROLE: "speaker", CODE: clean_code(code), TOKEN: str(token)[:64], SEEN: 0})
+
+
+def note_lesson(*, lesson_id: str, step: int) -> None:
+    """The teacher's Lessons page says where it is; the router sends it with the page's view."""
+    if role() == "teacher":
+        st.session_state[LEAD] = (lesson_id, step)
 
 
 # -- the panel -------------------------------------------------------------------------------------
@@ -73,6 +91,8 @@ def render_panel(*, lesson_id: str, title: str) -> None:
     try:
         if role() == "teacher":
             _teacher_panel(r)
+        elif role() == "speaker":
+            _speaker_panel(r)
         elif role() == "student":
             _student_panel(r)
         else:
@@ -86,26 +106,62 @@ def render_panel(*, lesson_id: str, title: str) -> None:
         st.error(escape_markdown(str(err)))
 
 
-def _start_or_join(r: ClassRoom, *, lesson_id: str, title: str) -> None:
-    teach, join = st.columns(2, gap="large")
+def _start_or_join(r: ClassRoom, *, lesson_id: str, title: str, prefix: str = PREFIX) -> None:
+    narrow = prefix != PREFIX  # the sidebar's popover: one column
+    teach, join = (st.container(), st.container()) if narrow else st.columns(2, gap="large")
     with teach:
-        st.markdown("**Teach this lesson live**")
-        st.caption("Students join with a code; their screens follow your steps and their answers reach you.")
-        if st.button("Start a class", key=PREFIX + "class_start", icon=":material/co_present:", type="primary"):
+        st.markdown("**Teach live**")
+        st.caption("Students join with a code; their screens follow your pages and steps, and their answers "
+                   "reach you.")
+        if st.button("Start a class", key=prefix + "class_start", icon=":material/co_present:", type="primary"):
             code, secret = r.start(lesson=lesson_id, title=title)
             st.session_state.update({ROLE: "teacher", CODE: code, SECRET: secret})
             st.rerun()
     with join:
         st.markdown("**Join a class**")
-        with st.form(PREFIX + "class_join_form", border=False):
+        with st.form(prefix + "class_join_form", border=False):
             code = st.text_input("Class code", value=clean_code(st.query_params.get(JOIN_PARAM, "")), max_chars=12,
-                                 key=PREFIX + "class_join_code")
-            name = st.text_input("Your name (optional)", max_chars=40, key=PREFIX + "class_join_name")
+                                 key=prefix + "class_join_code")
+            name = st.text_input("Your name (optional)", max_chars=40, key=prefix + "class_join_name")
             if st.form_submit_button("Join", icon=":material/login:"):
                 student = r.join(code, name=name)
                 st.session_state.update({ROLE: "student", CODE: clean_code(code), STUDENT: student, FOLLOW: True,
                                          SEEN: 0})
                 st.rerun()
+
+
+def render_sidebar_panel() -> None:
+    """The class in the sidebar of every page: start or join from anywhere, and where you are."""
+    r = room()
+    if r is None:
+        return
+    st.markdown("**Live class**")
+    try:
+        if role() is None:
+            with st.popover("Start or join a class", icon=":material/groups:", width="stretch"):
+                _start_or_join(r, lesson_id=str(st.session_state.get("lessons_lesson") or "bpe-aaabdaaabac"),
+                               title="A live class", prefix=PREFIX + "sb_")
+            return
+        state = r.state(st.session_state[CODE])
+        who = {"teacher": "You lead", "student": "You are in", "speaker": "Speaker screen of"}[role()]
+        st.caption(escape_markdown(f"{who} class {state.code} · {state.students} student"
+                                   f"{'s' if state.students != 1 else ''}"))
+        if role() == "student":
+            _follow_switch(prefix=PREFIX + "sb_")
+        st.page_link("pages/lessons.py", label="Class page", icon=":material/co_present:")
+    except (ClassError, StoreError) as err:
+        st.caption(escape_markdown(str(err)))
+
+
+def _follow_switch(*, prefix: str) -> None:
+    if following():
+        if st.button("Explore on my own", key=prefix + "class_leave", icon=":material/explore:"):
+            st.session_state[FOLLOW] = False
+            st.rerun()
+    elif st.button("Back to the class", key=prefix + "class_back", icon=":material/groups:", type="primary"):
+        st.session_state[FOLLOW] = True
+        st.session_state[SEEN] = 0  # take the class's place at once
+        st.rerun()
 
 
 def join_url(code: str) -> str:
@@ -140,8 +196,22 @@ def _teacher_panel(r: ClassRoom) -> None:
             r.end(state.code, st.session_state[SECRET])
             _forget()
             st.rerun()
+        st.link_button("Speaker screen", url=speaker_url(state.code, st.session_state[SECRET]),
+                       icon=":material/speaker_notes:",
+                       help="For a second window: the notes, the next step and the answer counts, following you. "
+                            "Its address can read the class's answers but never move the class.")
     with right:
         st.image(qr_png(url), caption="Scan to join", width=160)
+
+
+def speaker_url(code: str, secret: str) -> str:
+    return join_url(code) + f"&{SPEAKER_PARAM}={speaker_token(secret)}"
+
+
+def _speaker_panel(r: ClassRoom) -> None:
+    state = r.state(st.session_state[CODE])
+    st.info(escape_markdown(f"Speaker screen of class {state.code} · {state.students} students: it follows the "
+                            "teacher; the notes are always shown here."), icon=":material/speaker_notes:")
 
 
 def _student_panel(r: ClassRoom) -> None:
@@ -149,64 +219,9 @@ def _student_panel(r: ClassRoom) -> None:
     if following():
         st.info(escape_markdown(f"In class {state.code} · “{state.title}”: your screen follows the teacher."),
                 icon=":material/groups:")
-        if st.button("Explore on my own", key=PREFIX + "class_leave", icon=":material/explore:"):
-            st.session_state[FOLLOW] = False
-            st.rerun()
     else:
         st.info(escape_markdown(f"In class {state.code}, exploring on your own."), icon=":material/explore:")
-        if st.button("Back to the class", key=PREFIX + "class_back", icon=":material/groups:", type="primary"):
-            st.session_state[FOLLOW] = True
-            st.session_state[SEEN] = 0  # take the teacher's place at once
-            st.rerun()
-
-
-# -- following ---------------------------------------------------------------------------------------
-def follow(*, lesson_key: str, step_key: str) -> None:
-    """Before the page draws: a following student's page takes the class's lesson and step when the
-    class changed since this page last showed it (a late joiner lands on the current step)."""
-    r = room()
-    if r is None or not following():
-        return
-    try:
-        state = r.state(st.session_state[CODE])
-    except (ClassError, StoreError):
-        return  # the panel says what is wrong
-    if state.version != st.session_state.get(SEEN):
-        st.session_state[SEEN] = state.version
-        st.session_state[lesson_key] = state.lesson
-        st.session_state[step_key] = state.step
-
-
-def lead(*, lesson_id: str, step: int) -> None:
-    """The teacher's page: where it is goes to the class (a new version only when it moved)."""
-    r = room()
-    if r is None or role() != "teacher":
-        return
-    try:
-        r.move(st.session_state[CODE], st.session_state[SECRET], lesson=lesson_id, step=step)
-    except (ClassError, StoreError):
-        pass  # the panel says what is wrong
-
-
-def poll() -> None:
-    """A following student's page: a fragment that checks the class's version every second and
-    reruns the page when the teacher moved or revealed."""
-    if not following():
-        return
-
-    @st.fragment(run_every=POLL_SECONDS)
-    def _poll() -> None:
-        r = room()
-        if r is None:
-            return
-        try:
-            version = r.version(st.session_state[CODE])
-        except StoreError:
-            return
-        if version is not None and version != st.session_state.get(SEEN):
-            st.rerun(scope="app")
-
-    _poll()
+    _follow_switch(prefix=PREFIX)
 
 
 # -- questions -----------------------------------------------------------------------------------------
@@ -223,6 +238,11 @@ def render_question(lesson_id: str, index: int, q: Question) -> bool:
     shown = index in state.revealed
     if role() == "teacher":
         return _teacher_question(r, state, index, q, key, shown)
+    if role() == "speaker":
+        _live_room(r, state, index, q, key, st.session_state[TOKEN])
+        if shown:
+            ask.render_reveal(q, key, mine=None, tally=r.tally(state.code, st.session_state[TOKEN], step=index))
+        return shown
     student = st.session_state[STUDENT]
     mine = r.my_answer(code, student, step=index)
     if not shown:
@@ -246,14 +266,25 @@ def _teacher_question(r: ClassRoom, state: ClassState, index: int, q: Question, 
     st.markdown(f"**{escape_markdown(q.asked)}**")
     if q.text:
         st.code(q.text, language=None)
-    tally = r.tally(state.code, secret, step=index)
-    ask.render_room(q, key, tally, students=state.students)
+    _live_room(r, state, index, q, key, secret)
     label = "Hide the answer" if shown else "Show the answer to the class"
     if st.button(label, key=f"{PREFIX}class_reveal_{index}", icon=":material/visibility:", type="primary"):
         r.reveal(state.code, secret, step=index, shown=not shown)
         st.rerun()
-    if st.button("Refresh the answers", key=f"{PREFIX}class_refresh_{index}", icon=":material/refresh:"):
-        st.rerun()
     if shown:
-        ask.render_reveal(q, key, mine=None, tally=tally)
+        ask.render_reveal(q, key, mine=None, tally=r.tally(state.code, secret, step=index))
     return shown
+
+
+def _live_room(r: ClassRoom, state: ClassState, index: int, q: Question, key: Any, token: str) -> None:
+    """The answer counts, redrawn every ROOM_SECONDS on their own (a fragment: the page stays put)."""
+
+    @st.fragment(run_every=ROOM_SECONDS)
+    def _room() -> None:
+        try:
+            now = r.state(state.code)
+            ask.render_room(q, key, r.tally(state.code, token, step=index), students=now.students)
+        except StoreError as err:
+            st.caption(escape_markdown(str(err)))
+
+    _room()

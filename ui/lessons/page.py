@@ -104,7 +104,6 @@ def render_page() -> None:
         st.session_state[LESSON] = found if found is not None else BUILTIN_IDS[0]
         if found is None:
             st.session_state[STEP] = 0
-    live.follow(lesson_key=LESSON, step_key=STEP)  # a student in a class: the teacher's lesson and step
     display.intro("Guided lessons built from the worked examples of the field. Each step's figure is "
                   "computed by the engines; what the source printed is checked against it. Walk the steps "
                   "with **N**/**→** and **P**/**←**; the address follows, so a link opens the same step.")
@@ -124,7 +123,8 @@ def render_page() -> None:
     with st.expander("Live class", icon=":material/groups:", expanded=live.role() is not None
                      or bool(st.query_params.get(live.JOIN_PARAM))):
         live.render_panel(lesson_id=st.session_state[LESSON], title=lesson.title)
-    show_notes = bool(st.session_state.get(NOTES)) or not display.presenter()  # presenting: only when asked
+    # Presenting: only when asked; the speaker screen always shows them.
+    show_notes = bool(st.session_state.get(NOTES)) or not display.presenter() or live.role() == "speaker"
     st.markdown(f"### {escape_markdown(lesson.title)}")
     if not display.presenter():
         st.caption(escape_markdown(f"Source: {lesson.source}"))
@@ -134,7 +134,6 @@ def render_page() -> None:
     index = clamp_step(st.session_state.get(STEP, 0), num_steps=last)
     st.caption(f"Step {index + 1} of {last + 1}")
     url_state.publish(PARAMS)  # before the figure: a failure below keeps the link
-    live.lead(lesson_id=st.session_state[LESSON], step=index)
+    live.note_lesson(lesson_id=st.session_state[LESSON], step=index)  # the router sends it to a class
     render_step(lesson, index, show_notes=show_notes)
     _downloads(lesson, notes=show_notes)
-    live.poll()

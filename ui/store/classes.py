@@ -41,6 +41,7 @@ _CLASSES = sa.Table(
     "tp_classes", _META,
     sa.Column("code", sa.String(12), primary_key=True),
     sa.Column("secret_hash", sa.String(64), nullable=False),
+    sa.Column("speaker_hash", sa.String(64), nullable=False),  # the speaker screen's token: reads, never moves
     sa.Column("title", sa.String(200), nullable=False),
     sa.Column("lesson", sa.String(80), nullable=False),
     sa.Column("step", sa.Integer, nullable=False),
@@ -107,6 +108,16 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def speaker_token(secret: str) -> str:
+    """The speaker screen's token, derived from the teacher's secret: it reads the class (notes,
+    answers) but cannot move it or reveal, so a second window may hold it in its address.
+
+    >>> speaker_token("s") == speaker_token("s") != speaker_token("t")
+    True
+    """
+    return hashlib.sha256(("speaker:" + secret).encode("utf-8")).hexdigest()[:32]
+
+
 def clean_code(raw: str) -> str:
     """A typed code as stored: upper case, spaces and dashes dropped.
 
@@ -157,7 +168,8 @@ class ClassRoom:
                 try:
                     with conn.begin_nested():
                         conn.execute(_CLASSES.insert().values(
-                            code=code, secret_hash=_hash(secret), title=title[:200], lesson=lesson[:80], step=0,
+                            code=code, secret_hash=_hash(secret), speaker_hash=_hash(speaker_token(secret)),
+                            title=title[:200], lesson=lesson[:80], step=0,
                             page=page[:40], view="{}", revealed="[]", version=1, created=now, updated=now))
                     return code
                 except IntegrityError:
@@ -166,25 +178,31 @@ class ClassRoom:
 
         return self._run("open a class", work), secret
 
-    def _owned(self, conn: sa.Connection, code: str, secret: str) -> Any:
+    def _owned(self, conn: sa.Connection, code: str, secret: str, *, speaker: bool = False) -> Any:
+        """The class row when ``secret`` is its teacher's (or, with ``speaker``, the speaker token)."""
         row = conn.execute(sa.select(_CLASSES).where(_CLASSES.c.code == clean_code(code))).first()
         if row is None:
             raise ClassError(f"there is no class {clean_code(code)!r} (it may have ended)")
-        if not hmac.compare_digest(row.secret_hash, _hash(secret or "")):
+        given = _hash(secret or "")
+        if not (hmac.compare_digest(row.secret_hash, given) or speaker and hmac.compare_digest(row.speaker_hash, given)):
             raise ClassError("only the teacher who started this class can do that")
         return row
 
-    def move(self, code: str, secret: str, *, lesson: str, step: int, page: str = "lessons",
-             view: Optional[dict[str, Any]] = None, now: Optional[float] = None) -> ClassState:
-        """Put the class where the teacher is (a new version when anything changed)."""
-        view_json = json.dumps(view or {}, sort_keys=True)[:4000]
+    def move(self, code: str, secret: str, *, lesson: Optional[str] = None, step: Optional[int] = None,
+             page: str = "lessons", view: Optional[dict[str, Any]] = None, now: Optional[float] = None) -> ClassState:
+        """Put the class where the teacher is (a new version when anything changed); a lesson or step
+        of None keeps the class's (the teacher is on another page)."""
+        view_json = json.dumps(view or {}, sort_keys=True)
+        if len(view_json) > 4000:
+            raise ClassError("this view's address is too long to share with the class")
 
         def work(conn: sa.Connection) -> ClassState:
             row = self._owned(conn, code, secret)
-            same = (row.lesson, row.step, row.page, row.view) == (lesson[:80], int(step), page[:40], view_json)
-            if not same:
+            new = (row.lesson if lesson is None else lesson[:80], row.step if step is None else int(step),
+                   page[:40], view_json)
+            if (row.lesson, row.step, row.page, row.view) != new:
                 conn.execute(_CLASSES.update().where(_CLASSES.c.code == row.code).values(
-                    lesson=lesson[:80], step=int(step), page=page[:40], view=view_json, version=row.version + 1,
+                    lesson=new[0], step=new[1], page=new[2], view=new[3], version=row.version + 1,
                     updated=time.time() if now is None else now))
             return self._state(conn, row.code)
 
@@ -204,10 +222,11 @@ class ClassRoom:
         return self._run("reveal the answer", work)
 
     def tally(self, code: str, secret: str, *, step: int) -> list[tuple[str, int]]:
-        """Each answer given at ``step`` with how many gave it, most common first (computed in the database)."""
+        """Each answer given at ``step`` with how many gave it, most common first (computed in the
+        database); the teacher's secret or the speaker token."""
 
         def work(conn: sa.Connection) -> list[tuple[str, int]]:
-            row = self._owned(conn, code, secret)
+            row = self._owned(conn, code, secret, speaker=True)
             n = sa.func.count().label("n")
             rows = conn.execute(sa.select(_ANSWERS.c.answer, n).where(
                 _ANSWERS.c.code == row.code, _ANSWERS.c.step == int(step)).group_by(_ANSWERS.c.answer)
@@ -294,6 +313,12 @@ class ClassRoom:
                 conn.execute(_ANSWERS.insert().values(**key, answer=answer, at=now))
 
         self._run("keep the answer", work)
+
+    def answered(self, code: str, *, step: int) -> int:
+        """How many students answered ``step`` (a count only: what they answered needs the teacher's secret)."""
+        return int(self._run("count the answers", lambda conn: conn.execute(
+            sa.select(sa.func.count()).select_from(_ANSWERS).where(
+                _ANSWERS.c.code == clean_code(code), _ANSWERS.c.step == int(step))).scalar()) or 0)
 
     def my_answer(self, code: str, student: str, *, step: int) -> Optional[str]:
         """What ``student`` answered at ``step`` (None if nothing yet)."""

@@ -1,0 +1,91 @@
+"""The class's place across every page: the router sends the teacher's page and view after each
+run, and takes a following student (or the speaker screen) where the class is before the page draws.
+
+A view is the page's address parameters (the same state a shared link restores), less what belongs
+to one screen: the class and speaker parameters, presenter mode and its notes switch. A student's
+session polls the class's version once a second in a small fragment and reruns the app only when
+it changed, so forty idle students cost forty one-row reads a second, not forty page runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+
+from ui.lessons import live
+from ui.store.backend import StoreError
+from ui.store.classes import ClassError
+
+#: Address parameters that belong to one screen, never sent to the class.
+PRIVATE = frozenset({live.JOIN_PARAM, live.SPEAKER_PARAM, "present", "notes"})
+LESSON = "lessons_lesson"  # the Lessons page's session keys (ui/lessons/page.py)
+STEP = "lessons_step"
+
+
+def view_of(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of an address the class follows.
+
+    >>> view_of({"lesson": "x", "step": "2", "present": "1", "class": "ABC"})
+    {'lesson': 'x', 'step': '2'}
+    """
+    return {k: v for k, v in params.items() if k not in PRIVATE}
+
+
+def lead(page: str) -> None:
+    """After the teacher's run: where the teacher is goes to the class (a new version only if it moved)."""
+    r = live.room()
+    if r is None or live.role() != "teacher":
+        return
+    lesson, step = st.session_state.get(live.LEAD, (None, None)) if page == "lessons" else (None, None)
+    try:
+        r.move(st.session_state[live.CODE], st.session_state[live.SECRET], lesson=lesson, step=step, page=page,
+               view=view_of(st.query_params.to_dict()))
+    except (ClassError, StoreError):
+        pass  # the class panel says what is wrong
+
+
+def follow(pages: Mapping[str, Any], current: str) -> None:
+    """Before the page draws: a following session takes the class's lesson, step, page and view when
+    the class changed since this session last showed it (a late joiner lands where the class is)."""
+    live.open_speaker_link()
+    r = live.room()
+    if r is None or not live.following():
+        return
+    try:
+        state = r.state(st.session_state[live.CODE])
+    except (ClassError, StoreError):
+        return  # the class panel says what is wrong
+    if state.version == st.session_state.get(live.SEEN):
+        return
+    st.session_state[live.SEEN] = state.version
+    st.session_state[LESSON] = state.lesson
+    st.session_state[STEP] = state.step
+    target = "lessons" if live.role() == "speaker" or state.page not in pages else state.page
+    own = {k: v for k, v in st.query_params.to_dict().items() if k in PRIVATE}
+    view = {**state.view, **own} if target == state.page else {**own}
+    if target != current:
+        st.switch_page(pages[target], query_params=view)
+    if view_of(st.query_params.to_dict()) != view_of(view):
+        st.query_params.from_dict(view)  # the page restores its state from the new address
+
+
+def poll() -> None:
+    """A following session: check the class's version every second; rerun the app when it moved."""
+    if not live.following():
+        return
+
+    @st.fragment(run_every=live.POLL_SECONDS)
+    def _poll() -> None:
+        r = live.room()
+        if r is None:
+            return
+        try:
+            version = r.version(st.session_state[live.CODE])
+        except StoreError:
+            return
+        if version is not None and version != st.session_state.get(live.SEEN):
+            st.rerun(scope="app")
+
+    _poll()
