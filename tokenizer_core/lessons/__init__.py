@@ -7,7 +7,7 @@ the project's ``lessons/`` folder. No Streamlit here: the app (``ui/lessons/``) 
 package computes.
 
 >>> lesson = builtin_lessons()["bpe-aaabdaaabac"]
->>> result = compute_figure(lesson.steps[-1].figure, Context())
+>>> result = compute_figure(lesson.steps[3].figure, Context())
 >>> result.values["named"]
 'XdXac'
 """

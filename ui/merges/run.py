@@ -10,8 +10,7 @@ retrains: every answer comes from the trace. No Streamlit here, so it is tested
 directly.
 
 >>> from tokenizer_core.corpus.loading import load_sample
->>> from ui.merges.holding import NEEDLE_NODES, holding_needle, joined_symbols
-from ui.merges.settings import MergeSettings
+>>> from ui.merges.settings import MergeSettings
 >>> from ui.merges.training import train_run
 >>> run = train_run(load_sample("hf-course-hug-pug"), MergeSettings(budget=3))
 >>> [(i.left, i.right, i.count) for i in map(run.step_info, range(1, 4))]
