@@ -10,6 +10,7 @@ from tests._pages import APP, TIMEOUT, ok
 from tokenizer_core.lessons import builtin_lessons
 from tokenizer_core.lessons.questions import answer_key
 from ui.store import workspace
+from ui.widgets.text import escape_markdown as escape
 
 PAGE = "pages/lessons.py"
 STRAWBERRY = builtin_lessons()["strawberry"]
@@ -74,6 +75,19 @@ def test_students_follow_the_teacher_answer_and_see_the_answer_only_once_shown(d
     shown = (" ".join(s.value for s in student.success) + " ".join(m.value for m in student.markdown)).replace("\\", "")
     assert f"**{key.right}**" in shown and "2 off" in shown
 
+    # On the split question the teacher sees how many cut at each gap of the word.
+    teacher.session_state["lessons_step"] = 0
+    teacher = ok(teacher.run())
+    student = ok(student.run())
+    student.get("pills")[0].set_value([2, 5])
+    student.button(key="FormSubmitter:lessons_cq_0-Send").click()
+    student = ok(student.run())
+    teacher = ok(teacher.run())
+    assert any(m.value == "1 of 1" for m in teacher.metric)
+    assert len(teacher.get("vega_lite_chart")) >= 2  # the gaps, then the answers
+    teacher.session_state["lessons_step"] = 1
+    teacher = ok(teacher.run())
+    student = ok(student.run())
     # Exploring alone: the teacher's moves no longer pull the student, until they come back.
     student.button(key="lessons_class_leave").click()
     student = ok(student.run())
@@ -125,7 +139,9 @@ def test_the_speaker_screen_reads_the_class_but_cannot_move_it(db):
     speaker = fresh(**{"class": code, "speaker": speaker_token(secret), "present": "1"})
     assert speaker.session_state["lessons_class_role"] == "speaker"
     assert heading(speaker) == f"2. {STRAWBERRY.steps[1].title}"
-    assert any(m.value.startswith("Answered") or m.label == "Answered" for m in speaker.metric)
+    assert any(m.label == "Answered" for m in speaker.metric)
+    nxt = escape(f"Next: {STRAWBERRY.steps[2].title}")
+    assert any(m.value == nxt for m in speaker.markdown)  # the next step, for the teacher's eyes only
     # Moving on the speaker screen does not move the class.
     speaker.session_state["lessons_step"] = 4
     speaker = ok(speaker.run())

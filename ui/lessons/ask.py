@@ -102,10 +102,37 @@ def render_room(q: Question, key: Key, tally: Sequence[tuple[str, int]], *, stud
     st.metric("Answered", f"{answered} of {students}")
     if not tally:
         return
+    if q.kind == "split":  # how many cut at each gap, the engine's cuts marked
+        frame = boundary_frame(q, key, tally)
+        st.bar_chart(frame, x="gap", y="students", color="tokenizer cuts here", height=220, sort=False)
+    elif q.kind == "count":  # the histogram of counts, in order of the count
+        frame = pd.DataFrame([{"count": int(a), "students": n} for a, n in tally]).sort_values("count")
+        st.bar_chart(frame, x="count", y="students", height=220)
     rows = [{"answer": shown_answer(q, a), "students": n,
              "right": {True: "right", False: "wrong", None: "—"}[is_right(q, key, a)]} for a, n in tally[:12]]
     st.bar_chart(pd.DataFrame(rows), x="answer", y="students", color="right", horizontal=True,
-                 height=min(60 + 28 * len(rows), 400))
+                 height=min(60 + 28 * len(rows), 400), sort="-students")
+
+
+def boundary_frame(q: Question, key: Key, tally: Sequence[tuple[str, int]]) -> pd.DataFrame:
+    """For a split question: each gap of the text, how many students cut there, and whether the
+    tokenizer does.
+
+    >>> q = Question(kind="split", prompt="", text="abc", tokenizer="t")
+    >>> frame = boundary_frame(q, Key(right="2", shown="ab|c", why=""), [("1,2", 3), ("2", 1), ("", 2)])
+    >>> frame["students"].tolist(), frame["tokenizer cuts here"].tolist()
+    ([3, 4], ['no', 'yes'])
+    """
+    right = {int(c) for c in key.right.split(",") if c}
+    counts = dict.fromkeys(range(1, len(q.text)), 0)
+    for answer, n in tally:
+        for cut in (int(c) for c in answer.split(",") if c):
+            counts[cut] = counts.get(cut, 0) + n
+    return pd.DataFrame({
+        "gap": [f"{i:02d} {display_text(q.text[i - 1])}|{display_text(q.text[i])}" for i in counts],
+        "students": list(counts.values()),
+        "tokenizer cuts here": ["yes" if i in right else "no" for i in counts],
+    })
 
 
 def render_alone(lesson_id: str, index: int, q: Question) -> bool:

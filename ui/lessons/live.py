@@ -82,7 +82,7 @@ def note_lesson(*, lesson_id: str, step: int) -> None:
 
 
 # -- the panel -------------------------------------------------------------------------------------
-def render_panel(*, lesson_id: str, title: str) -> None:
+def render_panel(*, lesson_id: str, title: str, next_title: str = "") -> None:
     """Start or join a class, or the class's controls for the teacher and the student."""
     r = room()
     if r is None:
@@ -92,7 +92,7 @@ def render_panel(*, lesson_id: str, title: str) -> None:
         if role() == "teacher":
             _teacher_panel(r)
         elif role() == "speaker":
-            _speaker_panel(r)
+            _speaker_panel(r, next_title=next_title)
         elif role() == "student":
             _student_panel(r)
         else:
@@ -208,10 +208,11 @@ def speaker_url(code: str, secret: str) -> str:
     return join_url(code) + f"&{SPEAKER_PARAM}={speaker_token(secret)}"
 
 
-def _speaker_panel(r: ClassRoom) -> None:
+def _speaker_panel(r: ClassRoom, *, next_title: str) -> None:
     state = r.state(st.session_state[CODE])
     st.info(escape_markdown(f"Speaker screen of class {state.code} · {state.students} students: it follows the "
                             "teacher; the notes are always shown here."), icon=":material/speaker_notes:")
+    st.markdown(escape_markdown(f"Next: {next_title}" if next_title else "This is the lesson's last step."))
 
 
 def _student_panel(r: ClassRoom) -> None:

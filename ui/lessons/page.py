@@ -122,7 +122,9 @@ def render_page() -> None:
     st.session_state[_SHOWN] = st.session_state[LESSON]
     with st.expander("Live class", icon=":material/groups:", expanded=live.role() is not None
                      or bool(st.query_params.get(live.JOIN_PARAM))):
-        live.render_panel(lesson_id=st.session_state[LESSON], title=lesson.title)
+        at = clamp_step(st.session_state.get(STEP, 0), num_steps=len(lesson.steps) - 1)
+        live.render_panel(lesson_id=st.session_state[LESSON], title=lesson.title,
+                          next_title=lesson.steps[at + 1].title if at + 1 < len(lesson.steps) else "")
     # Presenting: only when asked; the speaker screen always shows them.
     show_notes = bool(st.session_state.get(NOTES)) or not display.presenter() or live.role() == "speaker"
     st.markdown(f"### {escape_markdown(lesson.title)}")
