@@ -39,3 +39,20 @@ def html_bodies(at: AppTest) -> str:
 def wait_idle(page) -> None:  # noqa: ANN001 (a Playwright page)
     """Wait until the Streamlit page in the browser has finished its script run."""
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
+
+
+LESSONS_PAGE = "pages/lessons.py"
+
+
+def open_lessons(**params: str) -> AppTest:
+    """A new session opening ``/lessons?...`` (a link, a reload, a join link)."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for name, value in params.items():
+        at.query_params[name] = value
+    ok(at.run())
+    return ok(at.switch_page(LESSONS_PAGE).run())
+
+
+def lesson_heading(at: AppTest) -> str:
+    """The shown step's heading (``3. Second merge: ab → Y``)."""
+    return at.subheader[0].value.replace("\\", "")

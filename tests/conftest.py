@@ -175,3 +175,14 @@ def router_mode_for_apptest(monkeypatch: pytest.MonkeyPatch) -> None:
         PagesManager.uses_pages_directory = False
 
     monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    """A throwaway PostgreSQL cluster for one test module (Debian's binaries; tests/_postgres.py)."""
+    from tests._postgres import binaries, throwaway_postgres
+
+    if binaries() is None:
+        pytest.fail("PostgreSQL is not installed: the test command installs Debian's postgresql")
+    with throwaway_postgres() as url:
+        yield url

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests._pages import APP, TIMEOUT, html_bodies, ok
+from tests._pages import html_bodies, lesson_heading, ok, open_lessons
 from tokenizer_core.lessons import BUILTIN_IDS, builtin_lessons
 from ui import cache
 from ui.lessons.handout import build_handout
@@ -16,13 +16,7 @@ PAGE = "pages/lessons.py"
 LESSONS = builtin_lessons()
 
 
-def fresh(**params: str) -> AppTest:
-    """A new session opening ``/lessons?...`` (a link or a reload)."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for name, value in params.items():
-        at.query_params[name] = value
-    ok(at.run())
-    return ok(at.switch_page(PAGE).run())
+fresh = open_lessons
 
 
 def qp(at: AppTest, name: str) -> list[str]:
@@ -30,8 +24,7 @@ def qp(at: AppTest, name: str) -> list[str]:
     return [value] if isinstance(value, str) else list(value)
 
 
-def heading(at: AppTest) -> str:
-    return at.subheader[0].value.replace("\\", "")
+heading = lesson_heading
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests._pages import APP, TIMEOUT, ok
+from tests._pages import lesson_heading, ok, open_lessons
 from tokenizer_core.lessons import builtin_lessons
 from tokenizer_core.lessons.questions import answer_key
 from ui.store import workspace
@@ -24,16 +24,10 @@ def db(tmp_path, monkeypatch):
     workspace.reset_for_tests()
 
 
-def fresh(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for name, value in params.items():
-        at.query_params[name] = value
-    ok(at.run())
-    return ok(at.switch_page(PAGE).run())
+fresh = open_lessons
 
 
-def heading(at: AppTest) -> str:
-    return at.subheader[0].value.replace("\\", "")
+heading = lesson_heading
 
 
 def test_students_follow_the_teacher_answer_and_see_the_answer_only_once_shown(db):

@@ -10,18 +10,11 @@ import threading
 import pytest
 import sqlalchemy as sa
 
-from tests._postgres import binaries, throwaway_postgres
 from ui.store.classes import ALPHABET, CODE_LENGTH, ClassError, ClassLimits, ClassRoom, clean_code
 
 QUICK = ClassLimits(answer_gap=0.0)  # answers as fast as a test sends them
 
 
-@pytest.fixture(scope="module")
-def postgres_url():
-    if binaries() is None:
-        pytest.fail("PostgreSQL is not installed: the test command installs Debian's postgresql")
-    with throwaway_postgres() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

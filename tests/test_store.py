@@ -10,18 +10,11 @@ import time
 import pytest
 import sqlalchemy as sa
 
-from tests._postgres import binaries, throwaway_postgres
 from ui.store.backend import LinkNotFound, Quota, QuotaExceeded, Store, StoreUnavailable
 
 BIG = Quota(workspace_bytes=10**9, total_bytes=10**10)
 
 
-@pytest.fixture(scope="module")
-def postgres_url():
-    if binaries() is None:
-        pytest.fail("PostgreSQL is not installed: the test command installs Debian's postgresql")
-    with throwaway_postgres() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
