@@ -108,3 +108,25 @@ def test_builtin_lessons_ask_every_kind_and_every_key_computes():
     assert len({lid for ids in asked.values() for lid in ids} - {"strawberry"}) >= 5
     strawberry = builtin_lessons()["strawberry"]
     assert sum(s.question is not None for s in strawberry.steps) >= len(strawberry.steps) - 1  # mostly questions
+
+
+def test_a_split_with_the_course_unigram_is_its_viterbi_walk():
+    from tokenizer_core.unigram.explain import course_model
+
+    q = Question("split", "", text="sunhug", tokenizer="course-unigram")
+    key = answer_key(q)
+    pieces = course_model().lattice("sunhug").viterbi().pieces
+    assert key.shown == "|".join(pieces) == "s|un|hug" and key.right == "1,3"
+
+
+def test_a_wordpiece_merge_key_is_the_trainers_choice_by_score_not_frequency():
+    from tokenizer_core.wordpiece.trainer import train_wordpiece
+
+    words = (("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5))
+    q = Question("next_merge", "", words=words, algorithm="wordpiece")
+    key = answer_key(q)
+    m = train_wordpiece(dict(words), vocab_size=10_000, num_merges=1, special_tokens=()).merges[0]
+    assert key.right == f"{m.left} + {m.right}" == "##g + ##s"
+    assert "##u + ##g" in key.choices and "BPE would merge the most frequent pair, ##u + ##g" in key.why
+    assert canonical_answer(q, "##u + ##g") == "##u + ##g" and is_right(q, key, "##u + ##g") is False
+    assert q.asked == "Which pair does WordPiece merge next?"

@@ -5,6 +5,7 @@ A step may carry one ``question`` (YAML, like the rest of the lesson)::
     question: {kind: count, prompt: "How many tokens?", text: strawberry, tokenizer: gpt2}
     question: {kind: split, text: " unbelievably", tokenizer: cl100k_base}
     question: {kind: next_merge, words: {aaabdaaabac: 1}, merges_done: 1}   # pick the second merge
+    question: {kind: next_merge, words: {hug: 10, pug: 5}, algorithm: wordpiece}   # by WordPiece's score
     question: {kind: choice, text: " 2025", made_by: qwen, options: [gpt2, cl100k_base, qwen]}
     question: {kind: text, prompt: Why would a model miscount the r's in strawberry?}
 
@@ -31,7 +32,8 @@ from typing import Any, Optional, Union
 from tokenizer_core.errors import TokenizerError
 
 KINDS = ("count", "split", "next_merge", "choice", "text")
-QUESTION_FIELDS = ("kind", "prompt", "text", "tokenizer", "options", "made_by", "words", "merges_done")
+QUESTION_FIELDS = ("kind", "prompt", "text", "tokenizer", "options", "made_by", "words", "merges_done", "algorithm")
+ALGORITHMS = ("bpe", "wordpiece")  # what a next_merge question trains
 #: Limits of what a student may send (and a lesson may ask).
 MAX_TEXT_ANSWER = 300
 MAX_SPLIT_TEXT = 60
@@ -40,7 +42,7 @@ MAX_OPTIONS = 8
 _PROMPTS = {
     "count": "How many tokens does {tokenizer} make of this text?",
     "split": "Where does {tokenizer} cut this text? Tap every boundary between two tokens.",
-    "next_merge": "Which pair does BPE merge next?",
+    "next_merge": "Which pair does {algorithm} merge next?",
     "choice": "Which tokenizer made these tokens?",
     "text": "",
 }
@@ -62,11 +64,13 @@ class Question:
     made_by: str = ""
     words: tuple[tuple[str, int], ...] = ()  # (word, count) pairs: a question is hashable content
     merges_done: int = 0
+    algorithm: str = "bpe"
 
     @property
     def asked(self) -> str:
         """The prompt as shown: the lesson's, or the kind's usual one."""
-        return self.prompt or _PROMPTS[self.kind].format(tokenizer=self.tokenizer or "the tokenizer")
+        return self.prompt or _PROMPTS[self.kind].format(tokenizer=self.tokenizer or "the tokenizer",
+                                                         algorithm="WordPiece" if self.algorithm == "wordpiece" else "BPE")
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,8 @@ Loader = Callable[[str], Any]
 
 
 def _reference(name: str) -> Any:
+    if name in LESSON_MODELS:
+        return LESSON_MODELS[name]()
     from tokenizer_core.io.references import load_reference
 
     return load_reference(name)
@@ -120,6 +126,26 @@ def _key(q: Question, load: Loader) -> Key:
                why=f"{q.tokenizer}'s tokens: " + " | ".join(repr(p) for p in pieces))
 
 
+class _CourseUnigram:
+    """The Hugging Face course's toy Unigram model as a question's tokenizer (its Viterbi split)."""
+
+    def encode(self, text: str, *, add_special_tokens: bool = False) -> Any:  # noqa: ARG002 (no specials)
+        from types import SimpleNamespace
+
+        from tokenizer_core.unigram.explain import course_model
+
+        pieces = list(course_model().lattice(text).viterbi().pieces) if text else []
+        offsets, at = [], 0
+        for piece in pieces:
+            offsets.append((at, at + len(piece)))
+            at += len(piece)
+        return SimpleNamespace(tokens=pieces, offsets=offsets)
+
+
+#: Tokenizers a question may name besides the reference ones: the lessons' own toy models.
+LESSON_MODELS: dict[str, Callable[[], Any]] = {"course-unigram": _CourseUnigram}
+
+
 def _encode(tok: Any, text: str) -> tuple[list[str], list[tuple[int, int]]]:
     enc = tok.encode(text, add_special_tokens=False)  # the text's own tokens, no BOS or CLS
     return list(enc.tokens), [(int(a), int(b)) for a, b in enc.offsets]
@@ -135,6 +161,8 @@ def _with_cuts(text: str, cuts: Iterable[int]) -> str:
 
 
 def _merge_key(q: Question) -> Key:
+    if q.algorithm == "wordpiece":
+        return _wordpiece_key(q)
     from tokenizer_core.bpe.trainer import train_bpe_counts
 
     trace = train_bpe_counts(dict(q.words), num_merges=q.merges_done + 1).trace
@@ -146,6 +174,23 @@ def _merge_key(q: Question) -> Key:
     why = (f"{right} occurs {rec.count} times; {rec.tie_break}." if rec.tie_break else
            f"{right} occurs {rec.count} times, more than any other pair.")
     return Key(right=right, shown=right, choices=tuple(choices), why=why)
+
+
+def _wordpiece_key(q: Question) -> Key:
+    from tokenizer_core.wordpiece.trainer import train_wordpiece
+
+    r = train_wordpiece(dict(q.words), vocab_size=10_000, num_merges=q.merges_done + 1, special_tokens=(), top_k=64)
+    if len(r.merges) <= q.merges_done:
+        raise QuestionError(f"WordPiece makes only {len(r.merges)} merges on these words; merges_done must be smaller")
+    m = r.merges[q.merges_done]
+    right = f"{m.left} + {m.right}"
+    others = [f"{u.left} + {u.right}" for u in m.runner_ups[:MAX_OPTIONS - 2]]
+    if m.bpe_choice is not None:
+        others.append(f"{m.bpe_choice.left} + {m.bpe_choice.right}")  # the frequent pair: the usual wrong pick
+    why = f"score = count / (left count · right count) = {m.count} / ({m.left_count} · {m.right_count}) = {m.score:.4g}"
+    if m.bpe_choice is not None and (m.bpe_choice.left, m.bpe_choice.right) != (m.left, m.right):
+        why += f"; BPE would merge the most frequent pair, {m.bpe_choice.left} + {m.bpe_choice.right}"
+    return Key(right=right, shown=right, choices=tuple(sorted({right, *others})), why=why + ".")
 
 
 def _choice_key(q: Question, load: Loader) -> Key:
@@ -240,12 +285,16 @@ def parse_question(raw: Any, fail: Callable[[tuple, str], Exception], path: tupl
     if not isinstance(words, dict) or not all(isinstance(w, str) and isinstance(c, int) and c > 0
                                               for w, c in words.items()):
         raise fail(path + ("words",), "must map words to positive counts")
+    algorithm = raw.get("algorithm", "bpe")
+    if algorithm not in ALGORITHMS:
+        raise fail(path + ("algorithm",), f"must be one of {', '.join(ALGORITHMS)}")
     merges_done = raw.get("merges_done", 0)
     if isinstance(merges_done, bool) or not isinstance(merges_done, int) or merges_done < 0:
         raise fail(path + ("merges_done",), "must be a whole number, 0 or more")
     q = Question(kind=kind, prompt=_str(raw, "prompt", fail, path), text=text,
                  tokenizer=_str(raw, "tokenizer", fail, path), options=tuple(options),
-                 made_by=_str(raw, "made_by", fail, path), words=tuple(words.items()), merges_done=merges_done)
+                 made_by=_str(raw, "made_by", fail, path), words=tuple(words.items()), merges_done=merges_done,
+                 algorithm=algorithm)
     needs = {"count": ("text", "tokenizer"), "split": ("text", "tokenizer"), "next_merge": ("words",),
              "choice": ("text", "made_by", "options"), "text": ("prompt",)}[kind]
     for name in needs:
@@ -254,7 +303,7 @@ def parse_question(raw: Any, fail: Callable[[tuple, str], Exception], path: tupl
     if kind == "split" and len(text) > MAX_SPLIT_TEXT:
         raise fail(path + ("text",), f"a split question's text is at most {MAX_SPLIT_TEXT} characters")
     names = [q.tokenizer] if kind in ("count", "split") else list(q.options) if kind == "choice" else []
-    known = set(known) if known is not None else None
+    known = set(known) | set(LESSON_MODELS) if known is not None else None
     for name in names:
         if known is not None and name not in known:
             raise fail(path, f"no reference tokenizer is called {name!r}; one of {', '.join(sorted(known))}")
