@@ -92,8 +92,10 @@ def test_students_follow_the_teacher_answer_and_see_the_answer_only_once_shown(d
     student.button(key="lessons_class_back").click()
     student = ok(student.run())
     assert heading(student).startswith("4.")
-    # The hostile name reached the store as text and the CSV, never the page as markup.
-    assert not any("<img" in m.value for m in teacher.markdown)
+    # The hostile name is on the teacher's screen as text (escaped Markdown), never as markup.
+    names = next(c.value for c in teacher.caption if c.value.startswith("In class"))
+    assert names == escape("In class: <img src=x onerror=alert(1)>")
+    assert not any("<img" in h.proto.body for h in teacher.get("html"))
 
 
 def page_title(at: AppTest) -> str:

@@ -63,6 +63,9 @@ def test_answers_are_kept_once_per_student_and_step_and_counted_in_the_database(
     assert room.tally(code, secret, step=1) == [("3", 4), ("4", 1)]
     assert room.tally(code, secret, step=2) == []
     assert room.my_answer(code, students[4], step=1) == "3"
+    assert room.names(code, secret) == [f"s{i}" for i in range(5)]
+    with pytest.raises(ClassError, match="only the teacher"):
+        room.names(code, "")
     assert room.state(code).students == 5
 
 

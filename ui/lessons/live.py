@@ -189,6 +189,10 @@ def _teacher_panel(r: ClassRoom) -> None:
         st.code(url, language=None)
         st.caption(f"{state.students} student{'s' if state.students != 1 else ''} joined. Your screen leads: "
                    "every step you show is shown to them.")
+        names = r.names(state.code, st.session_state[SECRET])
+        if names:  # typed by students: text, never markup
+            more = f" and {state.students - len(names)} more" if state.students > len(names) else ""
+            st.caption(escape_markdown("In class: " + ", ".join(names) + more))
         st.download_button("Answers (CSV)", data=lambda: r.answers_csv(state.code, st.session_state[SECRET]),
                            file_name=f"class-{state.code}.csv", mime="text/csv", on_click="ignore",
                            key=PREFIX + "class_csv", icon=":material/download:")

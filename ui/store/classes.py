@@ -235,6 +235,16 @@ class ClassRoom:
 
         return self._run("count the answers", work)
 
+    def names(self, code: str, secret: str, *, limit: int = 60) -> list[str]:
+        """The students' names in the order they joined (the teacher's, up to ``limit``)."""
+
+        def work(conn: sa.Connection) -> list[str]:
+            row = self._owned(conn, code, secret)
+            return list(conn.execute(sa.select(_STUDENTS.c.name).where(_STUDENTS.c.code == row.code)
+                                     .order_by(_STUDENTS.c.joined).limit(limit)).scalars())
+
+        return self._run("read the students", work)
+
     def answers_csv(self, code: str, secret: str) -> bytes:
         """Every answer of the class as CSV (step, student's name, answer, seconds since the class started)."""
 
