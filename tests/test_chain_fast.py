@@ -429,4 +429,4 @@ def test_unigram_float_tie_on_a_long_run():
     joined = "\n".join([line for line in real_lines(120) if line] + _HOSTILE[1:])
     line = next(p for p, _ in _HF_CHAINS[0].pre_tokenize_str(joined) if "a" * 100 in p)
     want = hf.encode(line, add_special_tokens=False).tokens
-    assert [t.token for t in ours.model.tokenize(line)] == want
+    assert [t.text for t in ours.model.tokenize(line)] == want
