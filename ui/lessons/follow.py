@@ -35,8 +35,10 @@ def view_of(params: Mapping[str, Any]) -> dict[str, Any]:
 
 def lead(page: str) -> None:
     """After the teacher's run: where the teacher is goes to the class (a new version only if it moved)."""
+    if live.role() != "teacher":  # most runs: nobody here leads a class
+        return
     r = live.room()
-    if r is None or live.role() != "teacher":
+    if r is None:
         return
     lesson, step = st.session_state.get(live.LEAD, (None, None)) if page == "lessons" else (None, None)
     try:
@@ -50,8 +52,10 @@ def follow(pages: Mapping[str, Any], current: str) -> None:
     """Before the page draws: a following session takes the class's lesson, step, page and view when
     the class changed since this session last showed it (a late joiner lands where the class is)."""
     live.open_speaker_link()
+    if not live.following():  # most runs: nobody here follows a class
+        return
     r = live.room()
-    if r is None or not live.following():
+    if r is None:
         return
     try:
         state = r.state(st.session_state[live.CODE])
