@@ -7,21 +7,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests._pages import lesson_heading, ok, open_lessons
+from tests.test_app_lessons import db as _fresh_store  # noqa: F401 (the Lessons tests' fixture `db`)
 from tokenizer_core.lessons import builtin_lessons
 from tokenizer_core.lessons.questions import answer_key
-from ui.store import workspace
 from ui.widgets.text import escape_markdown as escape
 
 PAGE = "pages/lessons.py"
+pytestmark = pytest.mark.usefixtures("_fresh_store")  # every test on a fresh SQLite store
 STRAWBERRY = builtin_lessons()["strawberry"]
-
-
-@pytest.fixture
-def db(tmp_path, monkeypatch):
-    monkeypatch.setenv("TOKENIZER_PLAYGROUND_DB", str(tmp_path / "ws.sqlite3"))
-    workspace.reset_for_tests()
-    yield
-    workspace.reset_for_tests()
 
 
 fresh = open_lessons
@@ -30,7 +23,7 @@ fresh = open_lessons
 heading = lesson_heading
 
 
-def test_students_follow_the_teacher_answer_and_see_the_answer_only_once_shown(db):
+def test_students_follow_the_teacher_answer_and_see_the_answer_only_once_shown():
     from dataclasses import replace
 
     from ui.lessons import live
@@ -109,7 +102,7 @@ def page_title(at: AppTest) -> str:
     return at.title[0].value if at.title else ""
 
 
-def test_students_follow_the_teacher_to_another_page_and_its_view(db):
+def test_students_follow_the_teacher_to_another_page_and_its_view():
     teacher = fresh(lesson="hf-course-bpe")
     teacher.button(key="lessons_class_start").click()
     teacher = ok(teacher.run())
@@ -130,7 +123,7 @@ def test_students_follow_the_teacher_to_another_page_and_its_view(db):
     assert "present" not in student.query_params or student.query_params.get("present") != view.get("present")
 
 
-def test_the_speaker_screen_reads_the_class_but_cannot_move_it(db):
+def test_the_speaker_screen_reads_the_class_but_cannot_move_it():
     from ui.store.classes import speaker_token
 
     teacher = fresh(lesson="strawberry")
