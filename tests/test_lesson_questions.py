@@ -130,3 +130,14 @@ def test_a_wordpiece_merge_key_is_the_trainers_choice_by_score_not_frequency():
     assert "##u + ##g" in key.choices and "BPE would merge the most frequent pair, ##u + ##g" in key.why
     assert canonical_answer(q, "##u + ##g") == "##u + ##g" and is_right(q, key, "##u + ##g") is False
     assert q.asked == "Which pair does WordPiece merge next?"
+
+
+def test_a_choice_questions_tokens_reach_the_page_escaped():
+    from ui.widgets.safe_html import markup_problems
+    from ui.widgets.tokens import chips_html
+
+    hostile = "<img src=x onerror=alert(1)><script>x</script>"
+    key = answer_key(Question("choice", "", text=hostile, made_by="gpt2", options=("gpt2", "qwen")))
+    html = chips_html([(None, t) for t in key.tokens], scheme="byte-level")
+    assert markup_problems(html) == [] and "<img" not in html and "<script" not in html
+    assert "&lt;" in html
