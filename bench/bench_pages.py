@@ -103,7 +103,7 @@ OBSERVER_JS = r"""
 (() => {
   if (window.__bench) return;
   const A = 'data-test-script-state';
-  const b = window.__bench = {starts: 0, sent: 0, finished: 0, lastMessage: 0, state: null, seen: {}};
+  const b = window.__bench = {starts: 0, sent: 0, finished: 0, finishedAt: 0, lastMessage: 0, state: null, seen: {}};
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (...args) { b.sent++; return send.apply(this, args); };
   // Top-level fields of a ForwardMsg (protobuf): field 6 is script_finished, the last of every run.
@@ -112,7 +112,7 @@ OBSERVER_JS = r"""
     const varint = () => { let v = 0, m = 1, x; do { x = u[i++]; v += (x & 127) * m; m *= 128; } while (x & 128 && i < u.length); return v; };
     while (i < u.length) {
       const tag = varint(), field = Math.floor(tag / 8), wire = tag & 7;
-      if (field === 6) { b.finished++; return; }
+      if (field === 6) { b.finished++; b.finishedAt = performance.now(); return; }
       if (wire === 0) varint(); else if (wire === 2) i += varint(); else if (wire === 1) i += 8;
       else if (wire === 5) i += 4; else return;
     }
@@ -188,6 +188,9 @@ class Results:
     """Everything one bench run measured, and what failed (with the page's words)."""
 
     samples: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    #: Per interaction, each click's milliseconds until its run's last message reached the page (the
+    #: server's share: the request, the script run, the deltas); the rest of a sample is drawing.
+    server: dict[tuple[str, str], list[float]] = field(default_factory=dict)
     first: list[FirstRun] = field(default_factory=list)
     failures: dict[str, str] = field(default_factory=dict)  # page title -> what went wrong
 
@@ -221,11 +224,12 @@ def _starts(page: Any) -> int:
 
 
 def timed(page: Any, what: str, action: Callable[[], None], done_js: str = TRUE, arg: object = None, *,
-          rerun: bool = True, timeout_s: float = 60.0) -> float:
+          rerun: bool = True, timeout_s: float = 60.0, server_ms: Optional[list[float]] = None) -> float:
     """Milliseconds from ``action`` to ``done_js(arg)`` holding with the app idle, checked every frame.
 
     ``rerun``: also require that a script run started after the action, for changes the browser shows
-    by itself before the server has answered (a ticked box, a typed value). Raises :class:`BenchError`
+    by itself before the server has answered (a ticked box, a typed value). ``server_ms``: a list that
+    gets the milliseconds from the action to the last run's ``script_finished`` message. Raises :class:`BenchError`
     naming ``what`` and what the page shows when that does not happen within ``timeout_s``.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -235,7 +239,7 @@ def timed(page: Any, what: str, action: Callable[[], None], done_js: str = TRUE,
     page.wait_for_function(f"() => document.querySelector({IDLE!r}) !== null && "
                            "performance.now() - window.__bench.lastMessage > 150", polling="raf",
                            timeout=timeout_s * 1000)
-    before, sent = page.evaluate("() => [window.__bench.finished, window.__bench.sent]")
+    before, sent, clicked = page.evaluate("() => [window.__bench.finished, window.__bench.sent, performance.now()]")
     # A run is seen by its script_finished message: the script-state attribute is not enough, as a fast
     # run's running/notRunning updates can reach the DOM as one (no change at all). A click that sent
     # the server anything (a tab that reruns, a component's state) is done only once a run finished,
@@ -255,7 +259,11 @@ def timed(page: Any, what: str, action: Callable[[], None], done_js: str = TRUE,
                          f"with {arg!r}{', after a rerun' if rerun else ''}); expected change shown: {shown}; "
                          f"{runs} script run(s) finished since the click; the page shows {describe(page)}"
                          ) from None
-    return (time.perf_counter() - start) * 1000
+    elapsed = (time.perf_counter() - start) * 1000
+    if server_ms is not None:
+        finished = page.evaluate("() => window.__bench.finishedAt")
+        server_ms.append(max(0.0, finished - clicked) if finished > clicked else float("nan"))
+    return elapsed
 
 
 def wait_idle(page: Any, timeout_s: float = 120.0) -> None:
@@ -507,13 +515,15 @@ def run_page(page: Any, plan: PagePlan, args: argparse.Namespace, out: Results) 
         if inter.setup is not None:
             inter.setup(page)
             wait_idle(page)
-        samples = []
+        samples: list[float] = []
+        server: list[float] = []
         for i in range(args.reps):
             action, done_js, arg, rerun = inter.make(page, i)
             label = f"{plan.title} / {inter.name}, repetition {i + 1}"
-            samples.append(timed(page, label, action, done_js, arg, rerun=rerun))
+            samples.append(timed(page, label, action, done_js, arg, rerun=rerun, server_ms=server))
             no_exception(page, label)
         out.samples[(plan.title, inter.name)] = samples
+        out.server[(plan.title, inter.name)] = server
 
 
 def page_switches(page: Any, plans: tuple[PagePlan, ...], args: argparse.Namespace, out: Results) -> None:
@@ -588,11 +598,14 @@ def report(out: Results, args: argparse.Namespace) -> str:
         flags = "  ".join(f"{'yes' if f.seen.get(k) else 'no':<{w}}" for k, w in
                           (("progress", 8), ("spinner", 7), ("cancel", 6), ("running", 5)))
         lines.append(f"{f.page:<18} {f.what:<34} {f.seconds:8.2f}  {flags}")
-    lines += ["", "Clicks (click to updated page, app idle):",
-              f"{'page':<18} {'interaction':<34} {'median':>8} {'p95':>8} {'n':>3}  under {TARGET_MS:.0f} ms"]
+    lines += ["", "Clicks (click to updated page, app idle; server: click to the run's last message, median):",
+              f"{'page':<18} {'interaction':<34} {'median':>8} {'p95':>8} {'server':>8} {'n':>3}  "
+              f"under {TARGET_MS:.0f} ms"]
     for (page_title, name), samples in out.samples.items():
         med = statistics.median(samples)
-        lines.append(f"{page_title:<18} {name:<34} {med:6.0f}ms {_p95(samples):6.0f}ms {len(samples):3d}  "
+        server = [s for s in out.server.get((page_title, name), []) if s == s]  # NaN: no run seen
+        shown = f"{statistics.median(server):6.0f}ms" if server else f"{'-':>8}"
+        lines.append(f"{page_title:<18} {name:<34} {med:6.0f}ms {_p95(samples):6.0f}ms {shown} {len(samples):3d}  "
                      f"{'yes' if med < TARGET_MS else 'NO'}")
     if out.failures:
         lines += ["", "Failures:"] + [f"- {title}: {why}" for title, why in out.failures.items()]

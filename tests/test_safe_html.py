@@ -13,7 +13,15 @@ from streamlit.testing.v1 import AppTest
 
 from tokenizer_core.corpus.loading import corpus_from_text
 from ui.merges.encode import encode, tokens_of
-from ui.merges.html import merge_banner_html, sentence_html, strips_html, strips_parts, tree_block_html, words_html
+from ui.merges.html import (
+    merge_banner_html,
+    sentence_html,
+    strips_html,
+    strips_parts,
+    tree_block_html,
+    words_html,
+    words_parts,
+)
 from ui.merges.settings import MergeSettings
 from ui.merges.training import train_run
 from ui.widgets.charts import kinds_legend_html
@@ -251,3 +259,20 @@ def test_the_strips_in_parts_are_the_strips_joined():
     assert len(parts) >= 3 and "".join(parts) == strips_html(view, run.token_id, scheme=run.scheme, translate=True)
     assert all(part.startswith("<tr>") and part.endswith("</tr>") for part in parts[1:-1])
     assert markup_problems(parts) == []
+
+
+def test_the_word_tables_the_page_draws_in_parts_escape_hostile_tokens_and_parse_part_by_part(hostile_run):
+    """Each part is a whole element (the parser ends it where a fresh one starts), so a step that
+    changes a few rows parses only those again; joined, the parts are the table."""
+    from ui.widgets.safe_html import _problems
+
+    run = hostile_run
+    step = run.num_steps
+    rows = run.display_words(step, 16)
+    parts = words_parts(rows, run.token_id, scheme=run.scheme, translate=True, highlight=frozenset([run.step_info(step).token]))
+    assert len(parts) == len(rows) + 2
+    assert "".join(parts) == words_html(rows, run.token_id, scheme=run.scheme, translate=True,
+                                        highlight=frozenset([run.step_info(step).token]))
+    assert all(_problems(part) == ((), True) for part in parts)
+    joined = "".join(parts)
+    assert not re.search(r"<\s*(script|img|a)\b", joined, re.I) and "&lt;" in joined

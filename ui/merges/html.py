@@ -60,6 +60,13 @@ def merge_banner_html(left: str, right: str, token: str, id_of: IdOf, *, scheme:
 def words_html(rows: Sequence[tuple[str, int, Sequence[str]]], id_of: IdOf, *, scheme: Scheme, translate: bool,
                highlight: frozenset[str] = frozenset()) -> str:
     """A table of words: the word, its count, its tokens (``highlight``-ed ones bold)."""
+    return "".join(words_parts(rows, id_of, scheme=scheme, translate=translate, highlight=highlight))
+
+
+def words_parts(rows: Sequence[tuple[str, int, Sequence[str]]], id_of: IdOf, *, scheme: Scheme, translate: bool,
+                highlight: frozenset[str] = frozenset()) -> list[str]:
+    """:func:`words_html` in whole elements (the table's opening, one ``<tr>`` per word, the end): a
+    step changes few rows, so :func:`~ui.widgets.safe_html.render_html` parses only those again."""
     body = []
     for word, count, tokens in rows:
         shown = _text(word, scheme=scheme, translate=translate, limit=WORD_CHARS)
@@ -74,10 +81,10 @@ def words_html(rows: Sequence[tuple[str, int, Sequence[str]]], id_of: IdOf, *, s
             f'<td style="padding:2px 0">{chips}</td>'
             "</tr>"
         )
-    return ('<table class="tp-words" style="border-collapse:collapse;border:none">'
+    head = ('<table class="tp-words" style="border-collapse:collapse;border:none">'
             '<thead><tr><th style="text-align:left">word</th><th style="text-align:right;padding:0 10px">count</th>'
-            '<th style="text-align:left">tokens</th></tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table>")
+            '<th style="text-align:left">tokens</th></tr></thead><tbody>')
+    return [head, *body, "</tbody></table>"]
 
 
 def _sentence(pieces: Sequence[Sequence[str]], id_of: IdOf, *, scheme: Scheme, translate: bool,

@@ -29,7 +29,7 @@ from ui.merges.html import (
     strips_parts,
     tie_text,
     tree_block_html,
-    words_html,
+    words_parts,
 )
 from ui.merges.pairs import pair_frame, pair_table
 from ui.merges.panel import settings_from_widgets, settings_panel, start_button
@@ -269,14 +269,14 @@ def _words(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
     highlight = frozenset([info.token]) if step else frozenset()
     with left:
         st.markdown("**Most frequent words at this step**")
-        render_html(words_html(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=translate,
+        render_html(words_parts(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=translate,
                            highlight=highlight))
     with right:
         if step:
             st.markdown("**Frequent words holding the new token**")
             rows = run.words_with(info.token, step, 16)
             if rows:
-                render_html(words_html(rows, run.token_id, scheme=run.scheme, translate=translate, highlight=highlight))
+                render_html(words_parts(rows, run.token_id, scheme=run.scheme, translate=translate, highlight=highlight))
             else:
                 st.caption("None among the most frequent words.")
 
