@@ -39,6 +39,18 @@ def active(at: AppTest):
     return at.session_state["state_active_corpus"]
 
 
+def preview(at: AppTest) -> str:
+    """The preview block's text, unescaped (its markup is the one text block the page writes)."""
+    import html
+    import re
+
+    blocks = [h.proto.body for h in at.get("html") if 'class="tp-preview"' in h.proto.body]
+    assert len(blocks) == 1, blocks
+    inner = re.fullmatch(r'<div class="tp-preview" style="[^"]*">(.*)</div>', blocks[0], re.S)
+    assert inner is not None and "<" not in inner.group(1), blocks[0]  # nothing but escaped text inside
+    return html.unescape(inner.group(1))
+
+
 def use_sample(at: AppTest, name: str) -> AppTest:
     at.radio(key="corpus_source").set_value("sample").run()
     at.selectbox(key="corpus_sample").set_value(name).run()
@@ -92,7 +104,7 @@ def test_counted_sample_shows_its_counts_and_preview():
     at = use_sample(start(), "hf-course-hug-pug")
     captions = " ".join(c.value for c in at.caption)
     assert "hug ×10" in captions and "hugs ×5" in captions
-    assert at.code[0].value.startswith("hug\nhug\n")
+    assert preview(at).startswith("hug\nhug\n")
     top = at.dataframe[0].value
     assert list(top["word"][:2]) == ["pun", "hug"] and list(top["count"][:2]) == [12, 10]
     # Every table has its CSV button (top words, the character inventory, scripts).
@@ -108,7 +120,7 @@ def test_pasted_hostile_text_is_shown_as_text():
     at.text_input(key="corpus_paste_name").input("<b>:red[evil]</b>").run()
     at.button(key="corpus_use_paste").click().run()
     assert not at.exception
-    assert at.code[0].value == hostile  # st.code shows it verbatim, never as HTML
+    assert preview(at) == hostile  # escaped in the block, shown verbatim, never as HTML
     # script window __xss 1 script | img src x onerror window __xss 1 | x | y
     assert metrics(at)["Words"] == "14"
     # The user's name is kept as typed and escaped where markdown shows it.

@@ -48,7 +48,7 @@ def test_corpus_page_loads_and_pasted_html_stays_text(streamlit_server, browser_
     # The click's rerun may not have begun when wait_idle looked (it then returns at once), and the new
     # corpus's statistics take seconds on a loaded machine: wait for the page's answer itself.
     expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Now using", timeout=60_000)
-    code = page.get_by_test_id("stCode")
+    code = page.locator(".tp-preview")
     expect(code).to_contain_text("<script>window.__xss=1</script>")
     expect(code).to_contain_text('<img src=x onerror="window.__xss=1">')
     # The user's corpus name is shown literally in the sidebar and the header.

@@ -1,8 +1,8 @@
 """Rendering of a corpus: statistics, top words, Zipf plot, character inventory, preview.
 
 Everything that comes from the corpus (words, characters, names) reaches the
-browser as plain text: in data frames, chart data, ``st.code`` or markdown
-escaped with :func:`escape_markdown`, never as HTML. The numbers and tables come
+browser as plain text: in data frames, chart data, markdown escaped with
+:func:`escape_markdown`, or HTML-escaped in the preview's text block, never as markup. The numbers and tables come
 ready-made from a :class:`~ui.corpus.overview.CorpusOverview` (built once per corpus).
 """
 
@@ -16,7 +16,8 @@ from tokenizer_core.corpus.loading import Corpus
 from ui.corpus import PREFIX
 from ui.corpus.overview import CorpusOverview
 from ui.widgets.export import altair_chart, table
-from ui.widgets.text import escape_markdown, format_bytes, format_count
+from ui.widgets.safe_html import render_html
+from ui.widgets.text import escape_markdown, format_bytes, format_count, text_block_html
 
 PREVIEW_CHARS = 3000
 
@@ -131,4 +132,4 @@ def render_preview(corpus: Corpus) -> None:
         f"Preview (first {format_count(PREVIEW_CHARS)} of {format_count(total)} characters)"
     )
     st.subheader(label)
-    st.code(shown, language=None, wrap_lines=True, height=260 if len(shown) > 800 else "content")
+    render_html(text_block_html(shown, max_height=260 if len(shown) > 800 else None, css_class="tp-preview"))
