@@ -130,12 +130,12 @@ def interactions(cache: Path, reps: int) -> dict[str, list[float]]:
         page.locator("[data-testid=stMain] h1").first.click()
         series("N key", lambda k: page.keyboard.press("n"), lambda k: k + 1)
 
-        def slider(k: int) -> None:
-            thumb = page.locator(".st-key-merges_slider input[type=range]")
+        def scrubber(k: int) -> None:
+            thumb = page.locator(".tp-step-range")  # the step controls' scrubber
             thumb.focus()
             page.keyboard.press("ArrowRight")
 
-        series("Slider (arrow key on the thumb)", slider, lambda k: k + 1)
+        series("Scrubber (arrow key on the thumb)", scrubber, lambda k: k + 1)
 
         def jump(k: int) -> None:
             box = page.locator(".st-key-merges_jump input")

@@ -75,6 +75,18 @@ def press(at: AppTest, action: str) -> AppTest:
     return ok(at.run())
 
 
+def scrub(at: AppTest, target: int) -> AppTest:
+    """Set what letting go of the scrubber at ``target`` sends (a command like a button's), then rerun."""
+    from ui.merges import state as ms
+    from ui.widgets import stepper
+
+    data = stepper_data(at)
+    at.session_state[ms.STEPPER.step] = stepper.clamp_step(target, num_steps=data["n"])
+    at.session_state[ms.STEPPER.playing] = False
+    at.session_state[ms.STEPPER.seq] = data["seq"] + 1
+    return ok(at.run())
+
+
 def step(at: AppTest) -> int:
     return at.session_state["merges_step"]
 
@@ -155,12 +167,15 @@ def test_course_sample_stepping_matches_the_engine():
     assert metrics(at)["Vocabulary size"] == "11"
 
 
-def test_sennrich_worked_example_with_slider_jump_and_buttons():
+def test_sennrich_worked_example_with_scrubber_jump_and_buttons():
     at = click(open_page("sennrich-low-lower-newest-widest"), "merges_train")
     engine = train_bpe_counts(SENNRICH, num_merges=10, end_of_word_suffix="</w>", suffix_as_symbol=True,
                               tie_break="first", special_tokens=("[UNK]",), unk_token="[UNK]").trace
     raw = ok(at.toggle(key="merges_raw_markers").set_value(True).run())  # show "</w>" as stored
-    at = ok(raw.slider(key="merges_slider").set_value(3).run())
+    from ui.merges import state as ms
+
+    assert stepper_data(raw)["scrubber"] and stepper_data(raw)["speeds"] == list(ms.SPEEDS)
+    at = scrub(raw, 3)
     assert step(at) == 3 and banner(at) == ["est", "</w>", "est</w>"] == [engine[2].left, engine[2].right,
                                                                           engine[2].token]
     # l o and o w both occur 7 times at merge 4; the pair seen first wins.
@@ -168,7 +183,7 @@ def test_sennrich_worked_example_with_slider_jump_and_buttons():
     assert banner(at)[:2] == ["l", "o"] and any("seen first" in i.value.replace("\\", "") for i in at.info)
     at = ok(at.number_input(key="merges_jump").set_value(8).run())
     assert step(at) == 8 and banner(at) == [engine[7].left, engine[7].right, engine[7].token]
-    assert at.slider(key="merges_slider").value == 8
+    assert stepper_data(at)["step"] == 8  # the scrubber and the buttons follow the jump
     at = press(at, "prev")
     assert step(at) == 7 and at.number_input(key="merges_jump").value == 7
     assert step(press(at, "first")) == 0
@@ -225,7 +240,7 @@ def test_stepping_reads_the_trace_and_never_retrains(monkeypatch):
     assert len(calls) == 1
     for action in ["next", "next", "prev", "first", "play", "play"]:
         at = press(at, action)
-    at = ok(at.slider(key="merges_slider").set_value(2).run())
+    at = scrub(at, 2)
     at = ok(at.text_input(key="merges_text").input("pugs hug").run())
     assert len(calls) == 1
     click(at, "merges_train")  # the same settings again: a cache hit

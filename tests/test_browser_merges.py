@@ -156,6 +156,18 @@ def test_rapid_clicks_and_key_presses_are_never_lost(streamlit_server, browser_p
     page.keyboard.press("Home")
     expect(page.get_by_role("heading", name=re.compile("^Step 0 of 2,000"))).to_be_visible(timeout=30_000)
     expect(step_button(page, "prev")).to_be_disabled()
+    # The scrubber: letting go sends the step it rests on; on a focused scrubber an arrow key moves
+    # one step (the range's own key, not the page's: not two).
+    scrubber = page.locator(".tp-step-range")
+    scrubber.fill("1234")
+    expect(page.get_by_role("heading", name=re.compile("^Step 1,234 of 2,000"))).to_be_visible(timeout=30_000)
+    expect(page.locator(".tp-step-where")).to_have_text("Step 1,234 of 2,000")
+    scrubber.press("ArrowRight")
+    expect(page.get_by_role("heading", name=re.compile("^Step 1,235 of 2,000"))).to_be_visible(timeout=30_000)
+    step_button(page, "prev").click()  # the buttons move the scrubber too
+    expect(scrubber).to_have_value("1234", timeout=30_000)
+    page.keyboard.press("Home")  # (the scrubber has the focus: Home is its own key, to its start)
+    expect(page.get_by_role("heading", name=re.compile("^Step 0 of 2,000"))).to_be_visible(timeout=30_000)
     # Typing in a field does not step.
     text = page.locator(".st-key-merges_text input")
     text.click()
@@ -171,6 +183,11 @@ def test_play_runs_to_the_end_and_retraining_starts_at_zero(streamlit_server, br
     page = browser_page
     use_sample_then_merges(page, streamlit_server, re.compile("^Sennrich"))
     train(page, "10")
+    speed = page.locator(".tp-step-speed")
+    expect(speed).to_have_value("0.5")
+    speed.select_option("0.1")  # the fastest: kept by the page and named in the address
+    expect(page).to_have_url(re.compile(r"[?&]speed=0\.1\b"), timeout=30_000)
+    expect(speed).to_have_value("0.1")
     page.get_by_role("heading", name="BPE step-through").click()
     page.keyboard.press(" ")  # Space: play
     expect(step_button(page, "play")).to_have_text(re.compile("Pause"))

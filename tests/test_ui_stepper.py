@@ -65,7 +65,7 @@ def test_the_old_step_echoed_back_just_after_a_command_is_not_a_move(session, mo
     assert not stepper.is_stale_echo(KEYS, 0)  # later, going back to 0 is the user's wish
 
 
-def test_merges_slider_ignores_the_echo_but_follows_a_move(monkeypatch):
+def test_merges_jump_box_ignores_the_echo_but_follows_a_move(monkeypatch):
     from ui.merges import state as ms
 
     session_state = {ms.STEP: 0, ms.PLAYING: False, ms.STEPPER.run: "r", ms.STEPPER.num_steps: 50}
@@ -73,9 +73,27 @@ def test_merges_slider_ignores_the_echo_but_follows_a_move(monkeypatch):
     monkeypatch.setattr(stepper, "st", fake)
     monkeypatch.setattr(ms, "st", fake)
     assert stepper.apply_command(ms.STEPPER, cmd(1, 50, run="r", playing=True))  # Last, playing
-    session_state[ms.SLIDER] = 0  # the stale slider value arrives with the next rerun
-    ms.from_widget(ms.SLIDER, 50)
+    session_state[ms.JUMP] = 0  # the stale jump-box value arrives with the next rerun
+    ms.from_widget(ms.JUMP, 50)
     assert session_state[ms.STEP] == 50 and session_state[ms.PLAYING]
     session_state[ms.JUMP] = 17  # a number typed in the jump box is obeyed (and stops play)
     ms.from_widget(ms.JUMP, 50)
     assert session_state[ms.STEP] == 17 and not session_state[ms.PLAYING]
+
+
+def test_a_speed_from_the_speed_box_is_kept_only_if_offered(monkeypatch):
+    from ui.merges import state as ms
+
+    session_state = {ms.STEPPER.widget: {"command": None, "speed": 2.0}}
+    fake = SimpleNamespace(session_state=session_state)
+    monkeypatch.setattr(stepper, "st", fake)
+    monkeypatch.setattr(ms, "st", fake)
+    assert stepper.apply_speed(ms.STEPPER, ms.SPEEDS, stepper._read_speed(ms.STEPPER))
+    assert ms.speed() == 2.0
+    session_state[ms.STEPPER.widget] = {"command": None, "speed": 0.001}  # not offered: a forged state
+    assert not stepper.apply_speed(ms.STEPPER, ms.SPEEDS, stepper._read_speed(ms.STEPPER))
+    session_state[ms.STEPPER.widget] = {"command": None, "speed": True}  # not a number
+    assert stepper._read_speed(ms.STEPPER) is None
+    assert ms.speed() == 2.0
+    lessons = stepper.StepperState(step="s", playing="p", widget="w")  # a page with no speed box
+    assert not stepper.apply_speed(lessons, ms.SPEEDS, 1.0)

@@ -42,13 +42,12 @@ SAVED = "merges_saved_settings"  # the settings last read from the widgets
 SAVED_TEXT = "merges_saved_text"  # the sentence to encode, kept across pages
 
 STEP = "merges_step"
-SLIDER = "merges_slider"
 JUMP = "merges_jump"
 PLAYING = "merges_playing"
-STEPPER = StepperState(step=STEP, playing=PLAYING, widget="merges_stepper")
+
 SHOWN_RUN = "merges_shown_run"  # id of the run on show: the step starts again at 0 when it changes
-SPEED = "merges_speed"  # the speed widget
-SPEED_VALUE = "merges_speed_value"  # seconds per step; survives the widget being forgotten
+SPEED_VALUE = "merges_speed_value"  # seconds per step (the step controls' speed box)
+STEPPER = StepperState(step=STEP, playing=PLAYING, widget="merges_stepper", speed=SPEED_VALUE)
 TEXT = "merges_text"
 TREE = "merges_tree_token"
 
@@ -171,7 +170,7 @@ def go_to(step: int, num_steps: int) -> None:
 
 
 def from_widget(key: str, num_steps: int) -> None:
-    """Callback of the slider and the jump box (stops play); the old step echoed back by a browser
+    """Callback of the jump box (stops play); the old step echoed back by a browser
     that had not yet drawn the last button's or key's step is ignored (see :func:`is_stale_echo`)."""
     value = st.session_state.get(key, 0)
     if is_stale_echo(STEPPER, int(value)):
@@ -200,16 +199,9 @@ def speed() -> float:
     return value if value in SPEEDS else 0.5
 
 
-def speed_changed() -> None:
-    """Callback of the speed widget."""
-    st.session_state[SPEED_VALUE] = st.session_state.get(SPEED, 0.5)
-
-
 def sync_widgets(step: int) -> None:
-    """Make the slider, the jump box and the speed widget show the current values (before they are drawn)."""
-    st.session_state[SLIDER] = step
+    """Make the jump box show the current step (before it is drawn)."""
     st.session_state[JUMP] = step
-    st.session_state[SPEED] = speed()
 
 
 def skeleton_first() -> bool:

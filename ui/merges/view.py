@@ -181,17 +181,14 @@ def _stepper(run: MergeRun, run_id: str) -> None:
 
 
 def _controls(n: int, step: int, run_id: str, *, report_mounted: bool) -> None:
-    buttons, speed, jump = st.columns([4, 1.3, 1.1], vertical_alignment="bottom")
+    # The buttons, the play speed and the scrubber are one component, drawn and moved in the browser.
+    buttons, jump = st.columns([5.3, 1.1], vertical_alignment="bottom")
     with buttons:
         render_stepper_controls(ms.STEPPER, num_steps=n, run_id=run_id, interval=ms.speed(),
-                                report_mounted=report_mounted)
-    speed.select_slider("Speed", options=list(ms.SPEEDS), key=ms.SPEED, on_change=ms.speed_changed,
-                        format_func=lambda s: f"{s:g} s per step")
+                                report_mounted=report_mounted, scrubber=True, speeds=ms.SPEEDS)
     # No max_value: Streamlit would refuse 99999 with a red mark and stay put; go to the last step instead.
     jump.number_input("Jump to step", min_value=0, step=1, key=ms.JUMP, on_change=ms.from_widget,
                       args=(ms.JUMP, n), help=f"0 to {n:,}; a larger number goes to the last step.")
-    st.slider("Step", min_value=0, max_value=n, key=ms.SLIDER, on_change=ms.from_widget, args=(ms.SLIDER, n),
-              label_visibility="collapsed")
     if not display.presenter():  # the buttons' tooltips name the keys too
         st.caption(KEYS)
 

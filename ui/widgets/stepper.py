@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -47,6 +47,21 @@ export default function (component) {
       const b = e.target.closest("button[data-action]");
       if (b && !b.disabled) act(root, b.dataset.action);
     });
+    // The scrubber moves nothing on the server while it is dragged (its label follows the thumb);
+    // letting go sends the step it rests on, as a command like any button's.
+    const range = root.querySelector(".tp-step-range");
+    range.addEventListener("input", () => { root.__s.dragging = true; label(root, Number(range.value)); });
+    range.addEventListener("change", () => {
+      const s = root.__s;
+      s.dragging = false;
+      const target = Math.min(Math.max(Number(range.value), 0), s.n);
+      setPlaying(root, false);
+      if (target !== s.local) { s.local = target; send(root); } else refresh(root);
+    });
+    root.querySelector(".tp-step-speed").addEventListener("change", (e) => {
+      const v = Number(e.target.value);
+      if (Number.isFinite(v)) root.__s.send("speed", v);
+    });
     if (data.report) setStateValue("mounted", true);  // the page draws the rest of its view now
     // Step keys pressed on this page before this script listened (kept by ui/widgets/presenter.py).
     const waiting = (window.__tpEarlyStepKeys || []).filter(
@@ -58,6 +73,7 @@ export default function (component) {
   s.send = setStateValue;
   s.n = data.n;
   s.interval = data.interval;
+  setExtras(root, data);
   if (s.timer && s.timerInterval !== s.interval) { clearInterval(s.timer); s.timer = null; setPlaying(root, s.playing); }
   if (data.run !== s.run) {            // another training run: start from the server's step
     s.run = data.run; s.seq = Math.max(s.seq, data.seq); s.local = data.step; setPlaying(root, data.playing);
@@ -122,8 +138,33 @@ function setPlaying(root, playing) {
   }
 }
 
+function setExtras(root, data) {
+  const scrub = root.querySelector(".tp-step-scrub");
+  scrub.hidden = !data.scrubber;
+  const speed = root.querySelector(".tp-step-speed-box");
+  const speeds = data.speeds || [];
+  speed.hidden = speeds.length === 0;
+  const select = speed.querySelector("select");
+  const wanted = speeds.map(String).join(",");
+  if (select.dataset.options !== wanted) {
+    select.replaceChildren(...speeds.map((v) => {
+      const o = document.createElement("option"); o.value = String(v); o.textContent = v + " s per step"; return o;
+    }));
+    select.dataset.options = wanted;
+  }
+  if (speeds.length) select.value = String(data.interval);
+}
+
+function label(root, step) {
+  root.querySelector(".tp-step-where").textContent = "Step " + step.toLocaleString("en-US") + " of " +
+    root.__s.n.toLocaleString("en-US");
+}
+
 function refresh(root) {
   const s = root.__s;
+  const range = root.querySelector(".tp-step-range");
+  range.max = String(s.n);
+  if (!s.dragging) { range.value = String(s.local); label(root, s.local); }
   const q = (name) => root.querySelector(".tp-step-" + name);
   q("first").disabled = s.local <= 0; q("prev").disabled = s.local <= 0;
   q("next").disabled = s.local >= s.n; q("last").disabled = s.local >= s.n;
@@ -137,7 +178,15 @@ function refresh(root) {
 
 # Theme variables keep the buttons readable in light and dark themes.
 _CSS = """
-.tp-stepper { display: flex; gap: 0.4rem; flex-wrap: wrap; }
+.tp-stepper { display: flex; gap: 0.4rem; flex-wrap: wrap; align-items: center; }
+.tp-step-speed-box { display: inline-flex; align-items: center; gap: 0.35rem; margin-left: 0.4rem; }
+.tp-step-speed-box[hidden], .tp-step-scrub[hidden] { display: none; }
+.tp-step-speed { min-height: 2.5rem; border-radius: 0.5rem; padding: 0 0.5rem; font: inherit;
+  border: 1px solid var(--st-border-color, rgba(128,128,128,.4));
+  background: var(--st-secondary-background-color, #f0f2f6); color: var(--st-text-color, inherit); }
+.tp-step-scrub { flex-basis: 100%; display: flex; align-items: center; gap: 0.75rem; margin-top: 0.3rem; }
+.tp-step-range { flex: 1; accent-color: var(--st-primary-color, #ff4b4b); min-height: 1.5rem; }
+.tp-step-where { font-variant-numeric: tabular-nums; white-space: nowrap; opacity: 0.8; min-width: 9em; }
 .tp-step-icon { font-weight: 700; }
 .tp-step-btn {
   display: inline-flex; align-items: center; gap: 0.35rem; min-height: 2.5rem; padding: 0.25rem 0.8rem;
@@ -158,10 +207,17 @@ _BUTTONS = (("first", "«", "First", "Home"), ("prev", "‹", "Previous", "← o
 # no click is lost in the moment between the buttons' appearance and the script's.
 _QUEUE = "var r=this.parentNode;if(!r.__s){(r.__early=r.__early||[]).push(this.dataset.action)}"
 #: The controls' markup: static (the same for every step), so the browser never replaces it.
+#: The scrubber (a range over every step) and the play speed box are hidden until the script shows
+#: the ones the page asked for.
 _HTML = ('<div class="tp-stepper" role="toolbar" aria-label="Step controls">' + "".join(
     f'<button type="button" class="tp-step-btn tp-step-{name}" data-action="{name}" title="{label} ({keys})" '
     f'onclick="{_QUEUE}"><span class="tp-step-icon">{icon}</span><span class="tp-step-label">{label}</span></button>'
-    for name, icon, label, keys in _BUTTONS) + "</div>")
+    for name, icon, label, keys in _BUTTONS)
+    + '<label class="tp-step-speed-box" hidden><span>Speed</span>'
+      '<select class="tp-step-speed" aria-label="Play speed"></select></label>'
+    + '<div class="tp-step-scrub" hidden><input type="range" class="tp-step-range" min="0" max="0" value="0" '
+      'step="1" aria-label="Step"><span class="tp-step-where"></span></div>'
+    + "</div>")
 
 #: The keys the controls take (outside text fields), and the action of each. ui/early_keys.py
 #: keeps the same keys pressed before the controls' script has loaded.
@@ -191,6 +247,7 @@ class StepperState:
     step: str  # the current step (an int)
     playing: str  # whether play is on (a bool)
     widget: str  # the component's own key
+    speed: str = ""  # where a play speed chosen in the speed box goes (seconds per step)
 
     @property
     def seq(self) -> str:
@@ -262,13 +319,38 @@ def _read_command(keys: StepperState) -> Optional[Mapping[str, Any]]:
     return getattr(value, "command", None)
 
 
+def _read_speed(keys: StepperState) -> Optional[float]:
+    value = st.session_state.get(keys.widget)
+    speed = value.get("speed") if isinstance(value, Mapping) else getattr(value, "speed", None)
+    return float(speed) if isinstance(speed, (int, float)) and not isinstance(speed, bool) else None
+
+
+def apply_speed(keys: StepperState, speeds: Sequence[float], value: Optional[float]) -> bool:
+    """Keep a speed the browser's speed box sent, if it is one of ``speeds``; returns whether it did.
+
+    >>> keys = StepperState(step="s", playing="p", widget="w", speed="seconds")
+    >>> apply_speed(keys, (0.5, 1.0), 1.0), st.session_state["seconds"], apply_speed(keys, (0.5, 1.0), 9.0)
+    (True, 1.0, False)
+    """
+    if not keys.speed or value is None or value not in speeds:
+        return False
+    st.session_state[keys.speed] = value
+    return True
+
+
 def render_stepper_controls(keys: StepperState, *, num_steps: int, run_id: str, interval: float,
-                            report_mounted: bool = False) -> None:
+                            report_mounted: bool = False, scrubber: bool = False,
+                            speeds: Sequence[float] = ()) -> None:
     """Draw the controls for steps ``0..num_steps`` of the run ``run_id`` (play: ``interval`` s per step).
 
     ``report_mounted``: once the browser has drawn the controls and started their script, it says so
     (the component's ``mounted`` state), which reruns the page's fragment: a page that drew only its
-    skeleton (see :func:`ui.merges.state.skeleton_first`) then draws the rest."""
+    skeleton (see :func:`ui.merges.state.skeleton_first`) then draws the rest.
+
+    ``scrubber``: a range over every step under the buttons, drawn and moved in the browser (a
+    Streamlit slider beside the component cost the browser ~40 ms of every step, and its value
+    came back as an echo after each button press). ``speeds``: a play-speed box with these seconds
+    per step; a choice lands in ``session_state[keys.speed]``."""
     ss = st.session_state
     if ss.get(keys.run) != run_id:
         ss[keys.run] = run_id
@@ -277,8 +359,10 @@ def render_stepper_controls(keys: StepperState, *, num_steps: int, run_id: str, 
     _component()(
         key=keys.widget,
         data={"step": step, "n": num_steps, "seq": ss.get(keys.seq, 0), "run": run_id,
-              "playing": bool(ss.get(keys.playing, False)), "interval": interval, "report": report_mounted},
-        default={"command": None},
+              "playing": bool(ss.get(keys.playing, False)), "interval": interval, "report": report_mounted,
+              "scrubber": scrubber, "speeds": list(speeds)},
+        default={"command": None, "speed": None},
         on_command_change=lambda: apply_command(keys, _read_command(keys)),
+        on_speed_change=lambda: apply_speed(keys, speeds, _read_speed(keys)),
         width="stretch",
     )
