@@ -60,31 +60,32 @@ def _open(page, base: str, where: str, tab, count: int) -> None:  # noqa: ANN001
         expect(shown.nth(k).locator("svg text").first).to_be_attached(timeout=60_000)
 
 
-def _measure(browser, base: str, scheme: str, where: str, tab, count: int) -> tuple[list[float], list[tuple[str, float]]]:
-    """Each visible chart's mean luminance, and every chart text with its contrast on the app background."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        _open(page, base, where, tab, count)
-        app_bg = page.evaluate("getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
-        assert (_luminance(app_bg) < 0.2) == (scheme == "dark")
-        charts = page.locator(CHARTS).filter(visible=True).all()
-        shades = []
-        for chart in charts:
-            chart.scroll_into_view_if_needed()
-            shades.append(_mean_luminance(chart.screenshot()))
-        texts = page.locator(CHARTS).evaluate_all(TEXT_FILLS)
-        assert texts, "no chart text found"
-        return shades, [(text, contrast(fill, app_bg)) for text, fill in texts]
-    finally:
-        context.close()
+def _measure(page, base: str, scheme: str, where: str, tab, count: int) -> tuple[list[float], list[tuple[str, float]]]:
+    """Each visible chart's mean luminance, and every chart text with its contrast on the app background,
+    with the browser in ``scheme`` (each call loads the page afresh: a new session, which tells the
+    server the browser's theme)."""
+    page.emulate_media(color_scheme=scheme)
+    _open(page, base, where, tab, count)
+    app_bg = page.evaluate("getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
+    assert (_luminance(app_bg) < 0.2) == (scheme == "dark")
+    charts = page.locator(CHARTS).filter(visible=True).all()
+    shades = []
+    for chart in charts:
+        chart.scroll_into_view_if_needed()
+        shades.append(_mean_luminance(chart.screenshot()))
+    texts = page.locator(CHARTS).evaluate_all(TEXT_FILLS)
+    assert texts, "no chart text found"
+    return shades, [(text, contrast(fill, app_bg)) for text, fill in texts]
 
 
 @pytest.mark.parametrize("name", list(PAGES))
-def test_charts_follow_the_theme_and_their_text_reads(streamlit_server, browser, name):
+def test_charts_follow_the_theme_and_their_text_reads(streamlit_server, browser_page, name):
+    # One tab of the worker's shared context (its scripts compiled once), loaded in each theme in turn.
     where, tab, count = PAGES[name]
-    light, light_text = _measure(browser, streamlit_server, "light", where, tab, count)
-    dark, dark_text = _measure(browser, streamlit_server, "dark", where, tab, count)
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    light, light_text = _measure(page, streamlit_server, "light", where, tab, count)
+    dark, dark_text = _measure(page, streamlit_server, "dark", where, tab, count)
     assert len(light) == len(dark) == count
     for i, (a, b) in enumerate(zip(light, dark)):
         assert b < a - 0.2, f"chart {i}: dark {b:.2f} is not darker than light {a:.2f}"
