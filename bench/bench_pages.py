@@ -188,8 +188,9 @@ class Results:
     """Everything one bench run measured, and what failed (with the page's words)."""
 
     samples: dict[tuple[str, str], list[float]] = field(default_factory=dict)
-    #: Per interaction, each click's milliseconds until its run's last message reached the page (the
-    #: server's share: the request, the script run, the deltas); the rest of a sample is drawing.
+    #: Per interaction, each click's milliseconds until the page handled its run's last message: the
+    #: request, the server's run and its deltas, and whatever the browser's main thread was busy with
+    #: meanwhile (drawing earlier deltas delays the message's handling); the rest is drawing.
     server: dict[tuple[str, str], list[float]] = field(default_factory=dict)
     first: list[FirstRun] = field(default_factory=list)
     failures: dict[str, str] = field(default_factory=dict)  # page title -> what went wrong
@@ -229,7 +230,8 @@ def timed(page: Any, what: str, action: Callable[[], None], done_js: str = TRUE,
 
     ``rerun``: also require that a script run started after the action, for changes the browser shows
     by itself before the server has answered (a ticked box, a typed value). ``server_ms``: a list that
-    gets the milliseconds from the action to the last run's ``script_finished`` message. Raises :class:`BenchError`
+    gets the milliseconds from the action to the page's handling of the last run's ``script_finished``
+    message. Raises :class:`BenchError`
     naming ``what`` and what the page shows when that does not happen within ``timeout_s``.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -598,8 +600,8 @@ def report(out: Results, args: argparse.Namespace) -> str:
         flags = "  ".join(f"{'yes' if f.seen.get(k) else 'no':<{w}}" for k, w in
                           (("progress", 8), ("spinner", 7), ("cancel", 6), ("running", 5)))
         lines.append(f"{f.page:<18} {f.what:<34} {f.seconds:8.2f}  {flags}")
-    lines += ["", "Clicks (click to updated page, app idle; server: click to the run's last message, median):",
-              f"{'page':<18} {'interaction':<34} {'median':>8} {'p95':>8} {'server':>8} {'n':>3}  "
+    lines += ["", "Clicks (click to updated page, app idle; finished: click to the run's last message handled, median):",
+              f"{'page':<18} {'interaction':<34} {'median':>8} {'p95':>8} {'finished':>8} {'n':>3}  "
               f"under {TARGET_MS:.0f} ms"]
     for (page_title, name), samples in out.samples.items():
         med = statistics.median(samples)
