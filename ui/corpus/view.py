@@ -2,8 +2,9 @@
 
 Everything that comes from the corpus (words, characters, names) reaches the
 browser as plain text: in data frames, chart data, markdown escaped with
-:func:`escape_markdown`, or HTML-escaped in the preview's text block, never as markup. The numbers and tables come
-ready-made from a :class:`~ui.corpus.overview.CorpusOverview` (built once per corpus).
+:func:`escape_markdown`, or HTML-escaped in the preview's text block, never as
+markup. The numbers and tables come ready-made from a
+:class:`~ui.corpus.overview.CorpusOverview` (built once per corpus).
 """
 
 from __future__ import annotations

@@ -44,7 +44,6 @@ SAVED_TEXT = "merges_saved_text"  # the sentence to encode, kept across pages
 STEP = "merges_step"
 JUMP = "merges_jump"
 PLAYING = "merges_playing"
-
 SHOWN_RUN = "merges_shown_run"  # id of the run on show: the step starts again at 0 when it changes
 SPEED_VALUE = "merges_speed_value"  # seconds per step (the step controls' speed box)
 STEPPER = StepperState(step=STEP, playing=PLAYING, widget="merges_stepper", speed=SPEED_VALUE)

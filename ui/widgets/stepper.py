@@ -310,18 +310,20 @@ def apply_command(keys: StepperState, command: Optional[Mapping[str, Any]]) -> b
     return True
 
 
-def _read_command(keys: StepperState) -> Optional[Mapping[str, Any]]:
+def _state_field(keys: StepperState, name: str) -> Any:
+    """One field of the component's state as the browser last sent it (None before it sent any)."""
     value = st.session_state.get(keys.widget)
-    if value is None:
-        return None
     if isinstance(value, Mapping):
-        return value.get("command")
-    return getattr(value, "command", None)
+        return value.get(name)
+    return getattr(value, name, None)
+
+
+def _read_command(keys: StepperState) -> Optional[Mapping[str, Any]]:
+    return _state_field(keys, "command")
 
 
 def _read_speed(keys: StepperState) -> Optional[float]:
-    value = st.session_state.get(keys.widget)
-    speed = value.get("speed") if isinstance(value, Mapping) else getattr(value, "speed", None)
+    speed = _state_field(keys, "speed")
     return float(speed) if isinstance(speed, (int, float)) and not isinstance(speed, bool) else None
 
 

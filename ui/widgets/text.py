@@ -9,6 +9,7 @@ Everything that comes from a user (a corpus' name, words, token text) is shown e
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Optional
 
@@ -84,7 +85,5 @@ def text_block_html(text: str, *, max_height: Optional[int] = None, css_class: s
     >>> text_block_html("<b>x</b>\\n", max_height=100)  # doctest: +ELLIPSIS
     '<div class="tp-text-block" style="...;max-height:100px">&lt;b&gt;x&lt;/b&gt;\\n</div>'
     """
-    import html
-
     height = f";max-height:{int(max_height)}px" if max_height else ""
     return f'<div class="{html.escape(css_class)}" style="{_BLOCK_STYLE}{height}">{html.escape(text)}</div>'
