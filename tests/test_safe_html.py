@@ -276,3 +276,26 @@ def test_the_word_tables_the_page_draws_in_parts_escape_hostile_tokens_and_parse
     assert all(_problems(part) == ((), True) for part in parts)
     joined = "".join(parts)
     assert not re.search(r"<\s*(script|img|a)\b", joined, re.I) and "&lt;" in joined
+
+
+def test_the_text_block_escapes_hostile_text_and_its_class_and_passes_the_check():
+    """The Corpus page's preview block (render_html): a corpus of HTML stays text, a quote cannot
+    leave the class attribute, and the block unescapes back to the exact text."""
+    import html as html_module
+
+    from ui.widgets.text import text_block_html
+
+    hostile = '<script>window.__xss=1</script>\n<img src=x onerror="alert(1)"> & "quotes" \'single\''
+    block = text_block_html(hostile, max_height=260, css_class='tp-preview" onmouseover="alert(1)')
+    assert markup_problems(block) == []
+    assert not re.search(r"<\s*(script|img)\b", block, re.I)
+    from html.parser import HTMLParser
+
+    starts: list[tuple[str, list]] = []
+    parser = HTMLParser()
+    parser.handle_starttag = lambda tag, attrs: starts.append((tag, attrs))
+    parser.feed(block)
+    assert [(tag, [name for name, _ in attrs]) for tag, attrs in starts] == [("div", ["class", "style"])]
+    assert dict(starts[0][1])["class"] == 'tp-preview" onmouseover="alert(1)'  # the quote stayed inside the value
+    inner = re.fullmatch(r'<div class="[^"]*" style="[^"]*">(.*)</div>', block, re.S)
+    assert inner is not None and html_module.unescape(inner.group(1)) == hostile
