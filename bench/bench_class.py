@@ -5,8 +5,9 @@ walks it with the N key. ``--browsers`` students join in their own browser conte
 Streamlit session, spread over the servers) and follow; ``--light`` more students are store clients
 that do what a student's session does to the database: poll the class's version every second and
 answer each question once (``ui.store.classes.ClassRoom``, on the same database). On every step the
-bench records when each browser student's page first shows the teacher's step (the page checks
-every 20 ms; clock: the machine's); on the count question every student answers (browser students
+bench records when the class's new version reaches the store (the teacher's move) and when each
+browser student's page first shows the teacher's step (the page checks every 20 ms; clock: the
+machine's); on the count question every student answers (browser students
 through the page's form), and the bench checks that the teacher's page counts every answer exactly
 once. A browser student's name and free-text answer are hostile HTML, and no page may run it.
 Reported: follow time (median, max), answers sent and counted, each server's CPU seconds and peak
@@ -52,6 +53,7 @@ TIMEOUT_MS = 90_000
 @dataclass
 class ClassResult:
     follow_ms: list[float] = field(default_factory=list)
+    move_ms: list[float] = field(default_factory=list)  # key press to the class's new version in the store
     answers_sent: int = 0
     answers_counted: int = 0
     scripts_run: list[str] = field(default_factory=list)
@@ -110,6 +112,14 @@ _WATCH = """text => { window.__seen = null; const t = setInterval(() => {
     window.__seen = Date.now(); clearInterval(t); return; } }, 20); }"""
 
 
+def _moved(room: Any, code: str, before: Any) -> float:
+    """When (ms, the machine's clock) the class's version in the store moved past ``before``."""
+    deadline = time.time() + TIMEOUT_MS / 1000
+    while room.version(code) == before and time.time() < deadline:
+        time.sleep(0.01)
+    return time.time() * 1000
+
+
 def _light_students(room: Any, code: str, n: int, stop: threading.Event, result: ClassResult,
                     answered: dict[int, int], lock: threading.Lock) -> list[threading.Thread]:
     """Store clients: each polls the version every second and answers the count question once."""
@@ -162,8 +172,10 @@ def run_class(apps: list[Any], db_url: str, *, browsers: int, light: int, steps:
                 heading = f"{k + 1}. "
                 for page in students:
                     page.evaluate(_WATCH, heading)
+                before = room.version(code)
                 start = time.time() * 1000
                 teacher.keyboard.press("n")
+                result.move_ms.append(_moved(room, code, before) - start)
                 for page in students:
                     page.wait_for_function("() => window.__seen !== null", timeout=TIMEOUT_MS)
                     result.follow_ms.append(page.evaluate("() => window.__seen") - start)
@@ -199,12 +211,15 @@ def run_class(apps: list[Any], db_url: str, *, browsers: int, light: int, steps:
     return result
 
 
-def report(result: ClassResult, *, browsers: int, light: int, servers: int, db: str) -> str:
+def report(result: ClassResult, *, browsers: int, light: int, servers: int, db: str, each: bool = False) -> str:
     lines = [f"{servers} server(s), {db}; 1 teacher, {browsers} browser students, {light} light students",
              f"follow: median {result.follow_median_ms:.0f} ms, max {max(result.follow_ms, default=0):.0f} ms "
-             f"over {len(result.follow_ms)} page-steps",
+             f"over {len(result.follow_ms)} page-steps; the teacher's move reached the store after "
+             f"{statistics.median(result.move_ms or [float('nan')]):.0f} ms (median)",
              f"answers: {result.answers_sent} sent, {result.answers_counted} counted; light polls {result.light_polls}",
              f"scripts run by hostile input: {result.scripts_run or 'none'}"]
+    if each:
+        lines.append(f"follow ms: {[round(x) for x in result.follow_ms]}; move ms: {[round(x) for x in result.move_ms]}")
     for url in result.cpu_s:
         lines.append(f"server {url}: {result.cpu_s[url]:.1f} CPU s, peak {result.peak_mb[url]:.0f} MB")
     return "\n".join(lines)
@@ -215,6 +230,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--servers", type=int, default=1)
     ap.add_argument("--browsers", type=int, default=6)
     ap.add_argument("--light", type=int, default=34)
+    ap.add_argument("--each", action="store_true", help="also print every follow and move time")
     ap.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL (Debian's) for the store")
     args = ap.parse_args(argv)
     with contextlib.ExitStack() as stack:
@@ -227,7 +243,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         apps = stack.enter_context(servers(args.servers, db))
         result = run_class(apps, db, browsers=args.browsers, light=args.light)
     print(report(result, browsers=args.browsers, light=args.light, servers=args.servers,
-                 db="PostgreSQL" if args.postgres else "SQLite"))
+                 db="PostgreSQL" if args.postgres else "SQLite", each=args.each))
     return 0
 
 

@@ -146,3 +146,25 @@ def test_the_speaker_screen_reads_the_class_but_cannot_move_it():
     assert live.room().state(code).step == 1
     forged = fresh(**{"class": code, "speaker": "x" * 32})
     assert not any(m.label == "Answered" for m in forged.metric)
+
+
+def test_the_class_moves_before_the_teachers_step_draws(monkeypatch):
+    """The teacher's move reaches the store as soon as the step is known: a step whose figure
+    fails (or is still computing) has moved the class already, with the step's own address."""
+    from ui.lessons import live, view
+
+    teacher = fresh(lesson="strawberry")
+    teacher.button(key="lessons_class_start").click()
+    teacher = ok(teacher.run())
+    code = teacher.session_state["lessons_class_code"]
+    before = live.room().state(code)
+
+    def broken(step):
+        raise RuntimeError("the figure's engine failed")
+
+    monkeypatch.setattr(view, "figure_of", broken)
+    teacher.session_state["lessons_step"] = 5  # "What the tokens were": a figure, no question
+    teacher = teacher.run()
+    assert teacher.exception and "the figure's engine failed" in teacher.exception[0].message
+    moved = live.room().state(code)
+    assert moved.version > before.version and moved.step == 5 and moved.view.get("step") == "6"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tokenizer_core.bpe.trainer import train_bpe_counts
+from tokenizer_core.errors import TokenizerError
 from tokenizer_core.io.references import load_reference
 from tokenizer_core.lessons import builtin_lessons, parse_lesson
 from tokenizer_core.lessons.questions import (
@@ -141,3 +142,60 @@ def test_a_choice_questions_tokens_reach_the_page_escaped():
     html = chips_html([(None, t) for t in key.tokens], scheme="byte-level")
     assert markup_problems(html) == [] and "<img" not in html and "<script" not in html
     assert "&lt;" in html
+
+
+def test_students_reaching_a_cold_question_together_wait_for_one_answer_key(monkeypatch):
+    import threading
+    import time
+
+    from tokenizer_core.lessons import questions
+
+    calls: list[Question] = []
+    real = questions._key
+
+    def slow_key(q, load):
+        calls.append(q)
+        time.sleep(0.2)  # a tokenizer loading: the other threads arrive meanwhile
+        return real(q, load)
+
+    monkeypatch.setattr(questions, "_key", slow_key)
+    q = Question("text", "What would forty students say at once?")
+    keys: list[object] = []
+    threads = [threading.Thread(target=lambda: keys.append(answer_key(q))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert calls == [q] and len(keys) == 6 and len({id(k) for k in keys}) == 1
+
+
+def test_a_lessons_keys_are_worked_out_in_the_background_and_a_bad_question_is_left_to_its_step(monkeypatch):
+    from tokenizer_core.lessons import questions
+
+    seen: list[str] = []
+    real = questions._key
+
+    def counting(q, load):
+        seen.append(q.prompt)
+        return real(q, load)
+
+    monkeypatch.setattr(questions, "_key", counting)
+    good = Question("text", "Warmed in the background?")
+    bad = Question("count", "Warm a tokenizer nobody ships?", text="x", tokenizer="no-such-tokenizer")
+    questions.warm_keys([bad, good]).join(timeout=30)
+    assert seen == [bad.prompt, good.prompt]  # the bad one raised, and the next was still worked out
+    answer_key(good)
+    assert seen == [bad.prompt, good.prompt]  # the step then finds it ready
+    with pytest.raises(TokenizerError, match="no-such-tokenizer"):
+        answer_key(bad)  # its step says why, as before
+
+
+def test_the_lessons_page_warms_a_lessons_questions_once_per_server(monkeypatch):
+    from ui.lessons import ask
+
+    started: list[tuple[Question, ...]] = []
+    monkeypatch.setattr(ask, "warm_keys", lambda qs: started.append(tuple(qs)))
+    monkeypatch.setattr(ask, "_WARMED", {})
+    lesson = [s.question for s in builtin_lessons()["strawberry"].steps if s.question is not None]
+    assert ask.warm(lesson) is True and ask.warm(list(lesson)) is False  # equal content: warmed once
+    assert ask.warm([]) is False and started == [tuple(lesson)]

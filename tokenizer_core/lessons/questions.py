@@ -24,6 +24,7 @@ canonical strings (:func:`canonical_answer`), so a class's answers are counted b
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -99,9 +100,43 @@ def _reference(name: str) -> Any:
     return load_reference(name)
 
 
+# One computation per question at a time: forty students reaching a step together on a cold server
+# wait for one answer key rather than loading the same tokenizers forty times. Striped, so the locks
+# stay few however many lessons people upload.
+_KEY_LOCKS = tuple(threading.Lock() for _ in range(16))
+
+
 def answer_key(q: Question, *, load: Loader = _reference) -> Key:
-    """The right answer of ``q`` computed by the engines (``load(name)`` gives a tokenizer)."""
-    return _key(q, load) if load is not _reference else _cached_key(q)
+    """The right answer of ``q`` computed by the engines (``load(name)`` gives a tokenizer).
+
+    >>> answer_key(Question(kind="text", prompt="Why?")).why
+    'Free answers: there is no single right one.'
+    """
+    if load is not _reference:
+        return _key(q, load)
+    with _KEY_LOCKS[hash(q) % len(_KEY_LOCKS)]:
+        return _cached_key(q)
+
+
+def warm_keys(questions: Iterable[Question]) -> threading.Thread:
+    """Work out the answer keys of ``questions`` in a background thread (a lesson's, as soon as it
+    is open), so a step with a question shows at once when the class gets there; a question the
+    engines cannot answer is left for its step to explain. Returns the started thread.
+
+    >>> warm_keys([Question(kind="text", prompt="Why?")]).join()
+    """
+    todo = list(questions)
+
+    def work() -> None:
+        for q in todo:
+            try:
+                answer_key(q)
+            except (TokenizerError, QuestionError, OSError):
+                pass  # the step says why when it is shown
+
+    thread = threading.Thread(target=work, name="answer-keys", daemon=True)
+    thread.start()
+    return thread
 
 
 @lru_cache(maxsize=256)

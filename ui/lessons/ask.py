@@ -9,6 +9,7 @@ Everything a student or lesson wrote is shown as text.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Optional
 
@@ -25,6 +26,7 @@ from tokenizer_core.lessons.questions import (
     distance,
     is_right,
     shown_answer,
+    warm_keys,
 )
 from ui.lessons import PREFIX
 from ui.widgets.safe_html import render_html
@@ -33,6 +35,26 @@ from ui.widgets.tokens import chips_html, display_text
 
 _REVEALED = PREFIX + "revealed"  # steps (lesson id, index) a reader alone has revealed
 _MINE = PREFIX + "answered"  # (lesson id, index) -> this reader's canonical answer, alone
+
+# Module state, shared by every session: the question sets (content, never a user's anything) whose
+# answer keys this server has started to work out, so a lesson is warmed once, not once per student.
+_WARMED: dict[tuple[Question, ...], None] = {}
+_WARMED_LOCK = threading.Lock()
+
+
+def warm(questions: Sequence[Question]) -> bool:
+    """Start working out the answer keys of an open lesson's ``questions`` in the background, once
+    per server: a class reaching a question step then shows it at once instead of loading the
+    tokenizers it names. Returns whether this call started the work."""
+    todo = tuple(questions)
+    with _WARMED_LOCK:
+        if not todo or todo in _WARMED:
+            return False
+        if len(_WARMED) >= 256:  # uploaded lessons are many: forget, at worst warm one again
+            _WARMED.clear()
+        _WARMED[todo] = None
+    warm_keys(todo)
+    return True
 
 
 def key_of(q: Question) -> Optional[Key]:

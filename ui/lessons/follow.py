@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from ui import url_state
 from ui.lessons import live
 from ui.store.backend import StoreError
 from ui.store.classes import ClassError
@@ -34,7 +35,10 @@ def view_of(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def lead(page: str) -> None:
-    """After the teacher's run: where the teacher is goes to the class (a new version only if it moved)."""
+    """Where the teacher is goes to the class (a new version only if it moved). The Lessons page calls
+    it as soon as its step is known, before the step draws (students start following while the
+    teacher's figure is still computing); the router calls it again after every run for the other
+    pages and for what changed later in the run."""
     if live.role() != "teacher":  # most runs: nobody here leads a class
         return
     r = live.room()
@@ -43,7 +47,7 @@ def lead(page: str) -> None:
     lesson, step = st.session_state.get(live.LEAD, (None, None)) if page == "lessons" else (None, None)
     try:
         r.move(st.session_state[live.CODE], st.session_state[live.SECRET], lesson=lesson, step=step, page=page,
-               view=view_of(st.query_params.to_dict()))
+               view=view_of(dict(url_state.current_pairs())))  # the address as this run leaves it
     except (ClassError, StoreError):
         pass  # the class panel says what is wrong
 

@@ -17,7 +17,7 @@ import streamlit as st
 
 from tokenizer_core.lessons import BUILTIN_IDS, Lesson, LessonError
 from ui import url_state
-from ui.lessons import PREFIX, library, live
+from ui.lessons import PREFIX, ask, follow, library, live
 from ui.lessons.handout import build_handout
 from ui.lessons.view import figure_of, render_step
 from ui.widgets import display
@@ -117,6 +117,7 @@ def render_page() -> None:
                       "presenter mode too (they are always shown otherwise)")
         if st.session_state.get(_UPLOAD_ERROR):
             st.error(escape_markdown(st.session_state[_UPLOAD_ERROR]), icon=":material/error:")
+    ask.warm([s.question for s in lesson.steps if s.question is not None])  # before a class gets there
     if st.session_state.get(_SHOWN) not in (None, st.session_state[LESSON]) and not step_from_link:
         st.session_state[STEP] = 0  # another lesson (a link without a step): from its start
     st.session_state[_SHOWN] = st.session_state[LESSON]
@@ -136,6 +137,7 @@ def render_page() -> None:
     index = clamp_step(st.session_state.get(STEP, 0), num_steps=last)
     st.caption(f"Step {index + 1} of {last + 1}")
     url_state.publish(PARAMS)  # before the figure: a failure below keeps the link
-    live.note_lesson(lesson_id=st.session_state[LESSON], step=index)  # the router sends it to a class
+    live.note_lesson(lesson_id=st.session_state[LESSON], step=index)
+    follow.lead("lessons")  # a teacher's class moves now, not after the figure below
     render_step(lesson, index, show_notes=show_notes)
     _downloads(lesson, notes=show_notes)
