@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from tokenizer_core.io.references import load_reference
+from ui.widgets.text import escape_markdown as escape
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "pages/tokenizers.py"
@@ -51,6 +52,10 @@ def test_references_are_on_the_shelf_and_gpt2_is_shown():
     for tid in gpt2.encode(text).ids[:5]:
         assert f'title="id {tid} ' in bodies
     assert any("ByteLevel" in m.value for m in at.markdown)
+    # How it runs: GPT-2 on byte-level BPE's fast path, in the kernel (the first kind asked: no refusals).
+    assert [s.value for s in at.success] == [escape("Fast path: byte-level BPE (GPT-2's family, Llama 3, Qwen), "
+                                                    "in the compiled kernel.")]
+    assert not [e for e in at.expander if e.label.startswith("Why not")]
     # The shelf table and the pipeline's token table each have a visible CSV button.
     buttons = {b.proto.id.rsplit("-", 1)[-1]: b for b in at.get("download_button")}
     assert {"tokenizers_shelf_table_csv", "tokenizers_stages_table_csv"} <= set(buttons)

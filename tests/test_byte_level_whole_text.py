@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests._texts import real_lines
-from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
+from tokenizer_core.fast.byte_level import ByteLevelFastPath
 from tokenizer_core.io.hf_json import tokenizer_from_hf
 from tokenizer_core.text import native
 

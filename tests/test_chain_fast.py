@@ -1,4 +1,4 @@
-"""The chunked fast path of local pre-tokenizer chains (tokenizer_core/chain_fast.py) gives the general
+"""The chunked fast path of local pre-tokenizer chains (tokenizer_core/fast/chain.py) gives the general
 path's encoding, field for field, and tokenizers' own, on hostile texts; chains that may look across
 a chunk boundary are refused (each refused chain here is shown to give a wrong encoding if chunked)."""
 
@@ -16,12 +16,12 @@ from tokenizers import models, trainers
 from tokenizers import pre_tokenizers as hf_pre
 
 from tests._texts import real_lines
-from tokenizer_core.chain_fast import LocalChainFastPath
-from tokenizer_core.fast_paths import ChunkedFastPath
+from tokenizer_core.fast.chain import LocalChainFastPath
+from tokenizer_core.fast.chunked import ChunkedFastPath
+from tokenizer_core.fast.split import SplitFastPath
 from tokenizer_core.io.hf_components import pre_tokenizer_from_hf
 from tokenizer_core.io.hf_json import tokenizer_from_hf
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.split_fast import SplitFastPath
 from tokenizer_core.text.normalizers import (
     NFC,
     NFD,
@@ -123,7 +123,7 @@ def _same(fast: LocalChainFastPath, tok: Tokenizer, texts: list[str]) -> None:
         assert dataclasses.asdict(_fast(fast, tok, text)) == dataclasses.asdict(_general(tok, text)), text
 
 
-# Normalizers proven chunk-local (tokenizer_core/chain_locality.py); the second list may write spaces.
+# Normalizers proven chunk-local (tokenizer_core/fast/locality.py); the second list may write spaces.
 _KEEP_SPACES = [None, Lowercase(), NFC(), NFD(), StripAccents(), Replace("ab", "x▁"),
                 NSequence([NFD(), StripAccents(), Lowercase()])]
 _MAKE_SPACES = [NFKC(), NFKD(), NSequence([NFKC(), Lowercase()]), NSequence([NFKD(), StripAccents()])]
@@ -359,7 +359,7 @@ def test_isolated_regex_splits_are_guarded(ours, k: int, name: str, texts: list[
     where one does ("a\\t b") take the general path; the others, single or in batches, equal it."""
     pre, model = _GUARDED[k], ours[name].model
     tok = Tokenizer(model, pre_tokenizer=pre)
-    # (the pipeline gives Split-only chains to tokenizer_core/split_fast.py, which needs no guard: this
+    # (the pipeline gives Split-only chains to tokenizer_core/fast/split.py, which needs no guard: this
     # path is checked on its own)
     fast = LocalChainFastPath.build(normalizer=None, pre_tokenizer=pre, model=model)
     assert isinstance(fast, LocalChainFastPath) and fast.chunk_rule == "spaces" and fast.guard is not None

@@ -1,4 +1,4 @@
-"""The chunk fast path (tokenizer_core/chain_fast.py) on SentencePiece charsmap chains: a real nmt_nfkc
+"""The chunk fast path (tokenizer_core/fast/chain.py) on SentencePiece charsmap chains: a real nmt_nfkc
 ``Precompiled`` normalizer, T5 style (``Precompiled`` + ``WhitespaceSplit``/``Metaspace``, chunk rule
 "words") and XLM-R style (``Precompiled`` + ``Replace(" {2,}", " ")`` + ``Metaspace``, rule "spaces"),
 gives the general path's encoding field for field on hostile texts, and ``tokenizers``' ids and offsets.
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests._texts import real_lines
-from tokenizer_core.chain_fast import LocalChainFastPath
-from tokenizer_core.chain_locality import charsmap_rules
+from tokenizer_core.fast.chain import LocalChainFastPath
+from tokenizer_core.fast.locality import charsmap_rules
 from tokenizer_core.io.importers import import_tokenizer
 from tokenizer_core.pipeline import Tokenizer
 

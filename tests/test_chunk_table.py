@@ -1,4 +1,4 @@
-"""The kernel's ChunkTable (kernels/src/chunks*.c) and its driver (tokenizer_core/chunk_table.py): chunks cut
+"""The kernel's ChunkTable (kernels/src/chunks*.c) and its driver (tokenizer_core/fast/chunk_table.py): chunks cut
 as the Python fast paths cut them, stored entries put back together with the right offsets and word
 ids, the budget, chunks it cannot serve, bad arguments, and threads encoding while others store."""
 
@@ -12,8 +12,8 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.chunk_table import RULE_PIECES, RULE_SPACES, RULE_WORDS, CompiledChunks
-from tokenizer_core.packed_encoding import PackedEncoding
+from tokenizer_core.fast.chunk_table import RULE_PIECES, RULE_SPACES, RULE_WORDS, CompiledChunks
+from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.text import native
 
 pytestmark = pytest.mark.skipif(not native.available() or not hasattr(native.kernel(), "ChunkTable"),

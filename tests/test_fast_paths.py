@@ -1,4 +1,4 @@
-"""The chunked fast path (tokenizer_core/fast_paths.py) gives the general path's encoding, field for
+"""The chunked fast path (tokenizer_core/fast/chunked.py) gives the general path's encoding, field for
 field, on hostile texts: every kind of white space and control character, combining marks that
 reorder, final sigma, CJK, lone surrogates, added tokens."""
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests._texts import real_lines
-from tokenizer_core.fast_paths import ChunkedFastPath
+from tokenizer_core.fast.chunked import ChunkedFastPath
 from tokenizer_core.options import TrainOptions
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.text.normalizers import NFKC, Lowercase

@@ -1,5 +1,5 @@
 """Byte-level BPE texts holding added tokens keep the kernel's packed columns
-(``ByteLevelFastPath._packed`` in tokenizer_core/bpe/fast_pipeline.py): one kernel call per segment
+(``ByteLevelFastPath._packed`` in tokenizer_core/fast/byte_level.py): one kernel call per segment
 between added tokens, the added tokens' rows in between, one :class:`PackedEncoding`. Every field
 equals the general path's (``Tokenizer._trace_text``) and the list path's (the same fast path made to
 build Python lists, and without the kernel): special and non-special tokens, tokens past the kernel's
@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.bpe import fast_pipeline
-from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
+from tokenizer_core.fast.byte_level import ByteLevelFastPath
+from tokenizer_core.fast.columns import ColumnBuilder
+from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.io.references import load_reference
-from tokenizer_core.packed_encoding import PackedEncoding
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.text.added_vocabulary import AddedToken
 from tokenizer_core.text.byte_level import ByteLevel
@@ -191,7 +191,7 @@ def test_batches_with_added_tokens_give_packed_encodings(toks) -> None:
 
 
 def test_an_id_past_the_int32_column_takes_the_list_path(toks, monkeypatch) -> None:
-    monkeypatch.setattr(fast_pipeline._Columns, "_ID_MAX", 0)  # every added id "too large"
+    monkeypatch.setattr(ColumnBuilder, "_ID_MAX", 0)  # every added id "too large"
     tok = toks["tekken"]
     enc = tok.encode_sequence("a<s>b", sequence_id=1)
     assert type(enc) is Encoding and _fields(enc) == _fields(_general(tok, "a<s>b", True))

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
 from tokenizer_core.bpe.kernel import SplitByRegex, kernel_encoder
+from tokenizer_core.fast.byte_level import ByteLevelFastPath
 from tokenizer_core.io.references import load_reference
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.text.byte_level import ByteLevel
@@ -77,7 +77,7 @@ def test_chains_the_kernel_cannot_run_take_the_general_path(refs) -> None:
                 Sequence([Split(r"\d", is_regex=True, behavior="removed"), ByteLevel(use_regex=False)]),
                 Sequence([Split(r"\d", is_regex=True), ByteLevel(add_prefix_space=True, use_regex=False)])):
         tok = Tokenizer(gpt2, pre_tokenizer=pre)
-        # (a chunk-local chain may still take tokenizer_core.chain_fast's path, which is not the kernel's)
+        # (a chunk-local chain may still take tokenizer_core.fast.chain's path, which is not the kernel's)
         assert kernel_encoder(pre, gpt2) is None and not isinstance(tok._fast.get(None, pre, gpt2), ByteLevelFastPath)
         for text in ("a1 b\na", "1 2 x", " 1 a\t 3"):
             assert tok.encode(text) == _general(tok, text)

@@ -1,4 +1,4 @@
-"""PackedEncoding (tokenizer_core/packed_encoding.py): the kernel's columns, lists made when read; to every
+"""PackedEncoding (tokenizer_core/fast/packed.py): the kernel's columns, lists made when read; to every
 caller it is the Encoding the list-building path gives (equality, pickling, copies, replace, mutation)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.io.references import load_reference
-from tokenizer_core.packed_encoding import PackedEncoding
 from tokenizer_core.text.native import available
 from tokenizer_core.types import Encoding
 

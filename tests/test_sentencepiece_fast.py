@@ -1,4 +1,4 @@
-"""SentencePiece's fast path (tokenizer_core/sentencepiece_fast.py) gives the general path's encoding,
+"""SentencePiece's fast path (tokenizer_core/fast/sentencepiece.py) gives the general path's encoding,
 field for field, on hostile texts, for BPE and Unigram models with and without the nmt_nfkc rule table,
 the dummy prefix and the removal of extra spaces; and sentencepiece's own ids."""
 
@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests._texts import real_lines
+from tokenizer_core.fast.sentencepiece import SentencePieceFastPath
 from tokenizer_core.io.importers import import_tokenizer
 from tokenizer_core.io.references import load_reference
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
 
 spm = pytest.importorskip("sentencepiece")
 

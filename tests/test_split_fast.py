@@ -1,4 +1,4 @@
-"""Regex splits before a model that is not byte-level (tokenizer_core/split_fast.py): the kernel's
+"""Regex splits before a model that is not byte-level (tokenizer_core/fast/split.py): the kernel's
 matcher cuts the pieces, its chunk table keeps each distinct piece's tokens, and every text and batch
 equals the general path and ``tokenizers``."""
 
@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests._texts import real_lines
+from tokenizer_core.fast.split import SplitFastPath
 from tokenizer_core.io.hf_json import pre_tokenizer_from_hf, tokenizer_from_hf
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.split_fast import SplitFastPath
 from tokenizer_core.text import native
 
 tokenizers = pytest.importorskip("tokenizers")

@@ -39,7 +39,7 @@ import tokenizer_core.unigram as _unigram  # noqa: F401
 import tokenizer_core.wordpiece as _wordpiece  # noqa: F401
 from tokenizer_core.batch import batching
 from tokenizer_core.errors import TokenizerError, UnknownIdError, UnknownTokenError
-from tokenizer_core.fast_paths import FastPathSlot
+from tokenizer_core.fast.registry import FastPathReport, FastPathSlot, explain_fast_path
 from tokenizer_core.gc_pause import paused_gc
 from tokenizer_core.jsonfile import read_json_file
 from tokenizer_core.parts import TokenizerParts
@@ -272,6 +272,16 @@ class Tokenizer:
         if not any(map(is_, batch, repeat(None))):
             return batch
         return [self.encode_sequence(t) if e is None else e for t, e in zip(texts, batch)]
+
+    def explain_fast_path(self) -> FastPathReport:
+        """Which fast path encodes this tokenizer's texts (and whether in the compiled kernel), when
+        a text still takes the general path, and why each other kind of fast path does not fit.
+
+        >>> from tokenizer_core.bpe.model import BPE
+        >>> Tokenizer(BPE({"a": 0})).explain_fast_path().chosen is None
+        True
+        """
+        return explain_fast_path(self)
 
     def explain(self, text: str) -> PipelineTrace:
         """Every stage for one text: normalized text, pieces with offsets, tokens per piece."""

@@ -94,6 +94,26 @@ class Encoding:
             sequence_ids=[sequence_id] * n,
         )
 
+    @classmethod
+    def from_columns(
+        cls,
+        ids: list[int],
+        tokens: list[str],
+        offsets: list[Offsets],
+        *,
+        word_ids: list[Optional[int]],
+        sequence_id: int = 0,
+    ) -> "Encoding":
+        """Build an encoding of one sequence of model tokens from its lists (taken as they are, not
+        copied): what the fast paths assemble in bulk.
+
+        >>> Encoding.from_columns([5], ["hi"], [(0, 2)], word_ids=[0], sequence_id=1).type_ids
+        [1]
+        """
+        n = len(ids)
+        return cls(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
+                   special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)
+
     def __len__(self) -> int:
         return len(self.ids)
 

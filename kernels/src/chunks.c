@@ -1,6 +1,6 @@
 /* ChunkTable: encodings put together from the remembered encodings of a text's chunks.
  *
- * The chunked fast paths of tokenizer_core (fast_paths.py, sentencepiece_fast.py, chain_fast.py)
+ * The chunked fast paths of tokenizer_core (fast/chunked.py, fast/sentencepiece.py, fast/chain.py)
  * cut a text into chunks that no token crosses, encode each distinct chunk once with the general
  * Python path and remember it (ids, starts and ends relative to the chunk, word ids relative to its
  * first piece). This type holds those entries and does the per-chunk work in C, on threads without
@@ -16,7 +16,7 @@
  *
  * Scored tables (SentencePiece Unigram) carry the Viterbi path's float32 score along the text as
  * sentencepiece adds it; an entry whose smallest gap between two candidates that rounding at the
- * current score could close stops the call (sentencepiece_fast.py segments it again from there).
+ * current score could close stops the call (fast/sentencepiece.py segments it again from there).
  *
  * Thread safety: lookups run under a read lock (taken without the GIL held), put() under the write
  * lock; the GIL is never waited for while a lock is held by the waiting thread.

@@ -324,7 +324,7 @@ PyTypeObject ChunkTableType = {
     .tp_name = "tokenizer_kernel.ChunkTable",
     .tp_doc = PyDoc_STR("ChunkTable(token_strs, *, rule, first_entries=False, scored=False, max_score=0.0, "
                         "budget=128 MiB, splitter=None): texts encoded from the stored encodings of their chunks "
-                        "(tokenizer_core/chunk_table.py drives it)."),
+                        "(tokenizer_core/fast/chunk_table.py drives it)."),
     .tp_basicsize = sizeof(ChunkTable),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

@@ -215,7 +215,7 @@ int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t
     return 0;
 }
 
-/* The slots of a packed Encoding class (tokenizer_core.packed_encoding.PackedEncoding). */
+/* The slots of a packed Encoding class (tokenizer_core.fast.packed.PackedEncoding). */
 static const char *const PACKED_SLOTS[3] = {"_packed", "_seq", "_strs"};
 
 /* A packed row: (columns, sequence_id, token_strs) (see result_packed), or an object of `type` with

@@ -169,10 +169,7 @@ class SplitByRegex:
             return out
         for text in texts:
             ids, tokens, offsets, word_ids, _ = self.encode(text, 0, 0)
-            n = len(ids)
-            out.append(encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n,
-                                attention_mask=[1] * n, special_tokens_mask=[0] * n, word_ids=word_ids,
-                                sequence_ids=[sequence_id] * n))
+            out.append(encoding.from_columns(ids, tokens, offsets, word_ids=word_ids, sequence_id=sequence_id))
         return out
 
 

@@ -81,3 +81,21 @@ def render_pipeline(tok: Tokenizer, *, translate: bool) -> None:
     _stage("5. Decoder", tok.decoder, f"<div {box}>{html.escape(visible_whitespace(decoded))}</div>")
     same = "equals" if decoded == text else "differs from"
     st.caption(f"{len(final.ids):,} tokens for {len(text):,} characters; the decoded text {same} the input.")
+    render_fast_path(tok)
+
+
+def render_fast_path(tok: Tokenizer) -> None:
+    """How the engines run this tokenizer: its fast path (or none), when a text still takes the
+    general path, and why each other kind of fast path does not fit (reasons quote the file's own
+    stages and patterns: shown as text)."""
+    report = tok.explain_fast_path()
+    head, *rest = report.sentences()
+    limits, refused = rest[:len(report.limits)], rest[len(report.limits):]
+    st.markdown("**How it runs**", help="Every fast path gives the general path's encodings exactly; "
+                "it only changes how fast they come.")
+    (st.success if report.compiled else st.info)(escape_markdown(head), icon=":material/speed:")
+    for line in limits:
+        st.caption(escape_markdown(line))
+    if refused:
+        with st.expander(f"Why not the other fast paths ({len(refused)})", icon=":material/help:"):
+            st.markdown("\n".join(f"- {escape_markdown(line)}" for line in refused))

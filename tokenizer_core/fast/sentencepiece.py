@@ -17,7 +17,7 @@ The path keeps that running score, rounded as the whole text's Viterbi rounds it
 remembers the smallest gap between two of its candidates: where rounding at the running score could
 close it, the chunk is segmented again from that score.
 
-With the compiled kernel the chunks are kept in its ``ChunkTable`` (:mod:`tokenizer_core.chunk_table`),
+With the compiled kernel the chunks are kept in its ``ChunkTable`` (:mod:`tokenizer_core.fast.chunk_table`),
 which cuts, looks up and assembles texts and batches in C and segments Unigram near ties again
 itself; this module then only computes the chunks it lacks. Without the kernel the Python assembly
 below does the same.
@@ -42,13 +42,14 @@ from __future__ import annotations
 
 import math
 from array import array
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional, Union
 
 import regex
 
 from tokenizer_core.bpe.sentencepiece_bpe import SentencePieceBPE, chunk_mode
-from tokenizer_core.chunk_assembly import ChunkEntry, assemble, match_spans
-from tokenizer_core.chunk_table import RULE_SPACES, CompiledChunks, TablePath, token_strings
+from tokenizer_core.fast.assembly import ChunkEntry, assemble, match_spans
+from tokenizer_core.fast.chunk_table import RULE_SPACES, CompiledChunks, TablePath, token_strings
+from tokenizer_core.fast.protocol import stage_name
 from tokenizer_core.types import Encoding, Offsets
 from tokenizer_core.unigram.sentencepiece_normalizer import SPACE_SYMBOL, SentencePieceNormalizer
 from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
@@ -62,14 +63,28 @@ _CHUNKS = regex.compile(r" *[^ ]+| +")
 #: Characters besides " " the kernel's table may treat as spaces in one call (ChunkTable's limit).
 _MAX_SPACES = 64
 
-#: A chunk's ids, tokens, token starts and ends relative to the chunk's start; for a Unigram model
-#: also the scores its best path adds, the smallest gap between two candidates on the way and the
-#: chunk's normalized text (see :meth:`SentencePieceFastPath._at_score`).
-Entry = tuple[list[int], list[str], list[int], list[int], tuple[float, ...], float, str]
+class Entry(NamedTuple):
+    """A chunk's tokens (the first four fields are :class:`ChunkEntry`'s, so :func:`assemble` reads
+    either), and for a Unigram model the scores its best path adds, the smallest gap between two
+    candidates on the way and the chunk's normalized text (see :meth:`SentencePieceFastPath._at_score`)."""
+
+    ids: list[int]
+    tokens: list[str]
+    starts: list[int]
+    ends: list[int]
+    scores: tuple[float, ...]
+    gap: float
+    text: str
+
+    def chunk_entry(self) -> ChunkEntry:
+        """The chunk as the kernel's table stores it: one word (no pre-tokenizer), no pieces to count."""
+        return ChunkEntry(self.ids, self.tokens, self.starts, self.ends, [0] * len(self.ids), 0)
 
 
 class SentencePieceFastPath(TablePath):
     """Encodings of one SentencePiece tokenizer's texts, from the cached encodings of their chunks."""
+
+    name = "SentencePiece chunks (a run of spaces and the word after it)"
 
     def __init__(self, normalizer: SentencePieceNormalizer, model: Any) -> None:
         self._norm, self._model = normalizer, model
@@ -80,19 +95,27 @@ class SentencePieceFastPath(TablePath):
             self._max_score = max(abs(model.piece_score(i)) for i in range(len(model._vocab)))
 
     @classmethod
-    def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[SentencePieceFastPath]:
-        """The fast path for these stages, or None when a token may cross a chunk."""
-        if pre_tokenizer is not None or type(normalizer) is not SentencePieceNormalizer:
-            return None
+    def plan(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Union[SentencePieceFastPath, str]:
+        """The fast path for these stages, or why a token may cross a chunk."""
+        if type(normalizer) is not SentencePieceNormalizer:
+            return f"the normalizer ({stage_name(normalizer)}) is not a SentencePiece model's own"
+        if pre_tokenizer is not None:
+            return f"a pre-tokenizer ({stage_name(pre_tokenizer)}) follows SentencePiece's normalizer"
         if not normalizer.escape_whitespaces or normalizer.treat_whitespace_as_suffix:
-            return None
+            return "its spaces are not escaped as a prefix \"▁\""
         if type(model) is SentencePieceBPE:
             mode = model._chunks
         elif type(model) is SentencePieceUnigram:
             mode = chunk_mode([p for p, _, kind in model._vocab if kind in ("normal", "user_defined")])
         else:
-            return None
-        return cls(normalizer, model) if mode in ("before", "before_run") else None
+            return f"the model ({stage_name(model)}) is not SentencePiece's BPE or Unigram"
+        if mode not in ("before", "before_run"):
+            return "a piece of its vocabulary holds \"▁\" after other characters, so it may cross a chunk"
+        return cls(normalizer, model)
+
+    def limits(self) -> tuple[str, ...]:
+        return super().limits() + ("A text whose characters the rule table could join across a space "
+                                   "(a longer rule may match, a character vanishes) takes the general path.",)
 
     def _replacements(self, text: str) -> Optional[tuple[dict[str, str], str]]:
         """What the rule table does to each character of ``text`` (those it changes), and ``text``
@@ -137,10 +160,10 @@ class SentencePieceFastPath(TablePath):
         text, align = self._normal_form(chunk, k, reps, first=first)
         if self._unigram:
             path, gap = self._model.viterbi_margin(text) if text else ([], math.inf)
-            entry = (*self._relative(self._model.path_tokens(text, path), align),
-                     tuple(self._model.piece_score(i) for _, _, i in path), gap, text)
+            entry = Entry(*self._relative(self._model.path_tokens(text, path), align),
+                          tuple(self._model.piece_score(i) for _, _, i in path), gap, text)
         else:
-            entry = (*self._relative(self._model.tokenize(text) if text else [], align), (), math.inf, text)
+            entry = Entry(*self._relative(self._model.tokenize(text) if text else [], align), (), math.inf, text)
         if remember and not first and len(self._cache) < _CACHE_LIMIT:
             self._cache[chunk] = entry
         return entry
@@ -157,10 +180,10 @@ class SentencePieceFastPath(TablePath):
         """A Unigram chunk's entry when its path starts from ``total``: the cached one unless the
         rounding of sums near ``total`` could close the gap between two of its candidates (near
         ties: then the chunk is segmented again from that score, as the whole text's Viterbi is)."""
-        text = entry[6]
+        text = entry.text
         # Each candidate's sum rounds at most once a piece, by half a float32 unit at its size.
         size = abs(total) + len(text) * self._max_score + 1.0
-        if entry[5] > 4.0 * len(text) * size * 2.0**-24:
+        if entry.gap > 4.0 * len(text) * size * 2.0**-24:
             return entry
         return self._segmented_at(total, chunk, k, reps, first=first)
 
@@ -168,8 +191,8 @@ class SentencePieceFastPath(TablePath):
         """A Unigram chunk's entry with its path found from the score ``total``."""
         text, align = self._normal_form(chunk, k, reps, first=first)
         path = self._model.viterbi(text, base=total)
-        return (*self._relative(self._model.path_tokens(text, path), align),
-                tuple(self._model.piece_score(i) for _, _, i in path), math.inf, text)
+        return Entry(*self._relative(self._model.path_tokens(text, path), align),
+                     tuple(self._model.piece_score(i) for _, _, i in path), math.inf, text)
 
     def _new_table(self) -> Optional[CompiledChunks]:
         table = CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_SPACES, first_entries=True,
@@ -201,10 +224,10 @@ class SentencePieceFastPath(TablePath):
             # The kernel stops only where rounding at ``total`` could decide (see _at_score).
             entry = self._segmented_at(total, chunk, k, reps, first=first)
             f32 = array("f", [0.0])  # this call's own: storing a sum in it rounds it to float32
-            for score in entry[4]:
+            for score in entry.scores:
                 f32[0] = total + score
                 total = f32[0]
-            return (entry[0], entry[1], entry[2], entry[3], [0] * len(entry[0]), 0), total
+            return entry.chunk_entry(), total
 
         return spaces, entry_of, (resolve if self._unigram else None)  # BPE: only long chunks stop: their entry
 
@@ -239,10 +262,10 @@ class SentencePieceFastPath(TablePath):
             entry = entry_of(chunk, k, reps, first=first)
             if unigram:  # the whole text's Viterbi score so far, rounded as it rounds
                 entry = self._at_score(entry, total, chunk, k, reps, first=first)
-                for score in entry[4]:
+                for score in entry.scores:
                     f32[0] = total + score
                     total = f32[0]
-            c_ids, c_tokens, starts, ends = entry[:4]
+            c_ids, c_tokens, starts, ends = entry.ids, entry.tokens, entry.starts, entry.ends
             ids += c_ids
             tokens += c_tokens
             offsets += zip([a + base for a in starts], [b + base for b in ends])
@@ -284,7 +307,5 @@ class SentencePieceFastPath(TablePath):
 
 
 def _encoding(ids: list[int], tokens: list[str], offsets: list[Offsets], sequence_id: int) -> Encoding:
-    n = len(ids)
     # The whole normalized text is one piece (no pre-tokenizer): one word.
-    return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
-                    special_tokens_mask=[0] * n, word_ids=[0] * n, sequence_ids=[sequence_id] * n)
+    return Encoding.from_columns(ids, tokens, offsets, word_ids=[0] * len(ids), sequence_id=sequence_id)

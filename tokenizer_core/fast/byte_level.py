@@ -12,7 +12,7 @@ few list operations over all pieces at once instead of a :class:`Token` per toke
 With the compiled kernel (:mod:`~tokenizer_core.bpe.kernel`: it walks the GPT-2 and cl100k_base
 patterns itself and is given the pieces of any other) the same steps run in C: splitting, merging, the piece cache and the assembly of
 the lists; the Python code below is what the kernel is checked against. The kernel's results come
-back as packed columns (:class:`~tokenizer_core.packed_encoding.PackedEncoding`, lists made when
+back as packed columns (:class:`~tokenizer_core.fast.packed.PackedEncoding`, lists made when
 read), a text holding added tokens too: one kernel call per segment between them, their rows in between.
 
 The result is the :class:`~tokenizer_core.types.Encoding` the general path gives, field
@@ -37,12 +37,13 @@ import unicodedata
 from collections.abc import Sequence
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
-from struct import Struct
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from tokenizer_core.bpe.kernel import kernel_encoder, split_chain
 from tokenizer_core.bpe.model import BPE
-from tokenizer_core.packed_encoding import PackedEncoding
+from tokenizer_core.fast.columns import ColumnBuilder
+from tokenizer_core.fast.packed import PackedEncoding
+from tokenizer_core.fast.protocol import PlannedPath, stage_name
 from tokenizer_core.text.byte_level import ByteLevel, chunk_piece
 from tokenizer_core.text.input_checks import MAX_INPUT_CHARS
 from tokenizer_core.text.native import default_threads
@@ -75,8 +76,10 @@ class _PieceCache(dict):
         return entry
 
 
-class ByteLevelFastPath:
+class ByteLevelFastPath(PlannedPath):
     """Encodings of one tokenizer's texts, assembled in bulk from cached pieces."""
+
+    name = "byte-level BPE (GPT-2's family, Llama 3, Qwen)"
 
     def __init__(self, pre_tokenizer: ByteLevel, model: BPE, *, nfc: bool = False) -> None:
         self.parts = (pre_tokenizer, model)
@@ -89,22 +92,38 @@ class ByteLevelFastPath:
         self.kernel = kernel_encoder(pre_tokenizer, model)
 
     @classmethod
-    def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional["ByteLevelFastPath"]:
-        """The fast path for these stages, or None when they need the general one."""
+    def plan(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Union["ByteLevelFastPath", str]:
+        """The fast path for these stages, or why they need another."""
         from tokenizer_core.text.normalizers import NFC
 
         nfc = type(normalizer) is NFC
-        if (normalizer is not None and not nfc) or type(model) is not BPE:
-            return None
+        if normalizer is not None and not nfc:
+            return f"the normalizer ({stage_name(normalizer)}) is neither none nor NFC"
+        if type(model) is not BPE:
+            return f"the model ({stage_name(model)}) is not BPE"
         if split_chain(pre_tokenizer) is not None:  # a Sequence of Splits: in the kernel only
             fast = cls(pre_tokenizer, model, nfc=nfc)
-            return fast if fast.kernel is not None else None
-        if type(pre_tokenizer) is not ByteLevel or pre_tokenizer.add_prefix_space:
-            return None
+            return fast if fast.kernel is not None else "its chain of Splits runs in the compiled kernel only, " \
+                "which is not built here or cannot run one of its patterns"
+        if type(pre_tokenizer) is not ByteLevel:
+            return f"the pre-tokenizer ({stage_name(pre_tokenizer)}) is not ByteLevel or a chain of Splits before it"
+        if pre_tokenizer.add_prefix_space:
+            return "ByteLevel adds a prefix space (every text's first piece changes)"
         if pre_tokenizer.chunk_texts("") is None:  # no regex: the whole text is one piece, in the kernel only
             fast = cls(pre_tokenizer, model, nfc=nfc)
-            return fast if fast.kernel is not None else None
+            return fast if fast.kernel is not None else "ByteLevel without its regex runs in the compiled kernel " \
+                "only, which is not built here"
         return cls(pre_tokenizer, model, nfc=nfc)
+
+    def compiled(self) -> bool:
+        return self.kernel is not None
+
+    def limits(self) -> tuple[str, ...]:
+        notes = ["A text holding an added token is encoded a segment at a time around it."]
+        if self.nfc:
+            notes.append("A text not in NFC, or a tokenizer with added tokens matched after normalizing, takes "
+                         "the general path.")
+        return tuple(notes)
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` (no post-processing), as the general path gives them; None
@@ -145,7 +164,7 @@ class ByteLevelFastPath:
                     continue
                 word = self._pieces(segment[s:e] if e - s < len(segment) else segment, base + s, word,
                                     ids, tokens, offsets, word_ids)
-        return _encoding(ids, tokens, offsets, word_ids, sequence_id)
+        return Encoding.from_columns(ids, tokens, offsets, word_ids=word_ids, sequence_id=sequence_id)
 
     def encode_batch(self, texts: Sequence[str], *, added: Any, split_special: bool,
                      sequence_id: int, threads: Optional[int] = None) -> Optional[list[Encoding]]:
@@ -190,7 +209,7 @@ class ByteLevelFastPath:
         Each segment between added tokens is one packed kernel call (offsets from its base, word ids
         from the next word), each added token a row of its own; the four columns of all of them are
         joined into one bytes object, so a 10 MB text with one ``<s>`` costs what it costs without."""
-        columns = _Columns()
+        columns = ColumnBuilder()
         rows: list[tuple[int, int, str]] = []  # (position, id, matched text) of each added token
         strs: Any = None
         word = 0
@@ -250,52 +269,3 @@ class ByteLevelFastPath:
         return word + len(entries)
 
 
-class _Columns:
-    """The packed columns of one encoding, gathered part by part (kernel results and added-token rows)
-    and joined once: ids (int32), then starts, ends and word ids (int64), as ``result_packed`` in
-    kernels/src/encode.c writes them and :class:`PackedEncoding` reads them."""
-
-    _ID, _INT64 = Struct("=i"), Struct("=q")  # native order, standard sizes: array("i") and array("q")
-    _ID_MAX = 2**31 - 1
-
-    def __init__(self) -> None:
-        #: Tokens gathered so far: the position of the next one.
-        self.count = 0
-        self._parts: list[list[Any]] = [[], [], [], []]
-        self._only: Optional[bytes] = None  # the one kernel result, while it is the only part
-
-    def add(self, packed: bytes) -> None:
-        """Append a kernel result (its four columns, each one slice of ``packed``)."""
-        n = len(packed) // 28
-        if n == 0:
-            return
-        self._only = None if self._parts[0] else packed
-        view = memoryview(packed)
-        for k, (a, b) in enumerate(((0, 4 * n), (4 * n, 12 * n), (12 * n, 20 * n), (20 * n, 28 * n))):
-            self._parts[k].append(view[a:b])
-        self.count += n
-
-    def row(self, token_id: int, start: int, end: int, word: int) -> bool:
-        """Append one token; False (nothing appended) when its id does not fit an int32 column."""
-        if not 0 <= token_id <= self._ID_MAX:
-            return False
-        self._only = None
-        pack = self._INT64.pack
-        for k, value in enumerate((self._ID.pack(token_id), pack(start), pack(end), pack(word))):
-            self._parts[k].append(value)
-        self.count += 1
-        return True
-
-    def joined(self) -> bytes:
-        """All the columns, in the kernel's layout: n ids, then n starts, n ends, n word ids."""
-        if self._only is not None:
-            return self._only  # one kernel call and no added token (the common case): no copy
-        return b"".join(chain.from_iterable(self._parts))
-
-
-def _encoding(ids: list[int], tokens: list[str], offsets: list[Offsets], word_ids: list[Optional[int]],
-              sequence_id: int) -> Encoding:
-    n = len(ids)
-    return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n,
-                    attention_mask=[1] * n, special_tokens_mask=[0] * n, word_ids=word_ids,
-                    sequence_ids=[sequence_id] * n)

@@ -1,11 +1,11 @@
 """The chunked fast paths' compiled half: texts assembled from stored chunks by the kernel.
 
-:mod:`tokenizer_core.fast_paths`, :mod:`tokenizer_core.sentencepiece_fast` and
-:mod:`tokenizer_core.chain_fast` cut a text into chunks that no token crosses and encode each
+:mod:`tokenizer_core.fast.chunked`, :mod:`tokenizer_core.fast.sentencepiece` and
+:mod:`tokenizer_core.fast.chain` cut a text into chunks that no token crosses and encode each
 distinct chunk once with the general path. Looking every chunk up and putting the lists together
 in Python costs about a microsecond a chunk and runs on one core; the kernel's ``ChunkTable`` does
 it in C, on every core for a batch, and hands back packed columns
-(:class:`~tokenizer_core.packed_encoding.PackedEncoding`). Python still computes each chunk's
+(:class:`~tokenizer_core.fast.packed.PackedEncoding`). Python still computes each chunk's
 tokens (``entry_of``) and every chunk the table cannot serve (``resolve``: one too long to store,
 or a Unigram near tie that needs the running score), so the general path stays the reference.
 
@@ -27,14 +27,15 @@ put back here, the texts given as the encoding's fixes.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable, Sequence
 from operator import eq
 from typing import Any, Optional
 
-from tokenizer_core.chunk_assembly import ChunkEntry
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.packed_encoding import PackedEncoding
+from tokenizer_core.fast import columns as packed_columns
+from tokenizer_core.fast.assembly import ChunkEntry
+from tokenizer_core.fast.packed import PackedEncoding
+from tokenizer_core.fast.protocol import PlannedPath
 from tokenizer_core.text import native
 from tokenizer_core.text.kernel_codes import ChunkRule
 
@@ -130,17 +131,15 @@ class CompiledChunks:
 
     def _packed(self, columns: bytes, sequence_id: int) -> PackedEncoding:
         """An encoding of columns that may hold stand-in ids: the real ids put back, their texts as fixes."""
-        n = len(columns) // 28
-        ids = array("i")
-        ids.frombytes(memoryview(columns)[:4 * n])
-        if not self._real or not n or max(ids) < self._n:
+        ids = packed_columns.column(columns, packed_columns.IDS)
+        if not self._real or not ids or max(ids) < self._n:
             return PackedEncoding.from_packed(columns, sequence_id, self._strs)
         fixes = []
         for at, i in enumerate(ids):
             if i >= self._n:
                 fixes.append((at, self._strs[i]))
                 ids[at] = self._real[i - self._n]
-        columns = ids.tobytes() + columns[4 * n:]
+        columns = packed_columns.with_ids(columns, ids)
         return PackedEncoding.from_packed(columns, sequence_id, self._strs, tuple(fixes))
 
     def encode(self, text: str, *, entry_of: EntryOf, resolve: Optional[Resolve], sequence_id: int,
@@ -163,10 +162,10 @@ class CompiledChunks:
             if resolve is None:  # only chunks too long to store stop an unscored table
                 resolve = _resolver(entry_of)
             entry, total = resolve(text[stop:stop_end], stop == 0, total)
-            parts.append(_entry_columns(self._ids_of(entry[0], entry[1]), entry, stop, words))
-            words += entry[5]
+            parts.append(_entry_columns(self._ids_of(entry.ids, entry.tokens), entry, stop, words))
+            words += entry.pieces
             start = stop_end
-        return self._packed(parts[0] if len(parts) == 1 else _joined(parts), sequence_id)
+        return self._packed(packed_columns.join(parts), sequence_id)
 
     def encode_batch(self, texts: Sequence[str], *, entry_of: EntryOf, resolve: Optional[Resolve], sequence_id: int,
                      threads: Optional[int] = None, spaces: Optional[str] = None) -> Optional[list[Any]]:
@@ -209,11 +208,17 @@ class CompiledChunks:
         return [None if i in odd else next(it) for i in range(len(texts))]
 
 
-class TablePath:
+class TablePath(PlannedPath):
     """What a chunked fast path keeps of the kernel: its table, made on first use by
     :meth:`_new_table`, and left out of copies and pickles (rebuilt after)."""
 
     _compiled: Any = None  # the table (False: none)
+
+    def compiled(self) -> bool:
+        return self._table() is not None
+
+    def limits(self) -> tuple[str, ...]:
+        return ("A text that may hold an added token takes the general path.",)
 
     def _new_table(self) -> Optional[CompiledChunks]:
         raise NotImplementedError
@@ -271,22 +276,10 @@ class _Unusable(Exception):
 
 
 def _resolver(entry_of: EntryOf) -> Resolve:
-    return lambda chunk, first, total: (tuple(entry_of(chunk, first)[:6]), total)  # type: ignore[return-value]
+    return lambda chunk, first, total: (ChunkEntry(*entry_of(chunk, first)[:6]), total)
 
 
 def _entry_columns(ids: list[int], entry: ChunkEntry, base: int, first_word: int) -> bytes:
-    _, _, starts, ends, words, _ = entry
-    return b"".join((array("i", ids).tobytes(), array("q", [s + base for s in starts]).tobytes(),
-                     array("q", [e + base for e in ends]).tobytes(),
-                     array("q", [w + first_word for w in words]).tobytes()))
-
-
-def _joined(parts: list[bytes]) -> bytes:
-    """Packed columns of several runs, one after the other."""
-    cols = [array("i"), array("q"), array("q"), array("q")]
-    for part in parts:
-        n, view = len(part) // 28, memoryview(part)
-        cols[0].frombytes(view[:4 * n])
-        for k in range(3):
-            cols[k + 1].frombytes(view[4 * n + 8 * n * k:4 * n + 8 * n * (k + 1)])
-    return b"".join(c.tobytes() for c in cols)
+    """A resolved chunk's columns, its positions moved to where it lies in the text."""
+    return packed_columns.pack(ids, [s + base for s in entry.starts], [e + base for e in entry.ends],
+                               [w + first_word for w in entry.words])

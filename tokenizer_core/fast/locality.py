@@ -1,5 +1,5 @@
 """Which normalizers and regex ``Split`` stages never look across a chunk boundary (for
-:mod:`tokenizer_core.chain_fast`).
+:mod:`tokenizer_core.fast.chain`).
 
 Normalizers. A chunked encoding normalizes each chunk alone, so a normalizer qualifies when the
 normalization of ``u + b + v`` (``b`` a boundary character: space, tab, LF, CR) is that of ``u``,

@@ -1,5 +1,4 @@
-"""The pipeline's fast paths: byte-level BPE's (:mod:`tokenizer_core.bpe.fast_pipeline`), and here the one
-for stages that never look across ASCII white space, encodings from cached chunks.
+"""The fast path for stages that never look across ASCII white space: encodings from cached chunks.
 
 With BERT's stages (:class:`~tokenizer_core.text.normalizers.BertNormalizer`,
 :class:`~tokenizer_core.text.word_splitters.BertPreTokenizer`) or plain word splitters
@@ -13,7 +12,7 @@ offsets and word ids relative to the chunk (each distinct piece's model tokens a
 too); a text is then a dictionary lookup per chunk. Texts holding an added token, and tokenizers
 with added tokens matched in normalized text, take the general path.
 
-With the compiled kernel the chunks are kept in its ``ChunkTable`` (:mod:`tokenizer_core.chunk_table`),
+With the compiled kernel the chunks are kept in its ``ChunkTable`` (:mod:`tokenizer_core.fast.chunk_table`),
 which cuts, looks up and assembles texts and batches in C, on every core for a batch.
 
 The result is the general path's :class:`~tokenizer_core.types.Encoding`, field for field
@@ -32,22 +31,18 @@ The result is the general path's :class:`~tokenizer_core.types.Encoding`, field 
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import regex
 
-from tokenizer_core.bpe.fast_pipeline import ByteLevelFastPath
-from tokenizer_core.chain_fast import LocalChainFastPath
-from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assembled_encoding, match_spans
-from tokenizer_core.chunk_table import RULE_WORDS, CompiledChunks, TablePath, token_strings
-from tokenizer_core.sentencepiece_fast import SentencePieceFastPath
-from tokenizer_core.split_fast import SplitFastPath
+from tokenizer_core.fast.assembly import ChunkEntry, ChunkSteps, assembled_encoding, match_spans
+from tokenizer_core.fast.chunk_table import RULE_WORDS, CompiledChunks, TablePath, token_strings
+from tokenizer_core.fast.protocol import stage_name
 from tokenizer_core.types import Encoding
 
 #: Distinct chunks remembered per tokenizer; past this, new chunks are encoded but not stored.
 _CACHE_LIMIT = 200_000
 _CHUNKS = regex.compile(r"[^ \t\n\r]+")
-
 
 
 def _normalizer_is_local(normalizer: Any) -> bool:
@@ -74,17 +69,22 @@ def _model_is_deterministic(model: Any) -> bool:
 class ChunkedFastPath(TablePath):
     """Encodings of one tokenizer's texts, from the cached encodings of their chunks."""
 
+    name = "chunks cut at white space (BERT's and plain word splitters)"
+
     def __init__(self, normalizer: Any, pre_tokenizer: Any, model: Any) -> None:
         self._normalizer, self._pre_tokenizer, self._model = normalizer, pre_tokenizer, model
         self._cache: dict[str, ChunkEntry] = {}
         self._steps = ChunkSteps(normalizer, pre_tokenizer, model, limit=_CACHE_LIMIT)
 
     @classmethod
-    def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[ChunkedFastPath]:
-        """The fast path for these stages, or None when they may look across white space."""
-        if not (_normalizer_is_local(normalizer) and _pre_tokenizer_is_local(pre_tokenizer)
-                and _model_is_deterministic(model)):
-            return None
+    def plan(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Union[ChunkedFastPath, str]:
+        """The fast path for these stages, or why they may look across white space."""
+        if not _normalizer_is_local(normalizer):
+            return f"the normalizer ({stage_name(normalizer)}) is not one proven to stop at white space"
+        if not _pre_tokenizer_is_local(pre_tokenizer):
+            return f"the pre-tokenizer ({stage_name(pre_tokenizer)}) may keep white space inside a piece"
+        if not _model_is_deterministic(model):
+            return f"the model ({stage_name(model)}) is not BPE, WordPiece or Unigram"
         return cls(normalizer, pre_tokenizer, model)
 
     def _entry(self, chunk: str, *, remember: bool = True) -> ChunkEntry:
@@ -116,34 +116,3 @@ class ChunkedFastPath(TablePath):
         if None in entries:
             entries = [self._entry(c) if e is None else e for e, c in zip(entries, chunks)]
         return assembled_encoding(starts, entries, sequence_id)
-
-
-class FastPathSlot:
-    """A tokenizer's fast path, rebuilt when one of its stages is swapped (``tok.model = ...``): the
-    byte-level one (:mod:`tokenizer_core.bpe.fast_pipeline`), else the chunked one, else regex splits'
-    (:mod:`tokenizer_core.split_fast`), else a chain of chunk-local pre-tokenizers'
-    (:mod:`tokenizer_core.chain_fast`), else SentencePiece's
-    (:mod:`tokenizer_core.sentencepiece_fast`), else None."""
-
-    __slots__ = ("_stages", "_fast")
-
-    def __init__(self) -> None:
-        self._stages: tuple[Any, ...] = ()
-        self._fast: Any = None
-
-    def get(self, normalizer: Any, pre_tokenizer: Any, model: Any) -> Any:
-        """The fast path for these stages, or None when they need the general path."""
-        stages = self._stages
-        if not stages or stages[0] is not normalizer or stages[1] is not pre_tokenizer or stages[2] is not model:
-            self._stages = (normalizer, pre_tokenizer, model)
-            self._fast = ByteLevelFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
-            if self._fast is None:
-                self._fast = ChunkedFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
-            if self._fast is None:  # splits only: every piece from the kernel's matcher (no per-text guard)
-                self._fast = SplitFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
-            if self._fast is None:
-                self._fast = LocalChainFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
-            if self._fast is None:
-                self._fast = SentencePieceFastPath.build(normalizer=normalizer, pre_tokenizer=pre_tokenizer,
-                                                         model=model)
-        return self._fast

@@ -8,7 +8,7 @@ which the kernel's compiled pattern matcher finds as the byte-level path does
 (:func:`~tokenizer_core.text.regex_program.compile_program`, the ``regex`` module's leftmost-first
 semantics, each Split read with MULTILINE as Oniguruma reads it). The model tokenizes each piece on
 its own, so a piece's tokens depend on its text alone: the kernel's ``ChunkTable`` keeps them per
-distinct piece (:mod:`tokenizer_core.chunk_table`, rule ``RULE_PIECES``) and assembles texts and
+distinct piece (:mod:`tokenizer_core.fast.chunk_table`, rule ``RULE_PIECES``) and assembles texts and
 batches in C. A piece is never split again alone (a pattern with a look-ahead may cut a piece
 differently without what follows it), so its entry is the model's tokens of exactly that piece, one
 word. Patterns the matcher cannot run take the general path.
@@ -25,13 +25,14 @@ word. Patterns the matcher cannot run take the general path.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import regex
 
 from tokenizer_core.bpe.model import BPE
-from tokenizer_core.chunk_assembly import ChunkEntry
-from tokenizer_core.chunk_table import RULE_PIECES, CompiledChunks, TablePath, token_strings
+from tokenizer_core.fast.assembly import ChunkEntry
+from tokenizer_core.fast.chunk_table import RULE_PIECES, CompiledChunks, TablePath, token_strings
+from tokenizer_core.fast.protocol import stage_name
 from tokenizer_core.text import native
 from tokenizer_core.text.kernel_codes import SplitPattern
 from tokenizer_core.text.native import class_table
@@ -76,27 +77,35 @@ def _splitter(patterns: list[str]) -> Optional[Any]:
 class SplitFastPath(TablePath):
     """Encodings of one tokenizer's texts from the kernel's table of their distinct pieces."""
 
+    name = "regex Splits in the kernel's matcher"
+
     def __init__(self, model: Any, splitter: Any) -> None:
         self._model, self._splitter = model, splitter
 
     @classmethod
-    def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[SplitFastPath]:
-        """The fast path for these stages, or None (a normalizer, another pre-tokenizer, a pattern the
-        kernel cannot run, no kernel)."""
+    def plan(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Union[SplitFastPath, str]:
+        """The fast path for these stages, or why not (a normalizer, another pre-tokenizer, a pattern
+        the kernel cannot run, no kernel)."""
+        if normalizer is not None:
+            return f"a normalizer ({stage_name(normalizer)}) comes first"
         # Their tokenize() is deterministic (sampling and dropout take other calls, never this path).
-        if normalizer is not None or type(model) not in (BPE, WordPiece, Unigram) or not native.available():
-            return None
+        if type(model) not in (BPE, WordPiece, Unigram):
+            return f"the model ({stage_name(model)}) is not BPE, WordPiece or Unigram"
+        if not native.available():
+            return "the compiled kernel is not built here"
         patterns = _patterns(pre_tokenizer)
-        splitter = None if patterns is None else _splitter(patterns)
-        return None if splitter is None else cls(model, splitter)
+        if patterns is None:
+            return f"the pre-tokenizer ({stage_name(pre_tokenizer)}) is not a chain of isolated Splits"
+        splitter = _splitter(patterns)
+        return "the kernel's regex matcher cannot run one of its patterns" if splitter is None else cls(model, splitter)
 
     def _new_table(self) -> Optional[CompiledChunks]:
         return CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_PIECES, splitter=self._splitter)
 
     def _entry_of(self, piece: str, first: bool) -> ChunkEntry:
         tokens = self._model.tokenize(piece)
-        return ([t.id for t in tokens], [t.text for t in tokens], [t.offsets[0] for t in tokens],
-                [t.offsets[1] for t in tokens], [0] * len(tokens), 1)
+        return ChunkEntry([t.id for t in tokens], [t.text for t in tokens], [t.offsets[0] for t in tokens],
+                          [t.offsets[1] for t in tokens], [0] * len(tokens), 1)
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None for the general path (an

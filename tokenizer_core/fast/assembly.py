@@ -1,6 +1,6 @@
 """An encoding put together from the cached encodings of its chunks, without a Python loop per token.
 
-The chunked fast paths (:mod:`tokenizer_core.fast_paths`, :mod:`tokenizer_core.sentencepiece_fast`)
+The chunked fast paths (:mod:`tokenizer_core.fast.chunked`, :mod:`tokenizer_core.fast.sentencepiece`)
 remember each distinct chunk's tokens with offsets relative to the chunk. A text is then the
 concatenation of its chunks' lists, each offset moved by where its chunk starts: ``map``, ``chain``,
 ``repeat`` and ``zip`` do that work in C, so the cost is a few operations per chunk, not per token.
@@ -14,17 +14,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from tokenizer_core.types import Encoding, Offsets
 
 __all__ = ["ChunkEntry", "ChunkSteps", "assemble", "assembled_encoding", "match_spans"]
 
-#: A chunk's ids, tokens, token starts and ends (relative to the chunk), word ids (relative to its
-#: first piece) and number of pieces.
-ChunkEntry = tuple[list[int], list[str], list[int], list[int], list[int], int]
+class ChunkEntry(NamedTuple):
+    """One chunk's tokens as every chunked fast path remembers them and the kernel's chunk table
+    stores them: positions relative to the chunk, word ids relative to its first piece."""
 
-_IDS, _TOKENS, _STARTS, _ENDS, _WORDS, _PIECES = (itemgetter(k) for k in range(6))
+    ids: list[int]
+    tokens: list[str]
+    starts: list[int]
+    ends: list[int]
+    words: list[int]
+    pieces: int  # how many pieces (words) the chunk holds: the next chunk's word ids start after them
+
+
+_IDS, _TOKENS, _STARTS, _ENDS, _WORDS, _PIECES = (itemgetter(k) for k in range(6))  # ChunkEntry's fields, in C
 _flat = chain.from_iterable
 
 
@@ -47,9 +55,7 @@ def assemble(starts: Sequence[int], entries: Sequence[ChunkEntry], *, words: boo
 def assembled_encoding(starts: Sequence[int], entries: Sequence[ChunkEntry], sequence_id: int) -> Encoding:
     """The :class:`~tokenizer_core.types.Encoding` of chunks found at ``starts`` (see :func:`assemble`)."""
     ids, tokens, offsets, word_ids = assemble(starts, entries)
-    n = len(ids)
-    return Encoding(ids=ids, tokens=tokens, offsets=offsets, type_ids=[sequence_id] * n, attention_mask=[1] * n,
-                    special_tokens_mask=[0] * n, word_ids=word_ids, sequence_ids=[sequence_id] * n)
+    return Encoding.from_columns(ids, tokens, offsets, word_ids=word_ids, sequence_id=sequence_id)
 
 
 def match_spans(matches: Sequence[object]) -> tuple[list[int], list[str]]:
@@ -75,7 +81,7 @@ class ChunkSteps:
     >>> from tokenizer_core.wordpiece.model import WordPiece
     >>> steps = ChunkSteps(None, WhitespaceSplit(), WordPiece({"[UNK]": 0, "hug": 1, "##s": 2}), limit=10)
     >>> steps.entry("hugs", at_start=True)
-    ([1, 2], ['hug', '##s'], [0, 3], [3, 4], [0, 0], 1)
+    ChunkEntry(ids=[1, 2], tokens=['hug', '##s'], starts=[0, 3], ends=[3, 4], words=[0, 0], pieces=1)
     """
 
     def __init__(self, normalizer: Any, pre_tokenizer: Any, model: Any, *, limit: int) -> None:
@@ -114,4 +120,4 @@ class ChunkSteps:
                 starts.append(a)
                 ends.append(b)
                 words.append(word)
-        return ids, tokens, starts, ends, words, len(pieces)
+        return ChunkEntry(ids, tokens, starts, ends, words, len(pieces))

@@ -31,6 +31,7 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
+from tokenizer_core.fast import columns
 from tokenizer_core.types import Encoding
 
 __all__ = ["PackedEncoding"]
@@ -40,16 +41,11 @@ _FIELDS = ("ids", "tokens", "offsets", "type_ids", "attention_mask", "special_to
 
 
 def _count(enc: PackedEncoding) -> int:
-    return len(enc._packed) // 28
+    return columns.rows(enc._packed)
 
 
 def _column(enc: PackedEncoding, k: int) -> array:
-    """Column ``k`` of the packed bytes: 0 ids (int32), 1 starts, 2 ends, 3 word ids (int64)."""
-    n = _count(enc)
-    at = 0 if k == 0 else 4 * n + 8 * n * (k - 1)
-    out = array("i" if k == 0 else "q")
-    out.frombytes(memoryview(enc._packed)[at:at + (4 if k == 0 else 8) * n])
-    return out
+    return columns.column(enc._packed, k)
 
 
 def _tokens(enc: PackedEncoding) -> list[str]:
@@ -61,7 +57,7 @@ def _tokens(enc: PackedEncoding) -> list[str]:
         return list(map(strs, enc.ids))
     # The positions are the columns': the ids are read there, not from a list the caller may have
     # changed. A fixed position's id may lie past the list: the ids between two fixes go in one go.
-    ids = _column(enc, 0)
+    ids = _column(enc, columns.IDS)
     out: list[str] = []
     prev = 0
     for at, text in fixes:
@@ -73,13 +69,13 @@ def _tokens(enc: PackedEncoding) -> list[str]:
 
 
 _MAKERS: dict[str, Callable[[PackedEncoding], Any]] = {
-    "ids": lambda enc: _column(enc, 0).tolist(),
+    "ids": lambda enc: _column(enc, columns.IDS).tolist(),
     "tokens": _tokens,
-    "offsets": lambda enc: list(zip(_column(enc, 1), _column(enc, 2))),
+    "offsets": lambda enc: list(zip(_column(enc, columns.STARTS), _column(enc, columns.ENDS))),
     "type_ids": lambda enc: [enc._seq] * _count(enc),
     "attention_mask": lambda enc: [1] * _count(enc),
     "special_tokens_mask": lambda enc: [0] * _count(enc),
-    "word_ids": lambda enc: _column(enc, 3).tolist(),
+    "word_ids": lambda enc: _column(enc, columns.WORDS).tolist(),
     "sequence_ids": lambda enc: [enc._seq] * _count(enc),
     "overflowing": lambda enc: [],
 }
@@ -97,13 +93,13 @@ class PackedEncoding(Encoding):
     __slots__ = ("_packed", "_seq", "_strs", "_fix")
 
     @classmethod
-    def from_packed(cls, columns: bytes, sequence_id: int, token_strs: list,
+    def from_packed(cls, packed: bytes, sequence_id: int, token_strs: list,
                     fixes: tuple[tuple[int, str], ...] = ()) -> PackedEncoding:
-        """The encoding of a text from the kernel's columns (n int32 ids, then n int64 starts, ends and
-        word ids), its sequence id and the token strings by id; ``fixes``: ``(position, string)`` pairs,
+        """The encoding of a text from the kernel's columns (:mod:`tokenizer_core.fast.columns`), its
+        sequence id and the token strings by id; ``fixes``: ``(position, string)`` pairs,
         by position, for the tokens whose string is not ``token_strs[id]`` (added tokens)."""
         obj = cls.__new__(cls)
-        obj._packed, obj._seq, obj._strs = columns, sequence_id, token_strs
+        obj._packed, obj._seq, obj._strs = packed, sequence_id, token_strs
         if fixes:
             obj._fix = fixes
         return obj

@@ -29,7 +29,7 @@ may follow (its result depends on a piece's text, and on whether the piece begin
 ``Metaspace(prepend_scheme="first")``, which is why the first chunk of a text has an entry of its
 own when such a stage is present). ``Metaspace(split=False)``, ``ByteLevel`` and regex splits
 before the cutter change the text or may match across a boundary: refused. Normalizers: those of
-:mod:`tokenizer_core.chain_locality` (``Lowercase``, the Unicode forms, literal ``Replace``; a
+:mod:`tokenizer_core.fast.locality` (``Lowercase``, the Unicode forms, literal ``Replace``; a
 leading ``Precompiled`` and space-run ``Replace(" {2,}", " ")``, the T5 and XLM-R chains, with a
 guard: texts it finds take the general path); ``BertNormalizer`` under ``"words"`` (separators
 become spaces, which the dropper drops). Models: ``BPE``, ``WordPiece``, ``Unigram``,
@@ -51,14 +51,15 @@ whose best segmentation of a piece is fixed.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import regex
 
 from tokenizer_core.bpe.model import BPE
-from tokenizer_core.chain_locality import BOUNDARY, normalizer_plan, regex_split_role, unmatched_before_space
-from tokenizer_core.chunk_assembly import ChunkEntry, ChunkSteps, assembled_encoding, match_spans
-from tokenizer_core.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks, TablePath, token_strings
+from tokenizer_core.fast.assembly import ChunkEntry, ChunkSteps, assembled_encoding, match_spans
+from tokenizer_core.fast.chunk_table import RULE_SPACES, RULE_WORDS, CompiledChunks, TablePath, token_strings
+from tokenizer_core.fast.locality import BOUNDARY, normalizer_plan, regex_split_role, unmatched_before_space
+from tokenizer_core.fast.protocol import stage_name
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.normalizers import BertNormalizer
 from tokenizer_core.text.pre_tokenizer_base import Sequence
@@ -108,7 +109,7 @@ def _flat(pre_tokenizer: Any) -> Optional[tuple[list[Any], bool]]:
 
 def _normalizer_fit(normalizer: Any, rule: str) -> Optional[tuple[bool, Any]]:
     """None when ``normalizer`` is refused under ``rule``, else whether it may write new spaces and
-    None or the guard its proof needs (``Precompiled``: :func:`~tokenizer_core.chain_locality.normalizer_plan`)."""
+    None or the guard its proof needs (``Precompiled``: :func:`~tokenizer_core.fast.locality.normalizer_plan`)."""
     if type(normalizer) is BertNormalizer:  # separators become spaces, which the dropper drops
         return (True, None) if rule == "words" else None
     return normalizer_plan(normalizer, rule)
@@ -147,9 +148,9 @@ def chain_plan(*, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[t
     ``first_apart``: the first chunk of a text needs an entry of its own (a Metaspace stage
     puts its "▁" only in front of the piece that begins the text); ``guard``: None, or a compiled
     regex finding what makes a text take the general path (a gap of an isolated regex split that
-    would run across a "spaces" boundary: :func:`~tokenizer_core.chain_locality.unmatched_before_space`;
+    would run across a "spaces" boundary: :func:`~tokenizer_core.fast.locality.unmatched_before_space`;
     a space in one grapheme cluster with its neighbour, and the like, before ``Precompiled``:
-    :func:`~tokenizer_core.chain_locality.normalizer_plan`).
+    :func:`~tokenizer_core.fast.locality.normalizer_plan`).
 
     >>> chain_plan(normalizer=None, pre_tokenizer=Sequence([Punctuation(), Metaspace()]), model=BPE({"a": 0}))
     ('spaces', False, None)
@@ -188,6 +189,7 @@ class LocalChainFastPath(TablePath):
     """Encodings of one tokenizer's texts from the cached encodings of their chunks (see the
     module's docstring for which stages qualify and why)."""
 
+    name = "a chain of chunk-local pre-tokenizers"
     #: Word ids count on from one chunk to the next (each entry's are relative to its first piece).
     count_words = True
 
@@ -213,12 +215,21 @@ class LocalChainFastPath(TablePath):
         return self._encoded(chunk, at_start=first)  # the kernel's table keeps it
 
     @classmethod
-    def build(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Optional[LocalChainFastPath]:
-        """The fast path for these stages, or None when a piece may cross every chunk rule."""
-        plan = chain_plan(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
-        if plan is None:
-            return None
-        return cls(normalizer, pre_tokenizer, model, chunk_rule=plan[0], first_apart=plan[1], guard=plan[2])
+    def plan(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Union[LocalChainFastPath, str]:
+        """The fast path for these stages, or why not (a piece may cross every chunk rule)."""
+        if type(model) not in _MODELS:
+            return f"the model ({stage_name(model)}) is not BPE, WordPiece or Unigram"
+        found = chain_plan(normalizer=normalizer, pre_tokenizer=pre_tokenizer, model=model)
+        if found is None:
+            return (f"no chunk rule is proven for these stages (normalizer {stage_name(normalizer)}, "
+                    f"pre-tokenizer {stage_name(pre_tokenizer)}): a piece might cross a space")
+        return cls(normalizer, pre_tokenizer, model, chunk_rule=found[0], first_apart=found[1], guard=found[2])
+
+    def limits(self) -> tuple[str, ...]:
+        notes = super().limits()
+        if self.guard is not None:
+            notes += (f"A text in which {self.guard.pattern!r} matches takes the general path.",)
+        return notes
 
     def _encoded(self, chunk: str, *, at_start: bool) -> ChunkEntry:
         return self._steps.entry(chunk, at_start=at_start)
