@@ -67,6 +67,8 @@ class Engine:
     def batch(self, lines: Sequence[str]) -> list[list[int]]:
         if self.name == "gigatoken":
             return self.tok.encode_batch_list(list(lines))
+        if self.name == "ours":
+            return self.tok.encode_batch(list(lines), add_special_tokens=False).input_ids
         return [e.ids for e in self.tok.encode_batch(list(lines), add_special_tokens=False)]
 
     def whole(self, text: str) -> list[int]:
@@ -105,7 +107,7 @@ def measure(file: str, engines: Sequence[str], lines: Sequence[str], *, repeat: 
             batch, ids = _best(lambda e=engine: e.batch(lines), repeat)
             whole, one = _best(lambda e=engine: e.whole(text), repeat)
         except Exception as err:  # an engine that cannot run this file: said in its row
-            rows[name] = {"error": f"{type(err).__name__}: {str(err)[:120]}"}
+            rows[name] = {"error": f"{type(err).__name__}: {str(err).splitlines()[0][:120] if str(err) else ''}"}
             continue
         ids = [list(map(int, row)) for row in ids]
         if name == "tokenizers":

@@ -58,11 +58,11 @@ def test_every_kind_plans_a_path_or_says_why_and_build_agrees(stages):
 def test_the_registry_picks_the_first_kind_that_fits_and_keeps_why_each_before_it_did_not():
     fast, refused = choose(BertNormalizer(), BertPreTokenizer(), WP)
     assert fast.name == NAMES[1] and [name for name, _ in refused] == NAMES[:1]
-    assert refused[0][1] == "the normalizer (BertNormalizer) is neither none nor NFC"
+    assert refused[0][1] == "the normalizer (BertNormalizer) is neither none nor one Unicode form (NFC, NFKC, ...)"
     fast, refused = choose(NFKC(), Metaspace(split=False), BPE_SMALL)
     assert fast is None and [name for name, _ in refused] == NAMES
     reasons = dict(refused)
-    assert reasons[NAMES[0]] == "the normalizer (NFKC) is neither none nor NFC"
+    assert reasons[NAMES[0]] == "the pre-tokenizer (Metaspace) is not ByteLevel or a chain of Splits before it"
     assert reasons[NAMES[2]] == "a normalizer (NFKC) comes first"
     assert "pre-tokenizer Metaspace" in reasons[NAMES[3]]
     assert reasons[NAMES[4]] == "the normalizer (NFKC) is not a SentencePiece model's own"

@@ -91,3 +91,20 @@ def test_round_trip_through_dict(pair):
 def test_empty_replace_pattern_is_refused():
     with pytest.raises(ValueError, match="non-empty"):
         ours.Replace("", "x")
+
+
+_MARKS = st.sampled_from(["\n", "\r\n", " ", "e", "\u0301", "\u0327", "\u0344", "\u1100", "\u1161", "\u11a8", "ﬁ",
+                          "Å", "\u212b", "①", "Ａ", "x"])
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD"])
+@given(parts=st.lists(_MARKS, max_size=24))
+def test_unicode_forms_line_by_line_equal_the_whole_text_at_once(form, parts):
+    """A line feed is a boundary no Unicode change crosses: normalizing line by line (lines already
+    in the form kept in one go) gives the text and alignment of the chunk rule over the whole text."""
+    text = "".join(parts)
+    normalizer = getattr(ours, form)()
+    ns = normalizer.normalize(text)
+    whole = ours.NormalizedString.from_str(text).transform(normalizer._line_units(text, 0, len(text)))
+    assert (ns.text, ns.align) == (whole.text, whole.align)
+    assert ns.text == __import__("unicodedata").normalize(form, text)

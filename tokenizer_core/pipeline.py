@@ -214,7 +214,7 @@ class Tokenizer:
         if sampling is not None and rng is None:
             rng = sampling.generator()  # one generator for both texts of a pair
         a = self.encode_sequence(text, sequence_id=0, sampling=sampling, rng=rng)
-        if pair is None and self.post_processor is None and (truncation is None or not truncation.enabled):
+        if pair is None and self._as_is(add_special_tokens, truncation):
             return a  # finish_encoding would return a copy of it: type and sequence ids 0, nothing added
         b = None if pair is None else self.encode_sequence(pair, sequence_id=1, sampling=sampling, rng=rng)
         return batching.finish_encoding(a, b, post_processor=self.post_processor,
@@ -246,7 +246,7 @@ class Tokenizer:
         with paused_gc():
             if pairs is None and sampling is None:
                 encs = self._encode_sequences(texts, threads=threads)
-                if self.post_processor is not None or (truncation is not None and truncation.enabled):
+                if not self._as_is(add_special_tokens, truncation):
                     encs = [batching.finish_encoding(a, None, post_processor=self.post_processor,
                                                      add_special_tokens=add_special_tokens, truncation=truncation)
                             for a in encs]
@@ -259,6 +259,14 @@ class Tokenizer:
                     for i, t in enumerate(texts)
                 ]
             return batching.make_batch(encs, padding=padding, return_overflowing=return_overflowing)
+
+    def _as_is(self, add_special_tokens: bool, truncation: Optional["TruncationParams"]) -> bool:
+        """Whether one text's model tokens are its final encoding: no truncation, and no post-processor
+        or one that adds nothing here and leaves the tokens alone (then no row is copied)."""
+        if truncation is not None and truncation.enabled:
+            return False
+        p = self.post_processor
+        return p is None or not add_special_tokens and bool(getattr(p, "single_unchanged", lambda: False)())
 
     def _encode_sequences(self, texts: Sequence[str], *, threads: Optional[int] = None) -> list[Encoding]:
         """:meth:`encode_sequence` of each text; byte-level BPE encodes the whole batch at once."""

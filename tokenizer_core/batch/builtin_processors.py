@@ -32,6 +32,9 @@ class BertProcessing(_PartsProcessor):
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return 3 if is_pair else 2
 
+    def single_unchanged(self) -> bool:
+        return True  # without special tokens: the parts as prepared (type id 0)
+
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
         _check_parts(parts, self)
         if not add_special_tokens:
@@ -122,6 +125,9 @@ class RobertaProcessing(_PartsProcessor):
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return 4 if is_pair else 2
 
+    def single_unchanged(self) -> bool:
+        return not self.trim_offsets
+
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
         _check_parts(parts, self)
         if self.trim_offsets:
@@ -173,6 +179,9 @@ class ByteLevelProcessing(_PartsProcessor):
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return 0
 
+    def single_unchanged(self) -> bool:
+        return not self.trim_offsets
+
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
         if not self.trim_offsets:
             return parts
@@ -213,6 +222,9 @@ class SequenceProcessing(_PartsProcessor):
 
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return sum(p.num_special_tokens_to_add(is_pair) for p in self.processors)
+
+    def single_unchanged(self) -> bool:
+        return all(p.single_unchanged() for p in self.processors)
 
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
         for p in self.processors:

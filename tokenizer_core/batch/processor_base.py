@@ -42,6 +42,11 @@ class _PartsProcessor:
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
         raise NotImplementedError
 
+    def single_unchanged(self) -> bool:
+        """Whether one text without special tokens comes out as it went in (type ids 0, offsets
+        untouched): then a batch skips this processor's copy of every row."""
+        return False
+
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         raise NotImplementedError
 

@@ -231,6 +231,10 @@ class TemplateProcessing(_PartsProcessor):
         template = self.pair if is_pair else self.single
         return sum(len(self.special_tokens[p.id].ids) for p in template if p.kind == "special")
 
+    def single_unchanged(self) -> bool:
+        sequences = [p for p in self.single if p.kind == "sequence"]
+        return len(sequences) == 1 and sequences[0].id == "A" and sequences[0].type_id == 0
+
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
         _check_parts(parts, self)
         template = self.single if len(parts) == 1 else self.pair

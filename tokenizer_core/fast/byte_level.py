@@ -76,16 +76,34 @@ class _PieceCache(dict):
         return entry
 
 
+def _unicode_form(normalizer: Any) -> Union[str, bool]:
+    """"" for no normalizer (none, or a Sequence of none: DeepSeek's files have one), the form's name
+    for one Unicode form (alone or in a Sequence), False for anything else."""
+    from tokenizer_core.text.normalizers import NFC, NFD, NFKC, NFKD, Sequence
+
+    if normalizer is None:
+        return ""
+    if type(normalizer) is Sequence:
+        forms = [_unicode_form(n) for n in normalizer.normalizers]
+        if any(f is False for f in forms) or len([f for f in forms if f]) > 1:
+            return False
+        return next((f for f in forms if f), "")
+    return normalizer.form if type(normalizer) in (NFC, NFD, NFKC, NFKD) else False
+
+
 class ByteLevelFastPath(PlannedPath):
     """Encodings of one tokenizer's texts, assembled in bulk from cached pieces."""
 
     name = "byte-level BPE (GPT-2's family, Llama 3, Qwen)"
 
-    def __init__(self, pre_tokenizer: ByteLevel, model: BPE, *, nfc: bool = False) -> None:
+    def __init__(self, pre_tokenizer: ByteLevel, model: BPE, *, form: Optional[str] = None,
+                 normalizer: Any = None) -> None:
         self.parts = (pre_tokenizer, model)
-        #: An NFC normalizer (Qwen's): a text already in NFC is what it normalizes to, with every
-        #: character in place; any other text takes the general path.
-        self.nfc = nfc
+        #: The Unicode form of the normalizer ("NFC" for Qwen's, "NFKC" for Claude's), or None: a
+        #: text already in that form is what it normalizes to, with every character in place; any
+        #: other text is normalized first, encoded, and its offsets mapped back.
+        self.form = form
+        self._normalizer = normalizer
         self._chunks = getattr(pre_tokenizer, "chunk_texts", None)  # (a chain has the kernel's only)
         self._cache = _PieceCache(model)
         #: The compiled kernel for these stages (same results), or None: then the code below.
@@ -94,15 +112,14 @@ class ByteLevelFastPath(PlannedPath):
     @classmethod
     def plan(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Union["ByteLevelFastPath", str]:
         """The fast path for these stages, or why they need another."""
-        from tokenizer_core.text.normalizers import NFC
-
-        nfc = type(normalizer) is NFC
-        if normalizer is not None and not nfc:
-            return f"the normalizer ({stage_name(normalizer)}) is neither none nor NFC"
+        found = _unicode_form(normalizer)
+        if found is False:
+            return f"the normalizer ({stage_name(normalizer)}) is neither none nor one Unicode form (NFC, NFKC, ...)"
+        form = found or None
         if type(model) is not BPE:
             return f"the model ({stage_name(model)}) is not BPE"
         if split_chain(pre_tokenizer) is not None:  # a Sequence of Splits: in the kernel only
-            fast = cls(pre_tokenizer, model, nfc=nfc)
+            fast = cls(pre_tokenizer, model, form=form, normalizer=normalizer)
             return fast if fast.kernel is not None else "its chain of Splits runs in the compiled kernel only, " \
                 "which is not built here or cannot run one of its patterns"
         if type(pre_tokenizer) is not ByteLevel:
@@ -110,29 +127,31 @@ class ByteLevelFastPath(PlannedPath):
         if pre_tokenizer.add_prefix_space:
             return "ByteLevel adds a prefix space (every text's first piece changes)"
         if pre_tokenizer.chunk_texts("") is None:  # no regex: the whole text is one piece, in the kernel only
-            fast = cls(pre_tokenizer, model, nfc=nfc)
+            fast = cls(pre_tokenizer, model, form=form, normalizer=normalizer)
             return fast if fast.kernel is not None else "ByteLevel without its regex runs in the compiled kernel " \
                 "only, which is not built here"
-        return cls(pre_tokenizer, model, nfc=nfc)
+        return cls(pre_tokenizer, model, form=form, normalizer=normalizer)
 
     def compiled(self) -> bool:
         return self.kernel is not None
 
     def limits(self) -> tuple[str, ...]:
         notes = ["A text holding an added token is encoded a segment at a time around it."]
-        if self.nfc:
-            notes.append("A text not in NFC, or a tokenizer with added tokens matched after normalizing, takes "
-                         "the general path.")
+        if self.form:
+            notes.append(f"A text not in {self.form} is normalized in Python first; one that also holds an added "
+                         "token (or any text, with added tokens matched after normalizing) takes the general path.")
         return tuple(notes)
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` (no post-processing), as the general path gives them; None
-        for the general path (behind an NFC normalizer: a text not in NFC, or holding added tokens)."""
-        if self.nfc:
+        for the general path (behind a Unicode form: a text holding added tokens)."""
+        if self.form:
             skip = not split_special
-            if (not unicodedata.is_normalized("NFC", text) or added.has_tokens(normalized=True, skip_special=skip)
-                    or added.may_match([text], normalized=False, skip_special=skip)):
+            if added.has_tokens(normalized=True, skip_special=skip) or added.may_match([text], normalized=False,
+                                                                                       skip_special=skip):
                 return None
+            if not unicodedata.is_normalized(self.form, text):
+                return self._normalized_first(text, added=added, split_special=split_special, sequence_id=sequence_id)
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Offsets] = []
@@ -166,6 +185,20 @@ class ByteLevelFastPath(PlannedPath):
                                     ids, tokens, offsets, word_ids)
         return Encoding.from_columns(ids, tokens, offsets, word_ids=word_ids, sequence_id=sequence_id)
 
+    def _normalized_first(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
+        """A text not in the form: normalized as the general path normalizes it, the normalized text
+        encoded here, each token's offsets mapped back through the normalization's alignment (what the
+        general path does, with the kernel in between)."""
+        ns = self._normalizer.normalize(text)
+        if not unicodedata.is_normalized(self.form, ns.text):  # never expected: the general path decides
+            return None
+        enc = self.encode(ns.text, added=added, split_special=split_special, sequence_id=sequence_id)
+        if enc is None:
+            return None
+        span = ns.original_span
+        return Encoding.from_columns(enc.ids, enc.tokens, [span(a, b) for a, b in enc.offsets],
+                                     word_ids=enc.word_ids, sequence_id=sequence_id)
+
     def encode_batch(self, texts: Sequence[str], *, added: Any, split_special: bool,
                      sequence_id: int, threads: Optional[int] = None) -> Optional[list[Encoding]]:
         """:meth:`encode` of every text in one kernel call, on ``threads`` threads (default: every
@@ -177,8 +210,7 @@ class ByteLevelFastPath(PlannedPath):
             return None
         try:
             texts = list(texts)
-            if self.nfc and (added.has_tokens(normalized=True, skip_special=skip)
-                             or not all(unicodedata.is_normalized("NFC", t) for t in texts)):
+            if self.form and added.has_tokens(normalized=True, skip_special=skip):
                 return None
             if max(map(len, texts), default=0) > MAX_INPUT_CHARS:
                 return None
@@ -187,6 +219,9 @@ class ByteLevelFastPath(PlannedPath):
             # others still go to the kernel in one call.
             odd = (added.texts_matching(texts, normalized=False, skip_special=skip)
                    | added.texts_matching(texts, normalized=True, normalizer=None, skip_special=skip))
+            if self.form:  # a text not in the form is encoded on its own (normalized first)
+                form, is_normalized = self.form, unicodedata.is_normalized
+                odd |= {i for i, t in enumerate(texts) if not is_normalized(form, t)}
             threads = default_threads() if threads is None else max(1, min(threads, 64))
             # The kernel makes the Encoding objects itself, each holding its packed columns (lists made when read).
             rows = self.kernel.encode_batch([t for i, t in enumerate(texts) if i not in odd] if odd else texts,
@@ -196,7 +231,7 @@ class ByteLevelFastPath(PlannedPath):
             plain = iter(rows)
             out = [self.encode(t, added=added, split_special=split_special, sequence_id=sequence_id)
                    if i in odd else next(plain) for i, t in enumerate(texts)]
-            return None if any(e is None for e in out) else out
+            return out
         except (TypeError, UnicodeEncodeError):
             return None
 

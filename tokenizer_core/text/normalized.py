@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Optional
 
 from tokenizer_core.types import Offsets
 
@@ -33,16 +34,25 @@ class NormalizedString:
         """The identity normalisation of ``text``."""
         return cls(text, [(i, i + 1) for i in range(len(text))], len(text))
 
-    def transform(self, units: Iterable[tuple[str, int, int]]) -> "NormalizedString":
+    def transform(self, units: Iterable[tuple[Optional[str], int, int]]) -> "NormalizedString":
         """Apply a change given as ``(output, i, j)`` units covering ``self.text[i:j]`` in order.
 
         Each output character inherits the original span of the input characters of its unit,
-        so the alignment composes across any number of normalizers.
+        so the alignment composes across any number of normalizers. An output of None keeps
+        ``self.text[i:j]`` as it is, each character with its own span (a run the change leaves
+        alone, copied in one go).
+
+        >>> NormalizedString.from_str("abc").transform([(None, 0, 2), ("x", 2, 3)]).align
+        [(0, 1), (1, 2), (2, 3)]
         """
         out: list[str] = []
         align: list[Offsets] = []
         old = self.align
         for piece, i, j in units:
+            if piece is None:
+                out.append(self.text[i:j])
+                align.extend(old[i:j])
+                continue
             if not piece:
                 continue
             if j > i:

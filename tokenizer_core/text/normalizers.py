@@ -28,15 +28,19 @@ __all__ = ["NFC", "NFD", "NFKC", "NFKD", "PRESETS", "BertNormalizer", "Lowercase
            "Replace", "Sequence", "StripAccents", "Strip", "is_cjk"]
 
 
-def _chunks_at_starters(text: str) -> Iterator[tuple[int, int]]:
-    """Spans starting at each character of canonical combining class 0 (a 'starter')."""
-    start = 0
-    for i in range(1, len(text)):
+_LINE_ENDS = re.compile("\n")
+
+
+def _chunks_at_starters(text: str, begin: int = 0, end: Optional[int] = None) -> Iterator[tuple[int, int]]:
+    """Spans of ``text[begin:end]`` starting at each character of canonical combining class 0 (a 'starter')."""
+    end = len(text) if end is None else end
+    start = begin
+    for i in range(begin + 1, end):
         if unicodedata.combining(text[i]) == 0:
             yield start, i
             start = i
-    if text:
-        yield start, len(text)
+    if end > begin:
+        yield start, end
 
 
 class _UnicodeForm(Normalizer):
@@ -54,12 +58,25 @@ class _UnicodeForm(Normalizer):
     def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
         form = self.form
         if unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
-            yield from ((c, i, i + 1) for i, c in enumerate(text))
+            yield None, 0, len(text)
             return
+        # Line by line: a line feed is a starter that nothing composes with, on either side, so no
+        # change crosses one; the lines already in the form (most of a big text) are kept in one go.
+        start = 0
+        for end in (*(m.end() for m in _LINE_ENDS.finditer(text)), len(text)):
+            if end > start:
+                if unicodedata.is_normalized(form, text[start:end]):  # type: ignore[arg-type]
+                    yield None, start, end
+                else:
+                    yield from self._line_units(text, start, end)
+            start = end
+
+    def _line_units(self, text: str, start: int, end: int) -> Iterator[tuple[Optional[str], int, int]]:
+        form = self.form
         # Normalise starter-led chunks separately, joining neighbours whose result differs when
         # normalised together (Hangul jamo and a few scripts compose across starters).
         chunks: list[tuple[int, int]] = []
-        for i, j in _chunks_at_starters(text):
+        for i, j in _chunks_at_starters(text, start, end):
             if chunks:
                 a, b = text[chunks[-1][0]:chunks[-1][1]], text[i:j]
                 if unicodedata.normalize(form, a + b) != unicodedata.normalize(form, a) + unicodedata.normalize(form, b):  # type: ignore[arg-type]
