@@ -225,11 +225,6 @@ class LocalChainFastPath(TablePath):
                     f"pre-tokenizer {stage_name(pre_tokenizer)}): a piece might cross a space")
         return cls(normalizer, pre_tokenizer, model, chunk_rule=found[0], first_apart=found[1], guard=found[2])
 
-    def limits(self) -> tuple[str, ...]:
-        notes = super().limits()
-        if self.guard is not None:
-            notes += (f"A text in which {self.guard.pattern!r} matches takes the general path.",)
-        return notes
 
     def _encoded(self, chunk: str, *, at_start: bool) -> ChunkEntry:
         return self._steps.entry(chunk, at_start=at_start)
@@ -264,17 +259,3 @@ class LocalChainFastPath(TablePath):
             entries = [self.entry(c, first=lead and not i) if e is None else e
                        for i, (e, c) in enumerate(zip(entries, chunks))]
         return assembled_encoding(starts, entries, sequence_id)
-
-    def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
-                     threads: Optional[int] = None) -> Optional[list[Optional[Encoding]]]:
-        """:meth:`TablePath.encode_batch`, the texts the guard matches left to the general path."""
-        guarded: set[int] = set()
-        if self.guard is not None:
-            texts = list(texts)
-            guarded = {i for i, t in enumerate(texts) if type(t) is str and self.guard.search(t)}
-            texts = ["" if i in guarded else t for i, t in enumerate(texts)]
-        rows = super().encode_batch(texts, added=added, split_special=split_special, sequence_id=sequence_id,
-                                    threads=threads)
-        if rows is not None and guarded:
-            rows = [None if i in guarded else r for i, r in enumerate(rows)]
-        return rows

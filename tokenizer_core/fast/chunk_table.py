@@ -213,12 +213,17 @@ class TablePath(PlannedPath):
     :meth:`_new_table`, and left out of copies and pickles (rebuilt after)."""
 
     _compiled: Any = None  # the table (False: none)
+    #: None, or a compiled regex: texts it finds something in take the general path.
+    guard: Any = None
 
     def compiled(self) -> bool:
         return self._table() is not None
 
     def limits(self) -> tuple[str, ...]:
-        return ("A text that may hold an added token takes the general path.",)
+        notes: tuple[str, ...] = ("A text that may hold an added token takes the general path.",)
+        if self.guard is not None:
+            notes += (f"A text in which {self.guard.pattern!r} matches takes the general path.",)
+        return notes
 
     def _new_table(self) -> Optional[CompiledChunks]:
         raise NotImplementedError
@@ -253,13 +258,21 @@ class TablePath(PlannedPath):
     def encode_batch(self, texts: Any, *, added: Any, split_special: bool, sequence_id: int,
                      threads: Optional[int] = None) -> Optional[list[Any]]:
         """Every text's encoding, the kernel's table assembling them on ``threads`` threads from
-        :meth:`_entry_of`'s chunks; None in the rows the general path must take (an added token),
-        None for all without the kernel."""
+        :meth:`_entry_of`'s chunks; None in the rows the general path must take (an added token,
+        something :attr:`guard` finds), None for all without the kernel."""
         table = self._table()
         if table is None:
             return None
-        return table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
+        guarded: set[int] = set()
+        if self.guard is not None:
+            texts = list(texts)
+            guarded = {i for i, t in enumerate(texts) if type(t) is str and self.guard.search(t)}
+            texts = ["" if i in guarded else t for i, t in enumerate(texts)]
+        rows = table.encode_batch_added(texts, added=added, split_special=split_special, entry_of=self._entry_of,
                                         resolve=None, sequence_id=sequence_id, threads=threads)
+        if rows is not None and guarded:
+            rows = [None if i in guarded else r for i, r in enumerate(rows)]
+        return rows
 
 
 def token_strings(model: Any) -> list[str]:

@@ -25,6 +25,7 @@ from tokenizer_core.fast.byte_level import ByteLevelFastPath
 from tokenizer_core.fast.chain import LocalChainFastPath
 from tokenizer_core.fast.chunked import ChunkedFastPath
 from tokenizer_core.fast.protocol import FastPath, PlannedPath
+from tokenizer_core.fast.replaced_spaces import ReplacedSpacesFastPath
 from tokenizer_core.fast.sentencepiece import SentencePieceFastPath
 from tokenizer_core.fast.split import SplitFastPath
 
@@ -32,7 +33,7 @@ __all__ = ["FAST_PATHS", "FastPathReport", "FastPathSlot", "choose", "explain_fa
 
 #: Every kind of fast path, in the order they are asked: the most specific (and fastest) first.
 FAST_PATHS: tuple[type[PlannedPath], ...] = (ByteLevelFastPath, ChunkedFastPath, SplitFastPath, LocalChainFastPath,
-                                             SentencePieceFastPath)
+                                             SentencePieceFastPath, ReplacedSpacesFastPath)
 
 Refusals = tuple[tuple[str, str], ...]  # (a kind's name, why it does not fit), in registry order
 

@@ -1,0 +1,73 @@
+"""Gemma's and Gemini's tokenizer.json shape on the fast path: Replace(" ", "▁"), one piece, BPE with
+byte fallback. Chunks cut before runs of spaces equal the whole text's BPE, except where a token joins
+a word to the space after it (">▁</" in Gemma 3) or a literal "▁" stands: the guard's texts take the
+general path. Added tokens ("\\n" is one in Gemma) are cut out as the general path cuts them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from tokenizer_core.bpe.model import BPE
+from tokenizer_core.bpe.options import BpeModelOptions
+from tokenizer_core.fast.replaced_spaces import ReplacedSpacesFastPath
+from tokenizer_core.pipeline import Tokenizer
+from tokenizer_core.text.added_vocabulary import AddedToken
+from tokenizer_core.text.edit_normalizers import Replace
+from tokenizer_core.text.normalizers import NFC
+from tokenizer_core.text.splitting import Split
+
+BYTES = [f"<0x{b:02X}>" for b in range(256)]
+BASE = ["<unk>", *BYTES, "▁", "a", "b", "x", "<", ">", "/"]
+MERGES = [("▁", "a"), ("▁", "▁"), ("a", "b"), ("▁▁", "▁"), ("▁a", "b"), (">", "▁"), ("<", "/"), (">▁", "</"),
+          ("▁", "x"), ("b", "▁")]
+
+
+def _model(merges=MERGES) -> BPE:
+    vocab = {t: i for i, t in enumerate(BASE)}
+    for a, b in merges:
+        vocab.setdefault(a + b, len(vocab))
+    return BPE(vocab, merges, options=BpeModelOptions(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+
+
+def _tok(pre=None, merges=MERGES, added=("\n",)) -> Tokenizer:
+    return Tokenizer(_model(merges), normalizer=Replace(" ", "▁"), pre_tokenizer=pre,
+                     added_tokens=[AddedToken(t, normalized=False) for t in added])
+
+
+def _general(tok, text):
+    return tok._trace_text(text, split_special=True, sampling=None, sequence_id=0)[1]
+
+
+PRES = [None, Split(" ", behavior="merged_with_previous"), Split(" ", behavior="isolated")]
+
+
+@pytest.mark.parametrize("pre", PRES, ids=["none", "split-merged", "split-isolated"])
+@settings(max_examples=120, deadline=None)
+@given(texts=st.lists(st.text(alphabet=" ab▁<>/\n\tx😀é", max_size=40), min_size=1, max_size=5))
+@example(texts=["ab > </b  a", "b a", "  ab\n\n a", "▁a b", "", " ", "😀 é"])
+def test_the_fast_path_equals_the_general_path(pre, texts):
+    tok = _tok(pre)
+    assert tok.explain_fast_path().chosen == ReplacedSpacesFastPath.name
+    for text in texts:
+        assert tok.encode(text) == _general(tok, text), text
+    assert tok.encode_batch(texts, add_special_tokens=False).encodings == [_general(tok, t) for t in texts]
+
+
+def test_the_guard_names_joining_tokens_and_the_literal_space_symbol():
+    fast = ReplacedSpacesFastPath.build(normalizer=Replace(" ", "▁"), pre_tokenizer=None, model=_model())
+    assert fast.guard.search("x > </y") and fast.guard.search("x >▁</y") and fast.guard.search("a▁")
+    assert fast.guard.search("ab a") and not fast.guard.search("a  xa")  # "b▁" joins too
+    assert fast.limits()[0].startswith(f"A text in which {fast.guard.pattern!r} matches")
+
+
+@pytest.mark.parametrize("normalizer,pre,model,why", [
+    (NFC(), None, None, "the normalizer (NFC) is not Replace(' ', '▁')"),
+    (Replace(" ", "_"), None, None, "the normalizer (Replace) is not Replace(' ', '▁')"),
+    (Replace(" ", "▁"), Split(r"\s", is_regex=True), None, "the pre-tokenizer (Split) may cut the text"),
+    (Replace(" ", "▁"), None, BPE({"a": 0}), "its vocabulary has no '▁' token, so unknown characters could fuse across a cut"),
+    (Replace(" ", "▁"), None, BPE({"▁": 0, "a": 1}, options=BpeModelOptions(ignore_merges=True)), "its BPE looks words up whole or marks word parts (ignore_merges, a prefix or a suffix)"),
+])
+def test_stages_it_cannot_prove_are_refused_with_a_reason(normalizer, pre, model, why):
+    assert ReplacedSpacesFastPath.plan(normalizer=normalizer, pre_tokenizer=pre, model=model or _model()) == why
