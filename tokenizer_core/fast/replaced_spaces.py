@@ -55,9 +55,14 @@ def _no_split(pre_tokenizer: Any) -> bool:
             and not pre_tokenizer.invert)
 
 
-def _guard(vocab: Any) -> Any:
+def _joining(vocab: Any) -> list[str]:
+    """The tokens with a "▁" after another character (most have one only at the start: a C test first)."""
+    return [t for t in vocab if SPACE in t[1:] and _JOINS.search(t)]
+
+
+def _guard(joining: list[str]) -> Any:
     """What sends a text to the general path: a literal "▁", or a joining token's text."""
-    joining = sorted((t for t in vocab if _JOINS.search(t)), key=len, reverse=True)
+    joining = sorted(joining, key=len, reverse=True)
     spelled = [f"[ {SPACE}]".join(map(regex.escape, t.split(SPACE))) for t in joining]
     return regex.compile("|".join([SPACE, *spelled]))
 
@@ -87,9 +92,10 @@ class ReplacedSpacesFastPath(TablePath):
         vocab = model.get_vocab()
         if SPACE not in vocab:
             return "its vocabulary has no '▁' token, so unknown characters could fuse across a cut"
-        if sum(1 for t in vocab if _JOINS.search(t)) > _MAX_JOINING:
+        joining = _joining(vocab)
+        if len(joining) > _MAX_JOINING:
             return f"over {_MAX_JOINING} of its tokens join a word to the space after it"
-        return cls(model, guard=_guard(vocab))
+        return cls(model, guard=_guard(joining))
 
     def _new_table(self) -> Optional[CompiledChunks]:
         return CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_SPACES)
