@@ -145,6 +145,43 @@ def report(file: str, rows: dict[str, Any], n_lines: int) -> list[str]:
     return out
 
 
+def summary(file: str, rows: dict[str, Any]) -> Optional[str]:
+    """One line for ``bench_speed``'s summary: ours against ``tokenizers`` and the fastest engine."""
+    ours = rows.get("ours", {})
+    if "load" not in ours:
+        return None
+    parts = [f"{file:<12}"]
+    hf = rows.get("tokenizers", {})
+    if "load" in hf:
+        parts.append("vs tokenizers: " + " ".join(f"{op} {ours[op] / hf[op]:5.2f}x" for op in OPS))
+    others = {n: r for n, r in rows.items() if n not in ("ours", "tokenizers") and "load" in r}
+    if others:
+        batch = min(others, key=lambda n: others[n]["batch"])
+        whole = min(others, key=lambda n: others[n]["whole"])
+        parts.append(f"vs fastest: batch {ours['batch'] / others[batch]['batch']:5.2f}x ({batch}) "
+                     f"whole {ours['whole'] / others[whole]['whole']:6.2f}x ({whole})")
+    return "   ".join(parts)
+
+
+def run(mb: float = 1.0, files: Sequence[str] = tuple(FILES)) -> list[str]:
+    """Every file's table printed, and the summary lines returned (for ``bench_speed``)."""
+    lines = mixed_lines(mb)
+    engines = available(ENGINES)
+    print(f"\n== today's tokenizer files: {len(lines):,} mixed lines; {', '.join(engines)} ==", flush=True)
+    out = []
+    for file in files:
+        try:
+            rows = measure(file, engines, lines)
+        except FetchError as err:
+            print(f"\n{file}: {err}")
+            continue
+        print("\n".join(report(file, rows, len(lines))), flush=True)
+        line = summary(file, rows)
+        if line:
+            out.append(line)
+    return out
+
+
 def one_op(engine: str, file: str, op: str, lines: Sequence[str]) -> None:
     """Load one file with one engine and run one op once (for whole-process timing from outside)."""
     e = Engine(engine, tokenizer_file(file))

