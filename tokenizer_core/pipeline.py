@@ -261,8 +261,8 @@ class Tokenizer:
             return batching.make_batch(encs, padding=padding, return_overflowing=return_overflowing)
 
     def _as_is(self, add_special_tokens: bool, truncation: Optional["TruncationParams"]) -> bool:
-        """Whether one text's model tokens are its final encoding: no truncation, and no post-processor
-        or one that adds nothing here and leaves the tokens alone (then no row is copied)."""
+        """Whether one text's model tokens are its final encoding (no truncation; no post-processor, or
+        one adding nothing here that leaves the tokens alone): then no row is copied."""
         if truncation is not None and truncation.enabled:
             return False
         p = self.post_processor
@@ -275,20 +275,14 @@ class Tokenizer:
                                                              sequence_id=0, threads=threads)
         if batch is None:
             return [self.encode_sequence(t) for t in texts]
-        # A fast path leaves None where a text needs the general path (one holding an added token);
-        # ``is`` in C (``None in batch`` would call Encoding.__eq__ on every row).
+        # None rows: texts for the general path (``is`` in C; ``None in batch`` would compare rows).
         if not any(map(is_, batch, repeat(None))):
             return batch
         return [self.encode_sequence(t) if e is None else e for t, e in zip(texts, batch)]
 
     def explain_fast_path(self) -> FastPathReport:
-        """Which fast path encodes this tokenizer's texts (and whether in the compiled kernel), when
-        a text still takes the general path, and why each other kind of fast path does not fit.
-
-        >>> from tokenizer_core.bpe.model import BPE
-        >>> Tokenizer(BPE({"a": 0})).explain_fast_path().chosen is None
-        True
-        """
+        """Which fast path encodes this tokenizer's texts (kernel or not), when a text still takes the
+        general path, and why each other kind does not fit (:mod:`tokenizer_core.fast.registry`)."""
         return explain_fast_path(self)
 
     def explain(self, text: str) -> PipelineTrace:

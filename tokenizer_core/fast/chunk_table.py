@@ -33,7 +33,7 @@ from typing import Any, Optional
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.fast import columns as packed_columns
-from tokenizer_core.fast.assembly import ChunkEntry
+from tokenizer_core.fast.assembly import ChunkEntry, match_spans
 from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.fast.protocol import PlannedPath
 from tokenizer_core.text import native
@@ -248,6 +248,17 @@ class TablePath(PlannedPath):
         skip = not split_special
         return added.has_tokens(normalized=True, skip_special=skip) or added.may_match(
             [text], normalized=False, skip_special=skip)
+
+    @staticmethod
+    def _cached_chunks(text: str, chunks: Any, cache: dict[str, ChunkEntry],
+                       make: Callable[[str], ChunkEntry]) -> tuple[list[int], list[ChunkEntry]]:
+        """Where each chunk of ``text`` (cut by the regex ``chunks``) starts, and its entry: from
+        ``cache``, else ``make(chunk)`` (which may remember it): the Python path without a kernel."""
+        starts, texts = match_spans(list(chunks.finditer(text)))
+        entries = list(map(cache.get, texts))
+        if None in entries:
+            entries = [make(c) if e is None else e for e, c in zip(entries, texts)]
+        return starts, entries
 
     def _from_table(self, text: str, sequence_id: int) -> Optional[PackedEncoding]:
         """``text`` assembled by the kernel's table from :meth:`_entry_of`'s chunks; None without it."""

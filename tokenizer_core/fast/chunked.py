@@ -35,7 +35,7 @@ from typing import Any, Optional, Union
 
 import regex
 
-from tokenizer_core.fast.assembly import ChunkEntry, ChunkSteps, assembled_encoding, match_spans
+from tokenizer_core.fast.assembly import ChunkEntry, ChunkSteps, assembled_encoding
 from tokenizer_core.fast.chunk_table import RULE_WORDS, CompiledChunks, TablePath, token_strings
 from tokenizer_core.fast.protocol import stage_name
 from tokenizer_core.types import Encoding
@@ -111,8 +111,5 @@ class ChunkedFastPath(TablePath):
         enc = self._from_table(text, sequence_id)
         if enc is not None:
             return enc
-        starts, chunks = match_spans(list(_CHUNKS.finditer(text)))
-        entries = list(map(self._cache.get, chunks))
-        if None in entries:
-            entries = [self._entry(c) if e is None else e for e, c in zip(entries, chunks)]
+        starts, entries = self._cached_chunks(text, _CHUNKS, self._cache, self._entry)
         return assembled_encoding(starts, entries, sequence_id)

@@ -27,7 +27,7 @@ from typing import Any, Optional, Union
 import regex
 
 from tokenizer_core.bpe.model import BPE
-from tokenizer_core.fast.assembly import ChunkEntry, assemble, match_spans
+from tokenizer_core.fast.assembly import ChunkEntry, assemble
 from tokenizer_core.fast.chunk_table import RULE_SPACES, CompiledChunks, TablePath, token_strings
 from tokenizer_core.fast.protocol import stage_name
 from tokenizer_core.text.edit_normalizers import Replace
@@ -154,10 +154,7 @@ class ReplacedSpacesFastPath(TablePath):
         enc = self._from_table(text, sequence_id)
         if enc is not None:
             return enc
-        starts, chunks = match_spans(list(_CHUNKS.finditer(text)))
-        entries = list(map(self._cache.get, chunks))
-        if None in entries:
-            entries = [self._remembered(c) if e is None else e for e, c in zip(entries, chunks)]
+        starts, entries = self._cached_chunks(text, _CHUNKS, self._cache, self._remembered)
         ids, tokens, offsets, _ = assemble(starts, entries, words=False)
         return Encoding.from_columns(ids, tokens, offsets, word_ids=[0] * len(ids), sequence_id=sequence_id)
 
