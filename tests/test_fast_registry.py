@@ -129,6 +129,10 @@ def test_packed_columns_round_trip_at_the_edges():
     assert builder.row(columns.ID_MAX + 1, 0, 1, 0) is False and builder.count == 0  # an id past int32
     builder.add(b"")
     assert builder.joined() == b""
+    builder.add_shifted(columns.pack([4, 5], [0, 1], [1, 3], [0, 0]), 10, 2)  # a part at 10, its word 2
+    builder.row(9, 13, 14, 3)
+    out = builder.joined()
+    assert [columns.column(out, k).tolist() for k in range(4)] == [[4, 5, 9], [10, 11, 13], [11, 13, 14], [2, 2, 3]]
 
 
 def test_encoding_from_columns_is_from_tokens_for_the_same_tokens():

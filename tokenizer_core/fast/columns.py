@@ -111,6 +111,25 @@ class ColumnBuilder:
             self._parts[k].append(view[a:b])
         self.count += n
 
+    def add_shifted(self, packed: bytes, base: int, first_word: int) -> None:
+        """Append a kernel result for a part of a text: its positions moved by ``base`` and its word
+        ids by ``first_word`` (in bulk: numpy, not a Python step per token)."""
+        n = rows(packed)
+        if n == 0:
+            return
+        if base == 0 and first_word == 0:
+            self.add(packed)
+            return
+        import numpy as np  # here: the core imports numpy only where it does bulk work
+
+        self._only = None
+        a, b = _bounds(n, IDS)
+        self._parts[IDS].append(memoryview(packed)[a:b])
+        for k, shift in ((STARTS, base), (ENDS, base), (WORDS, first_word)):
+            a, b = _bounds(n, k)
+            self._parts[k].append((np.frombuffer(packed, dtype=np.int64, count=n, offset=a) + shift).tobytes())
+        self.count += n
+
     def row(self, token_id: int, start: int, end: int, word: int) -> bool:
         """Append one token; False (nothing appended) when its id does not fit an int32 column."""
         if not 0 <= token_id <= self._ID_MAX:

@@ -104,6 +104,21 @@ class PackedEncoding(Encoding):
             obj._fix = fixes
         return obj
 
+    def _has_columns(self) -> bool:
+        """Whether this encoding still holds the kernel's columns (not one built the usual way)."""
+        try:
+            PackedEncoding._packed.__get__(self)  # type: ignore[attr-defined]
+        except AttributeError:
+            return False
+        return True
+
+    def _fixes(self) -> tuple[tuple[int, str], ...]:
+        """The ``(position, string)`` fixes of :meth:`from_packed` (none for the kernel's own objects)."""
+        try:
+            return PackedEncoding._fix.__get__(self)  # type: ignore[attr-defined]
+        except AttributeError:
+            return ()
+
     def __getattr__(self, name: str) -> Any:
         # Called only for a slot not set yet: make that list from the columns, once.
         maker = _MAKERS.get(name)

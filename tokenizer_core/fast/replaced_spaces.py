@@ -29,6 +29,8 @@ import regex
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.fast.assembly import ChunkEntry, assemble
 from tokenizer_core.fast.chunk_table import RULE_SPACES, CompiledChunks, TablePath, token_strings
+from tokenizer_core.fast.columns import ColumnBuilder
+from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.fast.protocol import stage_name
 from tokenizer_core.text.edit_normalizers import Replace
 from tokenizer_core.text.splitting import Split
@@ -112,7 +114,7 @@ class ReplacedSpacesFastPath(TablePath):
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them (added tokens cut out first, as
-        it cuts them: Gemma's "\n" is one); None when :attr:`guard` finds something."""
+        it cuts them: Gemma's "\\n" is one); None when :attr:`guard` finds something."""
         skip = not split_special
         if self.guard.search(text) or added.has_tokens(normalized=True, skip_special=skip):
             return None
@@ -120,7 +122,41 @@ class ReplacedSpacesFastPath(TablePath):
             return self._plain(text, sequence_id)
         spans = [(base, end, entry) for base, end, entry in added.split(text, normalized=False, skip_special=skip)
                  if entry is not None or end > base]
-        parts = iter(self._plain_many([text[a:b] for a, b, entry in spans if entry is None], sequence_id))
+        parts = self._plain_many([text[a:b] for a, b, entry in spans if entry is None], sequence_id)
+        packed = self._packed_around_added(text, spans, parts, sequence_id)
+        if packed is not None:
+            return packed
+        return self._listed_around_added(text, spans, iter(parts), sequence_id)
+
+    def _packed_around_added(self, text: str, spans: list[Any], parts: list[Encoding],
+                             sequence_id: int) -> Optional[Encoding]:
+        """The text's encoding as one set of packed columns: the kernel's rows for the parts between
+        added tokens, shifted to where they stand, and a row per added token (their strings given as
+        fixes where the table's list has another). None when a part is not a plain kernel row."""
+        strs = None
+        for part in parts:
+            if type(part) is not PackedEncoding or not part._has_columns():
+                return None
+            strs = part._strs if strs is None else strs
+            if part._strs is not strs or part._fixes():
+                return None
+        if strs is None:
+            return None
+        builder = ColumnBuilder()
+        fixes: list[tuple[int, str]] = []
+        it = iter(parts)
+        for word, (base, end, entry) in enumerate(spans):
+            if entry is None:
+                builder.add_shifted(next(it)._packed, base, word)
+                continue
+            tid, matched = entry[1], text[base:end]
+            if tid >= len(strs) or strs[tid] != matched:
+                fixes.append((builder.count, matched))
+            if not builder.row(tid, base, end, word):
+                return None
+        return PackedEncoding.from_packed(builder.joined(), sequence_id, strs, tuple(fixes))
+
+    def _listed_around_added(self, text: str, spans: list[Any], parts: Any, sequence_id: int) -> Encoding:
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[tuple[int, int]] = []
