@@ -24,8 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Optional
 
@@ -33,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.bench_bpe import timed  # noqa: E402
 from bench.tokenizer_files import FILES, FetchError, mixed_lines, tokenizer_file  # noqa: E402
 
 ENGINES = ("ours", "tokenizers", "fastokens", "gigatoken")
@@ -84,16 +84,6 @@ def available(names: Sequence[str]) -> list[str]:
     return [n for n in names if n == "ours" or importlib.util.find_spec(n) is not None]
 
 
-def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        out = None
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
-
-
 def measure(file: str, engines: Sequence[str], lines: Sequence[str], *, repeat: int = 2) -> dict[str, Any]:
     """Every engine's times and ids checks on one file (see the module's docstring)."""
     path = tokenizer_file(file)
@@ -103,9 +93,9 @@ def measure(file: str, engines: Sequence[str], lines: Sequence[str], *, repeat: 
     for name in engines:
         engine = Engine(name, path)
         try:
-            load, _ = _best(engine.load, 2)
-            batch, ids = _best(lambda e=engine: e.batch(lines), repeat)
-            whole, one = _best(lambda e=engine: e.whole(text), repeat)
+            load, _ = timed(engine.load, 2)
+            batch, ids = timed(lambda e=engine: e.batch(lines), repeat)
+            whole, one = timed(lambda e=engine: e.whole(text), repeat)
         except Exception as err:  # an engine that cannot run this file: said in its row
             rows[name] = {"error": f"{type(err).__name__}: {str(err).splitlines()[0][:120] if str(err) else ''}"}
             continue
