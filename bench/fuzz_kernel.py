@@ -7,6 +7,9 @@ in Python, which must agree exactly:
 - ``encode``: a random small byte-level BPE (merges ranked by list or by token, ``ignore_merges``
   on or off) encoding random text through the kernel against the pipeline's general path, field
   for field (ids, tokens, offsets, word ids), one text and a batch; ``encode_piece`` on raw bytes;
+- ``spaces``: a random BPE over spaces written as "▁" (Gemma's and Gemini's tokenizer.json shape:
+  ``Replace(" ", "▁")``, byte fallback, joining tokens, "\n" as an added token) encoding random
+  text through the kernel's chunk table against the general path, one text and a batch;
 - ``count``: a random corpus counted by ``PieceCounter`` (every split it knows) against the
   reference that pre-tokenizes line by line, counts and order of first appearance;
 - ``train``: a random corpus trained to a random vocabulary size with the kernel and without it
@@ -48,7 +51,7 @@ from typing import Any
 import regex
 
 #: The case kinds, in the order a seed cycles through them.
-KINDS = ("split", "encode", "count", "train")
+KINDS = ("split", "encode", "count", "train", "spaces")
 
 # Characters that the split patterns treat specially: contraction letters (ſ folds to s, K to k),
 # apostrophes, spaces that are and are not \s, line breaks, digits of other scripts, marks.
@@ -200,7 +203,20 @@ def random_bpe(rng: random.Random, sample: str) -> Any:
         from tokenizer_core.text.splitting import Split
 
         pre = Sequence([Split(r"\p{N}{1,3}", is_regex=True), Split(r"[一-龥]+", is_regex=True), pre])
-    return Tokenizer(model, pre_tokenizer=pre)
+    return Tokenizer(model, pre_tokenizer=pre, normalizer=_random_form(rng))
+
+
+def _random_form(rng: random.Random) -> Any:
+    """Mostly no normalizer; else one Unicode form (Qwen's NFC, Claude's NFKC) or DeepSeek's empty
+    Sequence: the byte-level path normalizes texts not in the form first and maps offsets back."""
+    from tokenizer_core.text import normalizers
+
+    pick = rng.random()
+    if pick < 0.7:
+        return None
+    if pick < 0.8:
+        return normalizers.Sequence([])
+    return rng.choice([normalizers.NFC, normalizers.NFKC, normalizers.NFD, normalizers.NFKD])()
 
 
 def _fields(enc: Any) -> dict[str, Any]:
@@ -225,6 +241,43 @@ def encode_case(rng: random.Random) -> None:
         data = bytes(rng.randrange(256) for _ in range(rng.choice([1, 5, 47, 48, 49, 300])))
         _same(fast.kernel.encode_piece(data), [t.id for t in tok.model._encode(bytes_to_symbols(data))],
               "encode_piece", data)
+
+
+def spaces_case(rng: random.Random) -> None:
+    from tokenizer_core.bpe.model import BPE
+    from tokenizer_core.bpe.options import BpeModelOptions
+    from tokenizer_core.fast.replaced_spaces import ReplacedSpacesFastPath
+    from tokenizer_core.pipeline import Tokenizer, _guarded
+    from tokenizer_core.text.added_vocabulary import AddedToken
+    from tokenizer_core.text.edit_normalizers import Replace
+
+    texts = [hostile_text(rng, max_run=300) for _ in range(rng.randint(1, 4))]
+    sample = "".join(texts).replace(" ", "▁")
+    vocab = {"<unk>": 0, **{f"<0x{b:02X}>": b + 1 for b in range(256)}, "▁": 257}
+    for c in dict.fromkeys(sample[:400]):  # some characters known, the rest spelled in bytes
+        if rng.random() < 0.7 and not ("\ud800" <= c <= "\udfff"):
+            vocab.setdefault(c, len(vocab))
+    merges: list[tuple[str, str]] = []
+    for _ in range(rng.randint(0, 60)):
+        at = rng.randrange(len(sample)) if sample else 0
+        piece = sample[at:at + rng.randint(2, 6)]
+        cut = rng.randint(1, max(1, len(piece) - 1))
+        left, right = piece[:cut], piece[cut:]
+        if left in vocab and right in vocab and left + right not in vocab:
+            vocab[left + right] = len(vocab)
+            merges.append((left, right))
+    model = BPE(vocab, merges, options=BpeModelOptions(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    added = [AddedToken(t, normalized=False) for t in rng.sample(["\n", "\t", "<b>", "  "], rng.randint(0, 3))]
+    tok = Tokenizer(model, normalizer=Replace(" ", "▁"), added_tokens=added)
+    fast = tok._fast.get(tok.normalizer, tok.pre_tokenizer, tok.model)
+    if not isinstance(fast, ReplacedSpacesFastPath):
+        raise Divergence(f"the replaced-spaces path did not take {tok.model!r:.200}")
+    for text in texts:
+        reference = _guarded(tok._trace_text, text, split_special=True, sampling=None, sequence_id=0)[1]
+        _same(_fields(tok.encode_sequence(text)), _fields(reference), "spaces encode", text)
+    batch = tok.encode_batch(texts, add_special_tokens=False, threads=rng.choice([1, 2]))
+    _same([_fields(e) for e in batch.encodings], [_fields(tok.encode_sequence(t)) for t in texts],
+          "spaces encode_batch", texts)
 
 
 def random_corpus(rng: random.Random) -> list[str]:
@@ -292,7 +345,7 @@ def train_case(rng: random.Random) -> None:
 
 
 CASES: dict[str, Callable[[random.Random], None]] = {
-    "split": split_case, "encode": encode_case, "count": count_case, "train": train_case,
+    "split": split_case, "encode": encode_case, "count": count_case, "train": train_case, "spaces": spaces_case,
 }
 
 
