@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests._pages import wait_idle
+
 pytestmark = pytest.mark.browser
 
 HOSTILE = (
@@ -12,14 +14,6 @@ HOSTILE = (
     "hug pug pun bun hugs"
 )
 HOSTILE_NAME = 'evil <img src=y onerror="window.__xss=2"> :red[name]'
-
-
-def wait_idle(page) -> None:
-    """Wait until Streamlit has finished the current run."""
-    page.wait_for_selector("[data-testid='stApp']")
-    page.wait_for_function(
-        "!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000
-    )
 
 
 def test_corpus_page_loads_and_pasted_html_stays_text(streamlit_server, browser_page, tmp_path):
@@ -33,15 +27,21 @@ def test_corpus_page_loads_and_pasted_html_stays_text(streamlit_server, browser_
     assert page.console_errors == []
 
     page.get_by_text("Paste text", exact=True).click()
-    wait_idle(page)
+    # Type only once the radio's run has drawn the text area and ended: text typed while that run
+    # is still going can be lost when it ends (the last clean-clone run saw an empty text area).
     text_area = page.get_by_label("Text", exact=True)
+    expect(text_area).to_be_visible(timeout=60_000)
+    wait_idle(page)
     text_area.fill(HOSTILE)
     text_area.press("Control+Enter")  # commit the value before clicking
     wait_idle(page)
+    expect(text_area).to_have_value(HOSTILE)
     name = page.get_by_label("Name for this corpus")
     name.fill(HOSTILE_NAME)
     name.press("Enter")
     wait_idle(page)
+    expect(name).to_have_value(HOSTILE_NAME)
+    expect(text_area).to_have_value(HOSTILE)
     page.get_by_role("button", name="Use this text").click()
     wait_idle(page)
 
