@@ -31,6 +31,18 @@ class ChunkEntry(NamedTuple):
     words: list[int]
     pieces: int  # how many pieces (words) the chunk holds: the next chunk's word ids start after them
 
+    @classmethod
+    def of_tokens(cls, tokens: Sequence[Any], *, pieces: int) -> ChunkEntry:
+        """The entry of a chunk that is one piece's model tokens (word ids all 0), from a model's
+        ``tokenize``; ``pieces`` is 1 where chunks count as words, 0 where every token is word 0.
+
+        >>> from tokenizer_core.types import Token
+        >>> ChunkEntry.of_tokens([Token(4, "ab", (0, 2))], pieces=1)
+        ChunkEntry(ids=[4], tokens=['ab'], starts=[0], ends=[2], words=[0], pieces=1)
+        """
+        return cls([t.id for t in tokens], [t.text for t in tokens], [t.offsets[0] for t in tokens],
+                   [t.offsets[1] for t in tokens], [0] * len(tokens), pieces)
+
 
 _IDS, _TOKENS, _STARTS, _ENDS, _WORDS, _PIECES = (itemgetter(k) for k in range(6))  # ChunkEntry's fields, in C
 _flat = chain.from_iterable

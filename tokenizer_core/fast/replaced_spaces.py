@@ -103,10 +103,7 @@ class ReplacedSpacesFastPath(TablePath):
         return CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_SPACES)
 
     def _entry_of(self, chunk: str, first: bool) -> ChunkEntry:
-        tokens = self._model.tokenize(chunk.replace(" ", SPACE))
-        n = len(tokens)
-        return ChunkEntry([t.id for t in tokens], [t.text for t in tokens], [t.offsets[0] for t in tokens],
-                          [t.offsets[1] for t in tokens], [0] * n, 0)
+        return ChunkEntry.of_tokens(self._model.tokenize(chunk.replace(" ", SPACE)), pieces=0)
 
     def limits(self) -> tuple[str, ...]:
         return (f"A text in which {self.guard.pattern!r} matches, or any text with added tokens matched after "

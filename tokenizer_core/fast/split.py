@@ -103,9 +103,7 @@ class SplitFastPath(TablePath):
         return CompiledChunks.build(token_strs=token_strings(self._model), rule=RULE_PIECES, splitter=self._splitter)
 
     def _entry_of(self, piece: str, first: bool) -> ChunkEntry:
-        tokens = self._model.tokenize(piece)
-        return ChunkEntry([t.id for t in tokens], [t.text for t in tokens], [t.offsets[0] for t in tokens],
-                          [t.offsets[1] for t in tokens], [0] * len(tokens), 1)
+        return ChunkEntry.of_tokens(self._model.tokenize(piece), pieces=1)
 
     def encode(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Optional[Encoding]:
         """The model tokens of ``text`` as the general path gives them; None for the general path (an
