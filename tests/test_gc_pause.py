@@ -64,3 +64,20 @@ def test_the_app_server_does_not_pause_collection():
 
     open_page("pages/batch.py")
     assert not gc_pause.pauses_allowed()
+
+
+def test_importing_a_tokenizer_file_pauses_collection_only_where_pauses_are_allowed(monkeypatch, tmp_path):
+    from tokenizer_core.io import importers
+
+    seen = []
+    monkeypatch.setitem(importers.IMPORTERS, "hf", lambda path: seen.append(gc.isenabled()))
+    path = tmp_path / "tokenizer.json"
+    path.write_text("{}", encoding="utf-8")
+    assert gc.isenabled()
+    importers.import_tokenizer("hf", path)
+    gc_pause.allow_pauses(False)
+    try:
+        importers.import_tokenizer("hf", path)
+    finally:
+        gc_pause.allow_pauses(True)
+    assert seen == [False, True] and gc.isenabled()

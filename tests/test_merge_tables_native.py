@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from array import array
 
 import pytest
 from hypothesis import given
@@ -149,6 +150,9 @@ def test_random_merge_lists_match_the_reference(pairs, prefix):
     assert fast == slow
     if ref is not None:
         table = MergeTable(list(pairs), vocab=vocab, prefix=prefix)
+        # Every pair of vocabulary tokens (merges and not), and strings outside it, looked up both ways.
+        probes = [(a, b) for a in vocab for b in vocab] + [("zz", "a"), ("a", "zz"), ("", "")]
+        assert [table.rank_of(p) for p in probes] == [ref.ranks.get(p) for p in probes]
         assert (table.merges, table.ranks, table.producers) == (ref.merges, ref.ranks, ref.producers)
 
 
@@ -199,3 +203,53 @@ def test_the_kernels_dicts_keep_the_last_rank_of_a_pair_and_the_first_producer()
         tk.merge_dicts([["a", "b"]], None)
     with pytest.raises(TypeError, match="prefix"):
         tk.merge_dicts([], 3)
+
+
+def test_a_kernel_checked_list_is_ranked_by_the_kernels_pair_table_as_the_dicts_rank(pure):
+    tok = load_reference("gpt2")
+    fast = BPE(tok.model._vocab, list(tok.model.merges))
+    slow = pure(lambda: BPE(tok.model._vocab, list(tok.model.merges)))
+    assert type(fast._table.rank_of.__self__) is tk.PairRanks  # no dicts built to rank pairs
+    assert fast._table._ranks is None
+    merges = fast.merges
+    probes = merges[:200] + merges[-200:] + [(b, a) for a, b in merges[:200]] + [("Ġ", "zzzz"), ("h", "e")]
+    assert [fast._table.rank_of(p) for p in probes] == [slow._merge.get(p) for p in probes]
+    # The Python encoder over it (ranks limited or not) splits as over the dicts.
+    words = ["Ġhello", "Ġworld", "Ġunbelievably", "Ġ2026", "ĠÃ¼"]
+    for max_rank in (None, 10, 5_000):
+        ranker_fast, ranker_slow = fast._ranker(max_rank), slow._ranker(max_rank)
+        assert [ranker_fast(p) for p in probes] == [ranker_slow(p) for p in probes]
+    assert [fast.tokenize(w) for w in words] == [slow.tokenize(w) for w in words]
+
+
+def test_the_pair_table_refuses_misuse_with_clear_errors():
+    vocab = {"a": 0, "b": 1, "ab": 2}
+    good = array("i", [0, 1, 2]).tobytes()
+    table = tk.PairRanks(vocab, good)
+    assert table.get(("a", "b")) == (0, "ab") and len(table) == 1
+    assert table.get(("b", "a")) is None and table.get("ab") is None and table.get(("a", 1)) is None
+    assert table.get(("a", "b", "c")) is None and table.get(["a", "b"]) is None
+    with pytest.raises(ValueError, match="multiple of 12"):
+        tk.PairRanks(vocab, good + b"\x00")
+    with pytest.raises(ValueError, match="not in the vocabulary"):
+        tk.PairRanks(vocab, array("i", [0, 1, 9]).tobytes())
+    with pytest.raises(TypeError):
+        tk.PairRanks(list(vocab), good)
+    with pytest.raises(RuntimeError, match="already built"):
+        table.__init__(vocab, good)
+    with pytest.raises(RuntimeError, match="not built"):
+        tk.PairRanks.__new__(tk.PairRanks).get(("a", "b"))
+
+
+def test_byte_level_bytes_in_the_kernel_match_the_python_reading():
+    from tokenizer_core.bpe.kernel import _INVERSE
+
+    symbols = bytes_to_unicode()
+    strs = [symbols[b] for b in range(256)] + [None, "Ġhello", "<|endoftext|>", "▁x", "é", "\x00", "", "ĠĠ", "😀"]
+    assert tk.byte_level_bytes(strs, _INVERSE) == token_bytes(strs)
+    with pytest.raises(TypeError, match="str or None"):
+        tk.byte_level_bytes(["a", 3], _INVERSE)
+    with pytest.raises(TypeError):
+        tk.byte_level_bytes(("a",), _INVERSE)
+    with pytest.raises(TypeError):
+        tk.byte_level_bytes(["a"], ["x"])

@@ -18,6 +18,7 @@
  *   unigram*.c UnigramCorpus: Unigram training's seeds, E-step, Viterbi and splits, a word at a time
  *   batch.c    what the two batch calls share (texts held, threads, packed rows)
  *   chunks*.c  ChunkTable: the chunked fast paths' remembered chunks, texts assembled from them
+ *   pair_ranks.c PairRanks: a checked merge list's (left, right) -> (rank, merged) lookup
  *   module.c   the module, and the integer codes of codes.h as its constants
  *
  * Character classes (\p{L}, \p{N}, \s, \w, case-insensitive letters) come from a table the Python
@@ -178,6 +179,7 @@ extern PyTypeObject MergeStateType;
 extern PyTypeObject WordSetType;
 extern PyTypeObject UnigramCorpusType;
 extern PyTypeObject ChunkTableType;
+extern PyTypeObject PairRanksType;
 /* merge_ids.c: the module's functions loading a BPE model's tables. */
 extern PyMethodDef merge_ids_methods[];
 

@@ -6,7 +6,8 @@
  * Both functions answer None for anything that is not the plain, valid case (a malformed item, a
  * token missing from the vocabulary, a pair listed twice, an id past int32): the Python code, which
  * stays the reference, then does the work again and raises its precise message (or, for a pair
- * listed twice, keeps its last rank as tokenizers does). So no error message lives here. */
+ * listed twice, keeps its last rank as tokenizers does). So no error message lives here.
+ * byte_level_bytes turns a byte-level vocabulary's tokens into their bytes for the Encoder. */
 #include "kernel.h"
 #include "encoder.h"
 
@@ -237,7 +238,62 @@ fail:
     return NULL;
 }
 
+/* byte_level_bytes(strs, inverse) -> list: each token's bytes under the byte-level alphabet, or None
+ * (for None, or a token with a character that is no byte symbol). strs: a list of str or None;
+ * inverse: a list of ints, inverse[c] the byte that code point c stands for or -1 (code points past
+ * its end stand for no byte). Mirror: token_bytes in tokenizer_core/bpe/kernel.py (the reference
+ * when the kernel is missing; tests hold the two equal). */
+static PyObject *byte_level_bytes(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *strs, *inverse;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &strs, &PyList_Type, &inverse)) return NULL;
+    Py_ssize_t span = PyList_GET_SIZE(inverse);
+    if (span > 0x110000) {
+        PyErr_SetString(PyExc_ValueError, "inverse is longer than the code points");
+        return NULL;
+    }
+    int16_t *to_byte = PyMem_Malloc(span ? (size_t)span * sizeof(int16_t) : 1);
+    if (!to_byte) return PyErr_NoMemory();
+    for (Py_ssize_t c = 0; c < span; c++) {
+        long b = PyLong_AsLong(PyList_GET_ITEM(inverse, c));
+        if (b == -1 && PyErr_Occurred()) { PyMem_Free(to_byte); return NULL; }
+        to_byte[c] = (int16_t)(b >= 0 && b < 256 ? b : -1);
+    }
+    Py_ssize_t n = PyList_GET_SIZE(strs);
+    PyObject *out = PyList_New(n);
+    if (!out) { PyMem_Free(to_byte); return NULL; }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        /* Items are only read and no Python code runs: strs keeps its size. */
+        PyObject *s = PyList_GET_ITEM(strs, k), *raw = NULL;
+        if (PyUnicode_Check(s)) {
+            Text t = text_of(s);
+            raw = PyBytes_FromStringAndSize(NULL, t.len);
+            if (!raw) goto fail;
+            char *dst = PyBytes_AS_STRING(raw);
+            for (Py_ssize_t i = 0; i < t.len; i++) {
+                Py_UCS4 c = AT(&t, i);
+                int b = (Py_ssize_t)c < span ? to_byte[c] : -1;
+                if (b < 0) { Py_CLEAR(raw); break; }
+                dst[i] = (char)b;
+            }
+        } else if (s != Py_None) {
+            PyErr_SetString(PyExc_TypeError, "strs must hold str or None");
+            goto fail;
+        }
+        if (!raw) { Py_INCREF(Py_None); raw = Py_None; }
+        PyList_SET_ITEM(out, k, raw);
+    }
+    PyMem_Free(to_byte);
+    return out;
+fail:
+    PyMem_Free(to_byte);
+    Py_DECREF(out);
+    return NULL;
+}
+
 PyMethodDef merge_ids_methods[] = {
+    {"byte_level_bytes", (PyCFunction)byte_level_bytes, METH_VARARGS,
+     "byte_level_bytes(strs, inverse) -> each token's bytes under the byte-level alphabet, or None."},
     {"merge_dicts", (PyCFunction)merge_dicts, METH_VARARGS,
      "merge_dicts(pairs, prefix) -> (ranks, producers) dicts of a checked merge list."},
     {"plain_vocab", (PyCFunction)plain_vocab, METH_VARARGS,

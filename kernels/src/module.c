@@ -21,7 +21,7 @@ PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
     static const struct { const char *name; PyTypeObject *type; } types[] = {
         {"Encoder", &EncoderType}, {"PieceCounter", &PieceCounterType}, {"MergeState", &MergeStateType},
         {"WordSet", &WordSetType}, {"UnigramCorpus", &UnigramCorpusType},
-        {"ChunkTable", &ChunkTableType},
+        {"ChunkTable", &ChunkTableType}, {"PairRanks", &PairRanksType},
     };
     kernel_seed_init(); /* before any table is built; never exported */
     PyObject *m = PyModule_Create(&kernel_module);
@@ -36,7 +36,7 @@ PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
     }
     for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
         if (PyModule_AddIntConstant(m, codes[k].name, codes[k].value) < 0) goto fail;
-    if (PyModule_AddIntConstant(m, "ABI", 6) < 0) goto fail;
+    if (PyModule_AddIntConstant(m, "ABI", 7) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

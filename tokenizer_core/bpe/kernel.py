@@ -188,7 +188,7 @@ def _build(pattern: SplitPattern, model: "BPE", *, program: Any = None) -> Optio
     strs: list[Optional[str]] = [None] * size
     for token, tid in vocab.items():
         strs[tid] = token
-    raw = token_bytes(strs)
+    raw = _kernel_token_bytes(strs)
     merges: Any = []
     if model.merge_ranks == "merges":
         packed = getattr(getattr(model, "_table", None), "id_triples", None)
@@ -213,6 +213,18 @@ def _build(pattern: SplitPattern, model: "BPE", *, program: Any = None) -> Optio
 #: no Latin-1 byte is, like every character from 256 up that is not a byte symbol.
 _TO_LATIN1 = {**{k: "\uffff" for k in range(256)}, **{ord(c): chr(b) for b, c in bytes_to_unicode().items()}}
 _NOT_LATIN1 = regex.compile("[^\x00-\xff]")
+
+
+#: Code point -> the byte its byte-level symbol stands for, -1 for none (the kernel's form of it).
+_INVERSE = [-1] * 324
+for _b, _c in bytes_to_unicode().items():
+    _INVERSE[ord(_c)] = _b
+
+
+def _kernel_token_bytes(strs: "list[Optional[str]]") -> "list[Optional[bytes]]":
+    """:func:`token_bytes` in the kernel (one pass in C), or in Python when it is missing."""
+    convert = getattr(kernel(), "byte_level_bytes", None)
+    return token_bytes(strs) if convert is None else convert(strs, _INVERSE)
 
 
 def token_bytes(strs: "list[Optional[str]]") -> "list[Optional[bytes]]":

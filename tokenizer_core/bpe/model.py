@@ -168,8 +168,8 @@ class BPE(VocabLookup):
     def _ranker(self, max_rank: Optional[int]) -> Ranker:
         """``rank((left, right)) -> (rank, merged) | None`` under the model's rule, limited to ranks < max_rank.
 
-        For the common case (merge list, no limit) this is the merge table's own ``get``,
-        which keeps the per-pair cost of the inner loops at one C call.
+        For the common case (merge list, no limit) this is the merge table's own lookup
+        (:attr:`MergeTable.rank_of`), which keeps the per-pair cost of the inner loops at one C call.
         """
         if self.merge_ranks is MergeRanks.TOKENS:
             vocab_get = self._vocab.get
@@ -182,7 +182,7 @@ class BPE(VocabLookup):
                 return (r, t)
 
             return by_token
-        get = self._merge.get
+        get = self._table.rank_of
         if max_rank is None:
             return get
 

@@ -7,15 +7,18 @@
 Loading a real model (a tokenizer.json of 200,000 tokens and 450,000 merges) checks its tables in
 the compiled kernel when it is there (``merge_ids.c``): the merge list's ids come out packed for the
 kernel's encoder, and the Python dicts of ranks and producers are built only when something asks
-for them (the step-through pages, merge trees, the pure-Python encoder). Any file the kernel does
+for them (the step-through pages, merge trees). The pure-Python encoder asks :attr:`MergeTable.rank_of`,
+which for such a list is the kernel's ``PairRanks`` (``pair_ranks.c``) over the packed ids: for
+Gemma 3's 514,906 merges a few milliseconds and 16 bytes a merge instead of 0.45 s and ~150 MB of
+dicts. Any file the kernel does
 not pass (a malformed merge, a missing token, a pair listed twice) is checked again here, in
 Python, which raises the precise message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Optional
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Optional
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.text import native
@@ -54,11 +57,13 @@ class MergeTable:
     the list (None otherwise): the kernel's encoder is built from it directly.
     """
 
-    __slots__ = ("merges", "id_triples", "_prefix", "_ranks", "_producers")
+    __slots__ = ("merges", "id_triples", "_prefix", "_ranks", "_producers", "_vocab", "_rank_of")
 
     def __init__(self, merges: Sequence[tuple[str, str]], *, vocab: Mapping[str, int],
                  prefix: Optional[str]) -> None:
         self._prefix = prefix
+        self._vocab = vocab
+        self._rank_of: Optional[Callable[[tuple[str, str]], Optional[tuple[int, str]]]] = None
         self.id_triples: Optional[bytes] = None
         # (left, right) -> (rank, merged token). A pair listed twice keeps its last rank, as tokenizers.
         self._ranks: Optional[dict[tuple[str, str], tuple[int, str]]] = None
@@ -111,6 +116,22 @@ class MergeTable:
         if self._ranks is None:
             self._fill()
         return self._ranks  # type: ignore[return-value]
+
+    @property
+    def rank_of(self) -> Callable[[tuple[str, str]], Optional[tuple[int, str]]]:
+        """``ranks.get``, answered without building the dicts when the kernel checked the list.
+
+        >>> table = MergeTable([("l", "o"), ("lo", "w")], vocab={"l": 0, "o": 1, "w": 2, "lo": 3, "low": 4}, prefix=None)
+        >>> table.rank_of(("lo", "w")), table.rank_of(("o", "w"))
+        ((1, 'low'), None)
+        """
+        if self._rank_of is None:
+            pair_ranks: Any = getattr(native.kernel(), "PairRanks", None) if native.available() else None
+            if self.id_triples is not None and pair_ranks is not None and isinstance(self._vocab, dict):
+                self._rank_of = pair_ranks(self._vocab, self.id_triples).get
+            else:
+                self._rank_of = self.ranks.get
+        return self._rank_of
 
     @property
     def producers(self) -> dict[str, tuple[int, str, str]]:
