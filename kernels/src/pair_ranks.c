@@ -3,8 +3,8 @@
  *
  * The Python BPE encoder (tokenizer_core/bpe/model.py, for models the Encoder does not run, such as
  * Gemma's SentencePiece-style BPE) asks for one pair's rank at a time. Building the dicts that
- * answer it (merge_dicts in merge_ids.c, still used where a real dict is wanted) took 0.45 s and
- * ~150 MB for Gemma 3's 514,906 merges; this table takes a few milliseconds and 16 bytes a merge.
+ * answer it (merge_dicts in merge_ids.c, still used where a real dict is wanted) took 0.45 s for
+ * Gemma 3's 514,906 merges; this table takes 0.1 s, and the loaded model holds 270 MB, not 376 MB.
  * The Python mirror is MergeTable.ranks in tokenizer_core/bpe/tables.py (tests hold the two equal).
  *
  * It holds the vocabulary dict (str -> id) and answers get((left, right)) by looking both strings

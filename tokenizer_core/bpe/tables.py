@@ -9,10 +9,9 @@ the compiled kernel when it is there (``merge_ids.c``): the merge list's ids com
 kernel's encoder, and the Python dicts of ranks and producers are built only when something asks
 for them (the step-through pages, merge trees). The pure-Python encoder asks :attr:`MergeTable.rank_of`,
 which for such a list is the kernel's ``PairRanks`` (``pair_ranks.c``) over the packed ids: for
-Gemma 3's 514,906 merges a few milliseconds and 16 bytes a merge instead of 0.45 s and ~150 MB of
-dicts. Any file the kernel does
-not pass (a malformed merge, a missing token, a pair listed twice) is checked again here, in
-Python, which raises the precise message.
+Gemma 3's 514,906 merges 0.1 s instead of 0.45 s, and the loaded model holds 270 MB, not 376 MB.
+Any file the kernel does not pass (a malformed merge, a missing token, a pair listed twice) is
+checked again here, in Python, which raises the precise message.
 """
 
 from __future__ import annotations
