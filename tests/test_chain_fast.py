@@ -325,6 +325,9 @@ def test_the_bench_chains_batches_equal_tokenizers(trained, ours) -> None:
 _NOT_LOCAL_NORMALIZED = [
     (NFKC(), Split(" ", behavior="contiguous"), "a\u00a0 b"),  # "a " + " b": the run of spaces is cut
     (NFKD(), Sequence([Split(" ", behavior="contiguous"), Digits()]), "a\u2002 b"),
+    # a literal Replace writing a space: "a", "  ", "b" whole; chunked, "a " + " b" cuts the run in two
+    (Replace("x", " "), Split(" ", behavior="contiguous"), "ax b"),
+    (Replace("x", "y "), Split(" ", behavior="contiguous"), "ax b"),
     (Prepend("▁"), Metaspace(prepend_scheme="never"), "a b"),  # each chunk would get its "▁"
     (Strip(), Metaspace(prepend_scheme="never"), "a b"),  # each chunk's spaces would go
     (None, Sequence([Split(r"\w+(?= )", is_regex=True, behavior="removed"), WhitespaceSplit()]), "a b"),

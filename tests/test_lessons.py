@@ -197,3 +197,15 @@ def test_figures_refuse_what_the_engines_cannot_use():
             "text: email, slide: {x/y: 0.1}}\n")
     with pytest.raises(TokenizerError, match="not a segmentation of the start"):
         compute_figure(load_lesson(text).steps[0].figure, Context())
+
+
+@pytest.mark.parametrize(("printed", "computed", "agrees"), [
+    (2000, 1990, False), (2000, 2000.4, True), (2000, 2000.6, False),  # a round integer: half a unit
+    (65, 64.5, True), (65, 64.4, False), (169.8, 169.84, True), (169.8, 169.86, False),
+    (0.25, 0.2549, True), (0.25, 0.2551, False), (1.5e3, 1500.4, True), (1.5e3, 1510, False),
+    (3, float("nan"), False), (True, 1, True), ("un hug", ["un", "hug"], True),
+])
+def test_a_printed_number_holds_half_a_unit_of_its_last_digit(printed, computed, agrees):
+    from tokenizer_core.lessons.claims import same
+
+    assert same(printed, computed) is agrees

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+import zlib
 
 import pytest
 import sqlalchemy as sa
@@ -84,6 +85,37 @@ def test_a_workspace_quota_refuses_with_a_message(open_store):
     with pytest.raises(QuotaExceeded, match="your workspace past its quota"):
         store.put("corpus", "corpus-2", _random(1_500), meta={}, workspace="w")
     store.put("corpus", "corpus-2", _random(1_500), meta={}, workspace="other")  # others are not held back
+
+
+def test_a_workspace_holds_items_that_fill_its_quota_exactly(open_store):
+    a, b = _random(1_500, seed=1), _random(1_500, seed=2)
+    size_a, size_b = len(zlib.compress(a, 6)), len(zlib.compress(b, 6))  # what the store keeps
+    exact = open_store(Quota(workspace_bytes=size_a + size_b, total_bytes=10**9))
+    exact.put("corpus", "a", a, meta={}, workspace="w")
+    exact.put("corpus", "b", b, meta={}, workspace="w")  # exactly full: still allowed
+    short = open_store(Quota(workspace_bytes=size_a + size_b - 1, total_bytes=10**9))
+    short.put("corpus", "a", a, meta={}, workspace="v")
+    with pytest.raises(QuotaExceeded, match="your workspace past its quota"):
+        short.put("corpus", "b", b, meta={}, workspace="v")
+    whole = open_store(Quota(workspace_bytes=10**9, total_bytes=size_a))
+    whole.put("corpus", "a", a, meta={}, workspace="u")  # an item as large as the whole store fits
+
+
+def test_the_store_evicts_only_what_it_must_at_exactly_its_total(open_store):
+    a, b, c = (_random(1_500, seed=s) for s in (1, 2, 3))
+    size_a, size_b = len(zlib.compress(a, 6)), len(zlib.compress(b, 6))
+    assert len(zlib.compress(c, 6)) == size_a == size_b  # random bytes: equal lengths, equal sizes
+    store = open_store(Quota(workspace_bytes=10**9, total_bytes=size_a + size_b, in_use_seconds=0.0))
+    first = store.put("corpus", "a", a, meta={}, workspace="w1")
+    time.sleep(0.002)  # distinct last-used times
+    second = store.put("corpus", "b", b, meta={}, workspace="w2")
+    assert store.get(first).payload == a  # the two fill the store exactly: nothing went
+    time.sleep(0.002)
+    store.put("corpus", "c", c, meta={}, workspace="w3")  # one must go: the least recently used
+    assert store.get(first).payload == a
+    with pytest.raises(LinkNotFound):
+        store.get(second)
+    assert store.usage() == size_a + size_b
 
 
 def test_the_store_never_grows_past_its_quota_under_a_stream_of_uploads(open_store):

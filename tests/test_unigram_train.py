@@ -287,3 +287,21 @@ def default_lines() -> list[str]:
     from tokenizer_core.corpus.loading import load_sample
 
     return [ln.rstrip("\n") for ln in load_sample("default").lines() if ln.strip()]
+
+
+def test_an_em_step_keeps_a_piece_expected_5_9_times_and_drops_one_expected_4_9():
+    """SentencePiece's M-step keeps a piece whose expected count is at least 0.5. One "ab" and one "cd":
+    with p(a) = p(b) = 0.2 the path a+b weighs 0.04, so p(ab) = 0.05 makes "ab" expected 5/9 of a time
+    and p(cd) = 0.032 makes "cd" expected 4/9."""
+    from tokenizer_core.unigram.em import EMState
+    from tokenizer_core.unigram.words import _Words
+
+    words = _Words(["ab", "cd"], np.ones(2))
+    pieces = ["a", "b", "c", "d", "ab", "cd"]
+    state = EMState(words, words.runs(split_by_script=True, split_digits=False), list(pieces),
+                    np.log(np.array([0.2, 0.2, 0.2, 0.2, 0.05, 0.032])), num_chars=4)
+    expected, _ = state.lattices.expected_counts(state.lp, len(pieces))
+    assert expected[4] == pytest.approx(5 / 9) and expected[5] == pytest.approx(4 / 9)
+    _, removed = state.em_step()
+    assert [r.piece for r in removed] == ["cd"]
+    assert state.pieces == ["a", "b", "c", "d", "ab"]
