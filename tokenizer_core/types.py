@@ -22,6 +22,9 @@ Offsets = tuple[int, int]
 #: The largest token id a vocabulary may use: ``tokenizers`` stores ids as 32-bit unsigned numbers,
 #: and a larger one (a file's ``"tok": 1000000000000``) is a broken file, not a big vocabulary.
 MAX_TOKEN_ID = 2**32 - 1
+#: Words or chunks a model's or fast path's cache remembers (a cache at it stops growing or is cleared
+#: wholesale): ~200,000 short strings and their tokens, tens of MB, whatever the corpus.
+CACHE_LIMIT = 200_000
 
 #: ``progress(done, total, message)``: called by long-running work; ``total`` may be 0
 #: when unknown. Must be cheap; callers throttle their own calls.

@@ -12,12 +12,10 @@ from tokenizer_core.bpe.kernel import kernel_encoder
 from tokenizer_core.errors import UnknownIdError
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.surrogates import replace_lone_surrogates
+from tokenizer_core.types import CACHE_LIMIT
 
 if TYPE_CHECKING:
     from tokenizer_core.bpe.model import BPE
-
-#: Pieces remembered by an encoder; past this, new pieces are encoded but not stored.
-_CACHE_LIMIT = 200_000
 
 
 class ByteLevelBPEEncoder:
@@ -60,7 +58,7 @@ class ByteLevelBPEEncoder:
             def __missing__(self, piece: str) -> list[int]:
                 mapped = (piece if piece.isascii() else piece.encode("utf-8").decode("latin-1")).translate(table)
                 ids = [t.id for t in model_tokenize(mapped)]
-                if len(self) < _CACHE_LIMIT:
+                if len(self) < CACHE_LIMIT:
                     self[piece] = ids
                 return ids
 

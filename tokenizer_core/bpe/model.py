@@ -48,7 +48,7 @@ from tokenizer_core.bpe.unknowns import initial_with_unknowns
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.model_base import VocabLookup
 from tokenizer_core.registry import register
-from tokenizer_core.types import Sampling, Token
+from tokenizer_core.types import CACHE_LIMIT, Sampling, Token
 
 if TYPE_CHECKING:
     from tokenizer_core.bpe.trace import BpeTrace
@@ -65,7 +65,6 @@ __all__ = ["BPE", "BpeModelOptions", "ByteLevelBPEEncoder", "MergeRanks", "Merge
 #: Pieces with more symbols than this merge by rank waves (O(n log n)) instead of the scan,
 #: whose repeated minimum search is quadratic; both are equally fast at about 50 symbols.
 _LONG_PIECE = 48
-_CACHE_LIMIT = 200_000
 #: Frozen, so one shared default serves every model built without options.
 _DEFAULT_OPTIONS = BpeModelOptions()
 
@@ -266,7 +265,7 @@ class BPE(VocabLookup):
         if hit is not None:
             return list(hit)
         toks = self._encode(piece)
-        if len(self._cache) >= _CACHE_LIMIT:
+        if len(self._cache) >= CACHE_LIMIT:
             self._cache.clear()
         self._cache[piece] = tuple(toks)
         return toks

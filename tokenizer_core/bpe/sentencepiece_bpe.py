@@ -31,12 +31,11 @@ import regex
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.model_base import ScoredPieceLookup
 from tokenizer_core.registry import register
-from tokenizer_core.types import Token
+from tokenizer_core.types import CACHE_LIMIT, Token
 
 PIECE_TYPES = ("normal", "unknown", "control", "user_defined", "unused", "byte")
 SPACE_SYMBOL = "\u2581"
 _MERGEABLE = ("normal", "user_defined", "unused")
-_CACHE_LIMIT = 200_000  # chunks remembered by tokenize(); cleared wholesale when full
 
 
 def _check_vocab(vocab: Sequence[Any]) -> list[tuple[str, float, str]]:
@@ -221,7 +220,7 @@ class SentencePieceBPE(ScoredPieceLookup):
         hit = self._cache.get(chunk)
         if hit is None:
             hit = self._encode(chunk)
-            if len(self._cache) >= _CACHE_LIMIT:
+            if len(self._cache) >= CACHE_LIMIT:
                 self._cache.clear()
             self._cache[chunk] = hit
         return list(hit)

@@ -47,10 +47,7 @@ from tokenizer_core.fast.protocol import PlannedPath, stage_name
 from tokenizer_core.text.byte_level import ByteLevel, chunk_piece
 from tokenizer_core.text.input_checks import MAX_INPUT_CHARS
 from tokenizer_core.text.native import default_threads
-from tokenizer_core.types import Encoding, Offsets
-
-#: Distinct pieces remembered per tokenizer; past this, new pieces are encoded but not stored.
-_CACHE_LIMIT = 200_000
+from tokenizer_core.types import CACHE_LIMIT, Encoding, Offsets
 
 #: A piece's (ids, token strings, token starts, token ends, number of tokens); starts and ends
 #: are character positions relative to the piece's first character.
@@ -71,7 +68,7 @@ class _PieceCache(dict):
         spans = [piece.token_span(*t.offsets) for t in tokens]
         entry = (tuple(t.id for t in tokens), tuple(t.text for t in tokens),
                  tuple(a for a, _ in spans), tuple(b for _, b in spans), len(tokens))
-        if len(self) < _CACHE_LIMIT:
+        if len(self) < CACHE_LIMIT:
             self[chunk] = entry
         return entry
 

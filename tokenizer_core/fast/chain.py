@@ -73,15 +73,12 @@ from tokenizer_core.text.word_splitters import (
     WhitespaceSplit,
     WordSplit,
 )
-from tokenizer_core.types import Encoding
+from tokenizer_core.types import CACHE_LIMIT, Encoding
 from tokenizer_core.unigram.model import Unigram
 from tokenizer_core.wordpiece.model import WordPiece
 
 __all__ = ["LocalChainFastPath", "chain_plan"]
 
-#: Distinct chunks remembered per tokenizer (and first chunks apart); past this, new chunks are
-#: encoded but not stored.
-_CACHE_LIMIT = 200_000
 _CHUNKS = {"words": regex.compile(r"[^ \t\n\r]+"), "spaces": regex.compile(r" *[^ ]+| +")}
 #: Their regexes match no white space, so they cut at it and drop it.
 _DROPPERS = (Whitespace, WhitespaceSplit, WordSplit, BertPreTokenizer)
@@ -205,7 +202,7 @@ class LocalChainFastPath(TablePath):
         self._chunks = _CHUNKS[chunk_rule]
         self._cache: dict[str, ChunkEntry] = {}
         self._first_cache: dict[str, ChunkEntry] = {}
-        self._steps = ChunkSteps(normalizer, pre_tokenizer, model, limit=_CACHE_LIMIT)
+        self._steps = ChunkSteps(normalizer, pre_tokenizer, model, limit=CACHE_LIMIT)
 
     def _new_table(self) -> Optional[CompiledChunks]:
         rule = RULE_WORDS if self.chunk_rule == "words" else RULE_SPACES
@@ -237,7 +234,7 @@ class LocalChainFastPath(TablePath):
         found = cache.get(chunk)
         if found is None:
             found = self._encoded(chunk, at_start=first)
-            if len(cache) < _CACHE_LIMIT:
+            if len(cache) < CACHE_LIMIT:
                 cache[chunk] = found
         return found
 

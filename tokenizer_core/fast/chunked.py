@@ -38,10 +38,8 @@ import regex
 from tokenizer_core.fast.assembly import ChunkEntry, ChunkSteps, assembled_encoding
 from tokenizer_core.fast.chunk_table import RULE_WORDS, CompiledChunks, TablePath, token_strings
 from tokenizer_core.fast.protocol import stage_name
-from tokenizer_core.types import Encoding
+from tokenizer_core.types import CACHE_LIMIT, Encoding
 
-#: Distinct chunks remembered per tokenizer; past this, new chunks are encoded but not stored.
-_CACHE_LIMIT = 200_000
 _CHUNKS = regex.compile(r"[^ \t\n\r]+")
 
 
@@ -74,7 +72,7 @@ class ChunkedFastPath(TablePath):
     def __init__(self, normalizer: Any, pre_tokenizer: Any, model: Any) -> None:
         self._normalizer, self._pre_tokenizer, self._model = normalizer, pre_tokenizer, model
         self._cache: dict[str, ChunkEntry] = {}
-        self._steps = ChunkSteps(normalizer, pre_tokenizer, model, limit=_CACHE_LIMIT)
+        self._steps = ChunkSteps(normalizer, pre_tokenizer, model, limit=CACHE_LIMIT)
 
     @classmethod
     def plan(cls, *, normalizer: Any, pre_tokenizer: Any, model: Any) -> Union[ChunkedFastPath, str]:
@@ -93,7 +91,7 @@ class ChunkedFastPath(TablePath):
         entry = self._cache.get(chunk) if remember else None
         if entry is None:
             entry = self._steps.entry(chunk, at_start=True)
-            if remember and len(self._cache) < _CACHE_LIMIT:
+            if remember and len(self._cache) < CACHE_LIMIT:
                 self._cache[chunk] = entry
         return entry
 

@@ -34,13 +34,11 @@ from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.fast.protocol import stage_name
 from tokenizer_core.text.edit_normalizers import Replace
 from tokenizer_core.text.splitting import Split
-from tokenizer_core.types import Encoding
+from tokenizer_core.types import CACHE_LIMIT, Encoding
 
 __all__ = ["ReplacedSpacesFastPath"]
 
 SPACE = "▁"
-#: Distinct chunks remembered per tokenizer; past this, new chunks are encoded but not stored.
-_CACHE_LIMIT = 200_000
 #: A run of spaces and the word after it, or the spaces that end the text.
 _CHUNKS = regex.compile(r" *[^ ]+| +")
 #: A "▁" after another character: a token holding one may join a word to the run after it.
@@ -193,6 +191,6 @@ class ReplacedSpacesFastPath(TablePath):
 
     def _remembered(self, chunk: str) -> ChunkEntry:
         entry = self._entry_of(chunk, False)
-        if len(self._cache) < _CACHE_LIMIT:
+        if len(self._cache) < CACHE_LIMIT:
             self._cache[chunk] = entry
         return entry

@@ -50,14 +50,12 @@ from tokenizer_core.bpe.sentencepiece_bpe import SentencePieceBPE, chunk_mode
 from tokenizer_core.fast.assembly import ChunkEntry, assemble, match_spans
 from tokenizer_core.fast.chunk_table import RULE_SPACES, CompiledChunks, TablePath, token_strings
 from tokenizer_core.fast.protocol import stage_name
-from tokenizer_core.types import Encoding, Offsets
+from tokenizer_core.types import CACHE_LIMIT, Encoding, Offsets
 from tokenizer_core.unigram.sentencepiece_normalizer import SPACE_SYMBOL, SentencePieceNormalizer
 from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
 
 __all__ = ["SentencePieceFastPath"]
 
-#: Distinct chunks remembered per tokenizer; past this, new chunks are encoded but not stored.
-_CACHE_LIMIT = 200_000
 #: A run of spaces and the word after it, or the spaces that end the text.
 _CHUNKS = regex.compile(r" *[^ ]+| +")
 #: Characters besides " " the kernel's table may treat as spaces in one call (ChunkTable's limit).
@@ -164,7 +162,7 @@ class SentencePieceFastPath(TablePath):
                           tuple(self._model.piece_score(i) for _, _, i in path), gap, text)
         else:
             entry = Entry(*self._relative(self._model.tokenize(text) if text else [], align), (), math.inf, text)
-        if remember and not first and len(self._cache) < _CACHE_LIMIT:
+        if remember and not first and len(self._cache) < CACHE_LIMIT:
             self._cache[chunk] = entry
         return entry
 

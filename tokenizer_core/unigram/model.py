@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from tokenizer_core.errors import FormatError, TokenizerError, UnknownTokenError
 from tokenizer_core.model_base import SamplingModel
 from tokenizer_core.registry import register
-from tokenizer_core.types import Token
+from tokenizer_core.types import CACHE_LIMIT, Token
 from tokenizer_core.unigram.lattice import UNK_PENALTY, Lattice, PieceTrie, Segmentation
 from tokenizer_core.unigram.segmentation import backtrack
 
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from tokenizer_core.types import Sampling
 
 _BYTE_TOKEN = re.compile(r"<0x[0-9A-F]{2}>")
-_CACHE_LIMIT = 200_000  # words remembered by tokenize(); cleared wholesale when full
 
 
 def byte_token(b: int) -> str:
@@ -224,7 +223,7 @@ class Unigram(SamplingModel):
         if hit is not None:
             return list(hit)
         tokens = self._tokens(piece, self.viterbi(piece))
-        if len(self._cache) >= _CACHE_LIMIT:
+        if len(self._cache) >= CACHE_LIMIT:
             self._cache.clear()
         self._cache[piece] = tokens
         return list(tokens)

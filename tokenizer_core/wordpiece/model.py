@@ -24,10 +24,9 @@ from typing import Any, Optional, Union
 from tokenizer_core.errors import FormatError, TokenizerError
 from tokenizer_core.model_base import VocabLookup
 from tokenizer_core.registry import register
-from tokenizer_core.types import MAX_TOKEN_ID, Token
+from tokenizer_core.types import CACHE_LIMIT, MAX_TOKEN_ID, Token
 
 DEFAULT_MAX_INPUT_CHARS_PER_WORD = 100
-_CACHE_LIMIT = 200_000
 # What Rust's str::trim_end removes (Unicode White_Space); Python's str.rstrip()
 # would also remove the separators U+001C..U+001F.
 _RUST_WHITESPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) \
@@ -118,7 +117,7 @@ class WordPiece(VocabLookup):
         cached = self._cache.get(piece)
         if cached is None:
             cached = self._tokenize(piece)
-            if len(self._cache) >= _CACHE_LIMIT:
+            if len(self._cache) >= CACHE_LIMIT:
                 self._cache.clear()
             self._cache[piece] = cached
         return list(cached)
