@@ -31,4 +31,5 @@ export TOKENIZER_KERNEL_EXPECT="$OUT/lib"
 # the descriptor, it would vanish with the process the sanitizer stops).
 python -m pytest -p no:cacheprovider --capture=sys -n 2 -q tests/test_kernel.py tests/test_kernel_boundary.py \
   tests/test_kernel_limits.py tests/test_kernel_fuzz.py tests/test_kernel_split.py tests/test_regex_program.py \
-  tests/test_unigram_kernel.py tests/test_chunk_table.py tests/test_split_fast.py tests/test_merge_tables_native.py "$@"
+  tests/test_unigram_kernel.py tests/test_chunk_table.py tests/test_split_fast.py tests/test_merge_tables_native.py \
+  tests/test_packed_encoding.py "$@"

@@ -104,3 +104,49 @@ def test_batch_rows_and_single_texts_agree(gpt2) -> None:
     assert all(type(e) is PackedEncoding for e in batch.encodings)
     assert [_plain(e) for e in batch.encodings] == [_plain(gpt2.encode(t)) for t in texts]
     assert batch["input_ids"] == [gpt2.encode(t).ids for t in texts]
+
+
+def test_a_batchs_ids_come_from_the_columns_in_one_call_and_equal_every_rows_list(gpt2) -> None:
+    texts = ["Hello world", "", "ids past 4096 twice: Ġ" * 3, "again Hello world", "x" * 50]
+    batch = gpt2.encode_batch(texts, add_special_tokens=False)
+    assert all(type(r) is PackedEncoding and not _set(r, "ids") for r in batch.rows)
+    ids = batch.input_ids
+    assert all(not _set(r, "ids") for r in batch.rows)  # read from the columns, no list made on the rows
+    assert ids == [gpt2.encode(t, add_special_tokens=False).ids for t in texts]
+    assert ids == batch.input_ids and ids[0] is not batch.input_ids[0]  # new lists each time
+    # A row whose list was read (and changed by its owner) gives its list; a plain Encoding its own.
+    batch.rows[0].ids.append(7)
+    batch.rows[1] = Encoding(ids=[1, 2])
+    assert batch.input_ids == [ids[0] + [7], [1, 2], *ids[2:]]
+
+
+def test_the_python_reading_of_a_batchs_ids_equals_the_kernels(gpt2, monkeypatch) -> None:
+    from tokenizer_core.fast import packed
+
+    texts = ["Hello world", "", "a b c 2026 ÜÖ", "x" * 50]
+    fast = gpt2.encode_batch(texts, add_special_tokens=False)
+    slow = gpt2.encode_batch(texts, add_special_tokens=False)
+    monkeypatch.setattr(packed, "_packed_ids", lambda: None)
+    assert slow.input_ids == fast.input_ids and slow.input_ids == [list(r.ids) for r in fast.rows]
+
+
+def test_packed_ids_refuses_misuse_and_leaves_other_objects_to_the_caller() -> None:
+    import tokenizer_kernel as tk
+
+    from tokenizer_core.fast import columns
+
+    assert tk.PACKED_ROW_BYTES == columns.ROW_BYTES  # the row layout, one size on both sides
+    row = columns.pack([5, 4101, 5, 2**31 - 1, -1], [0] * 5, [1] * 5, [0] * 5)  # 5 and 4101 share a cache slot
+    rows = [PackedEncoding.from_packed(row, 0, []), Encoding(ids=[3]), "text", None,
+            PackedEncoding.from_packed(b"\x00" * 27, 0, []), PackedEncoding.from_packed(row, 1, [])]
+    assert tk.packed_ids(rows, PackedEncoding) == [[5, 4101, 5, 2**31 - 1, -1], None, None, None, None,
+                                                   [5, 4101, 5, 2**31 - 1, -1]]
+    with pytest.raises(TypeError):
+        tk.packed_ids(tuple(rows), PackedEncoding)
+    with pytest.raises(TypeError, match="is not a slot"):
+        tk.packed_ids(rows, type("NotSlotted", (), {"ids": [], "_packed": b""}))
+    with pytest.raises(AttributeError):
+        tk.packed_ids(rows, int)
+    with pytest.raises(TypeError):
+        tk.packed_ids(rows, "PackedEncoding")
+    assert tk.packed_ids([], PackedEncoding) == []

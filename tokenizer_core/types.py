@@ -13,7 +13,7 @@ offsets ``(0, 0)`` and ``word_id`` ``None``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -96,6 +96,15 @@ class Encoding:
             word_ids=list(word_ids) if word_ids is not None else [None] * n,
             sequence_ids=[sequence_id] * n,
         )
+
+    @classmethod
+    def id_lists(cls, encodings: Sequence["Encoding"]) -> list[list[int]]:
+        """Each encoding's ids as a new list (a batch's ``input_ids``); a subclass may read many at once.
+
+        >>> Encoding.id_lists([Encoding(ids=[1, 2]), Encoding()])
+        [[1, 2], []]
+        """
+        return [list(e.ids) for e in encodings]
 
     @classmethod
     def from_columns(

@@ -182,8 +182,8 @@ void chunks_encode_from(const ChunkTable *c, const ChunkTable *extra, const Spac
 
 PyObject *chunks_row_columns(const Row *r) {
     Py_ssize_t n = r->n;
-    if (n > PY_SSIZE_T_MAX / 28) return PyErr_NoMemory();
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n * 28);
+    if (n > PY_SSIZE_T_MAX / PACKED_ROW_BYTES) return PyErr_NoMemory();
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * PACKED_ROW_BYTES);
     if (!out || !n) return out;
     char *p = PyBytes_AS_STRING(out);
     memcpy(p, r->id, (size_t)n * 4);

@@ -181,8 +181,8 @@ fail:
  * length: the Encoding makes its lists from it when they are read. */
 PyObject *result_packed(const Result *r) {
     Py_ssize_t n = r->out.n;
-    if (n > PY_SSIZE_T_MAX / 28) return PyErr_NoMemory();
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n * 28);
+    if (n > PY_SSIZE_T_MAX / PACKED_ROW_BYTES) return PyErr_NoMemory();
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * PACKED_ROW_BYTES);
     if (!out || !n) return out;
     char *p = PyBytes_AS_STRING(out);
     memcpy(p, r->out.id, (size_t)n * sizeof(int32_t));

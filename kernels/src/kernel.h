@@ -18,6 +18,7 @@
  *   unigram*.c UnigramCorpus: Unigram training's seeds, E-step, Viterbi and splits, a word at a time
  *   batch.c    what the two batch calls share (texts held, threads, packed rows)
  *   chunks*.c  ChunkTable: the chunked fast paths' remembered chunks, texts assembled from them
+ *   columns.c  packed rows read in bulk (a batch's ids as lists in one call)
  *   pair_ranks.c PairRanks: a checked merge list's (left, right) -> (rank, merged) lookup
  *   module.c   the module, and the integer codes of codes.h as its constants
  *
@@ -44,6 +45,10 @@
 #include "codes.h"
 
 #define N_CODEPOINTS 0x110000
+
+/* Bytes per token of a packed row: an int32 id and three int64 positions (columns.c; mirror:
+ * ROW_BYTES in tokenizer_core/fast/columns.py). */
+#define PACKED_ROW_BYTES 28
 
 /* ------------------------------------------------------------------ text */
 
@@ -182,5 +187,6 @@ extern PyTypeObject ChunkTableType;
 extern PyTypeObject PairRanksType;
 /* merge_ids.c: the module's functions loading a BPE model's tables. */
 extern PyMethodDef merge_ids_methods[];
+extern PyMethodDef columns_methods[];
 
 #endif

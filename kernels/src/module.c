@@ -13,7 +13,7 @@ static const struct { const char *name; long value; } codes[] = {
     {"SPLIT_GPT2", SPLIT_GPT2}, {"SPLIT_WHITESPACE", SPLIT_WHITESPACE},
     {"SPLIT_WORDSPLIT", SPLIT_WORDSPLIT}, {"SPLIT_WHITESPACESPLIT", SPLIT_WHITESPACESPLIT},
     {"SPLIT_SPACES", SPLIT_SPACES}, {"RULE_WORDS", RULE_WORDS}, {"RULE_SPACES", RULE_SPACES},
-    {"RULE_PIECES", RULE_PIECES},
+    {"RULE_PIECES", RULE_PIECES}, {"PACKED_ROW_BYTES", PACKED_ROW_BYTES},
     {"C_L", C_L}, {"C_N", C_N}, {"C_S", C_S}, {"C_W", C_W}, {"C_CASELESS_SHIFT", C_CASELESS_SHIFT},
 };
 
@@ -26,6 +26,7 @@ PyMODINIT_FUNC PyInit_tokenizer_kernel(void) {
     kernel_seed_init(); /* before any table is built; never exported */
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
+    if (PyModule_AddFunctions(m, columns_methods) < 0) goto fail;
     for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
         if (PyType_Ready(types[k].type) < 0) goto fail;
         Py_INCREF(types[k].type);

@@ -28,10 +28,11 @@ with the white space it strips) is given with its position:
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Optional
 
 from tokenizer_core.fast import columns
+from tokenizer_core.text import native
 from tokenizer_core.types import Encoding
 
 __all__ = ["PackedEncoding"]
@@ -81,6 +82,29 @@ _MAKERS: dict[str, Callable[[PackedEncoding], Any]] = {
 }
 
 
+def _unread_ids(enc: Encoding) -> Optional[bytes]:
+    """The packed row of a PackedEncoding whose ids list was not made yet (None otherwise: its list,
+    which its owner may have changed, is what it holds)."""
+    if type(enc) is not PackedEncoding:
+        return None
+    try:
+        Encoding.ids.__get__(enc)  # type: ignore[attr-defined]
+        return None
+    except AttributeError:
+        pass
+    try:
+        return PackedEncoding._packed.__get__(enc)  # type: ignore[attr-defined]
+    except AttributeError:
+        return None
+
+
+def _packed_ids() -> Optional[Callable[[list[Encoding], type], list[Optional[list[int]]]]]:
+    """The kernel's ``packed_ids`` (every row's ids in one call), or None without it."""
+    if not native.available():
+        return None
+    return getattr(native.kernel(), "packed_ids", None)
+
+
 class PackedEncoding(Encoding):
     """An Encoding made from the kernel's packed columns; each list appears when first read.
 
@@ -103,6 +127,25 @@ class PackedEncoding(Encoding):
         if fixes:
             obj._fix = fixes
         return obj
+
+    @classmethod
+    def id_lists(cls, encodings: Sequence[Encoding]) -> list[list[int]]:
+        """Each encoding's ids as a new list: the PackedEncodings whose ids were not read yet straight
+        from their columns, all in one kernel call (``packed_ids``), the others from their lists.
+
+        >>> row = columns.pack([5, 6], [0, 1], [1, 2], [0, 1])
+        >>> PackedEncoding.id_lists([PackedEncoding.from_packed(row, 0, []), Encoding(ids=[7])])
+        [[5, 6], [7]]
+        """
+        read = _packed_ids()
+        encodings = list(encodings)
+        out: list[Any] = [None] * len(encodings) if read is None else read(encodings, PackedEncoding)
+        if None in out:
+            for k, enc in enumerate(encodings):
+                if out[k] is None:
+                    packed = _unread_ids(enc)
+                    out[k] = list(enc.ids) if packed is None else columns.column(packed, columns.IDS).tolist()
+        return out
 
     def _has_columns(self) -> bool:
         """Whether this encoding still holds the kernel's columns (not one built the usual way)."""
