@@ -62,6 +62,18 @@ def test_the_guard_names_joining_tokens_and_the_literal_space_symbol():
     assert fast.limits()[0].startswith(f"A text in which {fast.guard.pattern!r} matches")
 
 
+@settings(max_examples=150, deadline=None)
+@given(texts=st.lists(st.text(alphabet=" ab▁<>/\n\x00x", max_size=12), max_size=8))
+@example(texts=["x >", " </y", "a▁", "", "ab a", "b\x00 a", "> \x00</"])
+def test_a_batch_searched_in_one_joined_text_finds_the_texts_each_search_finds(texts):
+    fast = ReplacedSpacesFastPath.build(normalizer=Replace(" ", "▁"), pre_tokenizer=None, model=_model())
+    assert fast.guard_separator == "\x00"
+    each = {i for i, t in enumerate(texts) if fast.guard.search(t)}
+    assert fast._guarded(list(texts)) == each
+    fast.guard_separator = None  # the one-search-a-text reading, as for a guard of unknown matches
+    assert fast._guarded(list(texts)) == each and fast._guarded([*texts, 3]) == each
+
+
 @pytest.mark.parametrize("normalizer,pre,model,why", [
     (NFC(), None, None, "the normalizer (NFC) is not Replace(' ', '▁')"),
     (Replace(" ", "_"), None, None, "the normalizer (Replace) is not Replace(' ', '▁')"),

@@ -75,6 +75,8 @@ class ReplacedSpacesFastPath(TablePath):
     def __init__(self, model: BPE, *, guard: Any) -> None:
         self._model = model
         self.guard = guard
+        # The guard is "▁" and joining tokens spelled out: none holds a NUL, so no match crosses one.
+        self.guard_separator = "\x00" if "\x00" not in guard.pattern else None
         self._cache: dict[str, ChunkEntry] = {}
 
     @classmethod
