@@ -54,6 +54,37 @@ def test_a_unicode_form_keeps_byte_level_bpe_on_the_fast_path_and_equal_to_the_g
     assert rows == [_general(tok, t) for t in texts]
 
 
+_FORM_TEXT = st.lists(st.sampled_from(["a", "e\u0301", "ﬁ", "\u1100\u1161", "\n", " ", "①", "Å", "\u0344", "x\u0327\u0301",
+                                        "\r\n", "é", "\u212b"]), max_size=12).map("".join)
+
+
+@given(text=_FORM_TEXT, form=st.sampled_from(["NFC", "NFD", "NFKC", "NFKD"]), cuts=st.lists(st.integers(0, 40), max_size=8))
+def test_the_array_alignment_of_a_form_is_the_normalized_strings(text, form, cuts):
+    import numpy as np
+
+    from tokenizer_core.text.normalized import NormalizedString, original_spans, unit_alignment
+
+    norm = getattr(normalizers, form)()
+    ns = norm.normalize(text)
+    out, starts, ends = unit_alignment(text, norm.units(text))
+    assert out == ns.text and list(zip(starts.tolist(), ends.tolist())) == ns.align
+    assert NormalizedString.from_str(text).transform(norm.units(text)) == ns
+    points = sorted(min(c, len(out)) for c in cuts)
+    spans = list(zip(points, points[1:])) + [(p, p) for p in points]  # every span between cuts, and empty ones
+    first, last = original_spans(starts, ends, len(text), np.array([a for a, _ in spans], dtype=np.int64),
+                                 np.array([b for _, b in spans], dtype=np.int64))
+    assert list(zip(first.tolist(), last.tolist())) == [ns.original_span(a, b) for a, b in spans]
+
+
+def test_a_long_text_outside_the_form_maps_its_offsets_back_as_the_general_path():
+    tok = _gpt2()
+    tok.normalizer = normalizers.NFKC()
+    text = "\n".join(ODD * 30 + TRICKY)
+    enc = tok.encode(text)
+    assert enc == _general(tok, text)
+    assert type(enc).__name__ == "PackedEncoding"  # the columns kept, offsets replaced in them
+
+
 def test_two_unicode_forms_or_another_normalizer_take_another_path():
     tok = _gpt2()
     tok.normalizer = normalizers.Sequence([normalizers.NFC(), normalizers.NFKD()])

@@ -41,12 +41,14 @@ from typing import Any, Optional, Union
 
 from tokenizer_core.bpe.kernel import kernel_encoder, split_chain
 from tokenizer_core.bpe.model import BPE
-from tokenizer_core.fast.columns import ColumnBuilder
+from tokenizer_core.fast.columns import ENDS, STARTS, ColumnBuilder, column, with_positions
 from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.fast.protocol import PlannedPath, stage_name
 from tokenizer_core.text.byte_level import ByteLevel, chunk_piece
 from tokenizer_core.text.input_checks import MAX_INPUT_CHARS
 from tokenizer_core.text.native import default_threads
+from tokenizer_core.text.normalized import original_spans, unit_alignment
+from tokenizer_core.text.normalizers import NFC, NFD, NFKC, NFKD
 from tokenizer_core.types import CACHE_LIMIT, Encoding, Offsets
 
 #: A piece's (ids, token strings, token starts, token ends, number of tokens); starts and ends
@@ -73,10 +75,13 @@ class _PieceCache(dict):
         return entry
 
 
+_FORMS = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD}
+
+
 def _unicode_form(normalizer: Any) -> Union[str, bool]:
     """"" for no normalizer (none, or a Sequence of none: DeepSeek's files have one), the form's name
     for one Unicode form (alone or in a Sequence), False for anything else."""
-    from tokenizer_core.text.normalizers import NFC, NFD, NFKC, NFKD, Sequence
+    from tokenizer_core.text.normalizers import Sequence
 
     if normalizer is None:
         return ""
@@ -186,14 +191,20 @@ class ByteLevelFastPath(PlannedPath):
         """A text not in the form: normalized as the general path normalizes it, the normalized text
         encoded here, each token's offsets mapped back through the normalization's alignment (what the
         general path does, with the kernel in between)."""
-        ns = self._normalizer.normalize(text)
-        if not unicodedata.is_normalized(self.form, ns.text):  # never expected: the general path decides
+        # The one form's change (the rest of a Sequence of it changes nothing), aligned in arrays.
+        normalized, starts, ends = unit_alignment(text, _FORMS[self.form]().units(text))
+        if not unicodedata.is_normalized(self.form, normalized):  # never expected: the general path decides
             return None
-        enc = self.encode(ns.text, added=added, split_special=split_special, sequence_id=sequence_id)
+        enc = self.encode(normalized, added=added, split_special=split_special, sequence_id=sequence_id)
         if enc is None:
             return None
-        span = ns.original_span
-        return Encoding.from_columns(enc.ids, enc.tokens, [span(a, b) for a, b in enc.offsets],
+        if type(enc) is PackedEncoding and enc._has_columns():  # the columns, their offsets replaced
+            cols = enc.columns()
+            first, last = original_spans(starts, ends, len(text), column(cols, STARTS), column(cols, ENDS))
+            cols = with_positions(cols, first.tobytes(), last.tobytes())
+            return PackedEncoding.from_packed(cols, sequence_id, enc.token_strs(), enc._fixes())
+        first, last = original_spans(starts, ends, len(text), [a for a, _ in enc.offsets], [b for _, b in enc.offsets])
+        return Encoding.from_columns(enc.ids, enc.tokens, list(zip(first.tolist(), last.tolist())),
                                      word_ids=enc.word_ids, sequence_id=sequence_id)
 
     def encode_batch(self, texts: Sequence[str], *, added: Any, split_special: bool,

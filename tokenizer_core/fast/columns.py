@@ -22,7 +22,7 @@ from struct import Struct
 from typing import Optional
 
 __all__ = ["ENDS", "ID_MAX", "IDS", "ROW_BYTES", "STARTS", "WORDS", "ColumnBuilder", "column", "join", "pack",
-           "rows", "with_ids"]
+           "rows", "with_ids", "with_positions"]
 
 #: The columns, in their order in the bytes.
 IDS, STARTS, ENDS, WORDS = range(4)
@@ -72,6 +72,18 @@ def join(parts: Sequence[bytes]) -> bytes:
             a, b = _bounds(n, k)
             col.frombytes(view[a:b])
     return b"".join(c.tobytes() for c in cols)
+
+
+def with_positions(packed: bytes, starts: bytes, ends: bytes) -> bytes:
+    """``packed`` with its start and end columns replaced (as many int64, native order).
+
+    >>> column(with_positions(pack([5], [0], [1], [0]), pack([], [7], [], [])[0:8], pack([], [9], [], [])[0:8]), ENDS)
+    array('q', [9])
+    """
+    n = rows(packed)
+    if len(starts) != POS_BYTES * n or len(ends) != POS_BYTES * n:
+        raise ValueError(f"{n} tokens need {POS_BYTES * n} bytes of starts and of ends")
+    return packed[:ID_BYTES * n] + starts + ends + packed[_bounds(n, WORDS)[0]:]
 
 
 def with_ids(packed: bytes, ids: array) -> bytes:

@@ -147,6 +147,14 @@ class PackedEncoding(Encoding):
                     out[k] = list(enc.ids) if packed is None else columns.column(packed, columns.IDS).tolist()
         return out
 
+    def columns(self) -> bytes:
+        """The kernel's columns this encoding was made from (:mod:`tokenizer_core.fast.columns`)."""
+        return self._packed
+
+    def token_strs(self) -> list:
+        """The token strings by id that its tokens are read from."""
+        return self._strs
+
     def _has_columns(self) -> bool:
         """Whether this encoding still holds the kernel's columns (not one built the usual way)."""
         try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 from tokenizer_core.types import Offsets
 
@@ -115,3 +115,63 @@ def sources_of_changes(changes: Iterable[tuple[str, int]], *, skip: int = 0) -> 
         else:
             yield ch, pos
             pos += 1 - change
+
+
+def unit_alignment(text: str, units: Iterable[tuple[Optional[str], int, int]]) -> tuple[str, Any, Any]:
+    """What ``NormalizedString.from_str(text).transform(units)`` gives, its alignment as two int64
+    numpy arrays (each output character's original start and end) instead of a tuple a character:
+    for a whole text of a million characters a few numpy calls instead of a million tuples.
+
+    >>> out, starts, ends = unit_alignment("abc", [(None, 0, 2), ("xy", 2, 3), ("!", 3, 3)])
+    >>> out, starts.tolist(), ends.tolist()
+    ('abxy!', [0, 1, 2, 2, 3], [1, 2, 3, 3, 3])
+    """
+    import numpy as np
+
+    out: list[str] = []
+    lens: list[int] = []
+    lo: list[int] = []
+    hi: list[int] = []
+    same: list[int] = []
+    for piece, i, j in units:
+        if piece is None:  # kept: each character its own span
+            out.append(text[i:j])
+            lens.append(j - i)
+            lo.append(i)
+            hi.append(j)
+            same.append(1)
+        elif piece:  # every output character takes the unit's span (an insertion: empty, where it stands)
+            out.append(piece)
+            lens.append(len(piece))
+            lo.append(i)
+            hi.append(j)
+            same.append(0)
+    n = np.array(lens, dtype=np.int64)
+    total = int(n.sum())
+    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)
+    kept = np.repeat(np.array(same, dtype=np.int64), n)
+    starts = np.repeat(np.array(lo, dtype=np.int64), n) + within * kept
+    ends = np.where(kept == 1, starts + 1, np.repeat(np.array(hi, dtype=np.int64), n))
+    return "".join(out), starts, ends
+
+
+def original_spans(starts: Any, ends: Any, length: int, token_starts: Any, token_ends: Any) -> tuple[Any, Any]:
+    """:meth:`NormalizedString.original_span` of many spans at once, over an alignment as
+    :func:`unit_alignment` gives it (``length``: the original text's); numpy arrays in and out.
+
+    >>> import numpy as np
+    >>> _, s, e = unit_alignment("abc", [(None, 0, 2), ("xy", 2, 3)])
+    >>> [a.tolist() for a in original_spans(s, e, 3, np.array([0, 2, 4]), np.array([2, 4, 4]))]
+    [[0, 2, 3], [2, 3, 3]]
+    """
+    import numpy as np
+
+    n = len(starts)
+    token_starts = np.asarray(token_starts, dtype=np.int64)
+    token_ends = np.asarray(token_ends, dtype=np.int64)
+    if n == 0:
+        at = np.full(len(token_starts), length, dtype=np.int64)
+        return at, at.copy()
+    first = np.where(token_starts < n, starts[np.minimum(token_starts, n - 1)], length)
+    last = ends[np.clip(token_ends - 1, 0, n - 1)]
+    return first, np.where(token_starts >= token_ends, first, last)

@@ -55,6 +55,15 @@ class _UnicodeForm(Normalizer):
             return ns
         return ns.transform(self._units(ns.text))
 
+    def units(self, text: str) -> Iterator[tuple[Optional[str], int, int]]:
+        """The ``(output, i, j)`` units (see :meth:`NormalizedString.transform`) taking ``text`` to this
+        form: ``None`` outputs for the runs already in it.
+
+        >>> list(NFC().units("ab\\ne\u0301"))
+        [(None, 0, 3), ('é', 3, 4)]
+        """
+        return self._units(text)
+
     def _units(self, text: str) -> Iterator[tuple[str, int, int]]:
         form = self.form
         if unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
