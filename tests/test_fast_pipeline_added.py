@@ -191,7 +191,7 @@ def test_batches_with_added_tokens_give_packed_encodings(toks) -> None:
 
 
 def test_an_id_past_the_int32_column_takes_the_list_path(toks, monkeypatch) -> None:
-    monkeypatch.setattr(ColumnBuilder, "_ID_MAX", 0)  # every added id "too large"
+    monkeypatch.setattr(ColumnBuilder, "id_max", 0)  # every added id "too large"
     tok = toks["tekken"]
     enc = tok.encode_sequence("a<s>b", sequence_id=1)
     assert type(enc) is Encoding and _fields(enc) == _fields(_general(tok, "a<s>b", True))

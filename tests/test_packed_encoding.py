@@ -150,3 +150,45 @@ def test_packed_ids_refuses_misuse_and_leaves_other_objects_to_the_caller() -> N
     with pytest.raises(TypeError):
         tk.packed_ids(rows, "PackedEncoding")
     assert tk.packed_ids([], PackedEncoding) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(parts=st.lists(st.lists(st.tuples(st.integers(-5, 2**31 - 1), st.integers(0, 99), st.integers(0, 99),
+                                         st.integers(0, 9)), max_size=4), max_size=6),
+       shifts=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**4)), min_size=6, max_size=6))
+def test_rows_concatenated_and_shifted_in_the_kernel_equal_the_builders(parts, shifts) -> None:
+    from tokenizer_core.fast import columns
+    from tokenizer_core.text import native
+
+    rows = [columns.pack(*zip(*p)) if p else b"" for p in parts]
+    bases, words = [b for b, _ in shifts[:len(rows)]], [w for _, w in shifts[:len(rows)]]
+    fast = columns.concat_shifted(rows, bases, words)
+    real = native.available
+    native.available = lambda: False  # the builder's reading (no monkeypatch: hypothesis reruns the body)
+    try:
+        slow = columns.concat_shifted(rows, bases, words)
+    finally:
+        native.available = real
+    assert fast == slow
+    expect = [(i, s + b, e + b, w + word) for p, b, word in zip(parts, bases, words) for i, s, e, w in p]
+    assert [columns.column(fast, k).tolist() for k in range(4)] == [list(c) for c in zip(*expect)] or not expect
+
+
+def test_concat_shifted_refuses_misuse() -> None:
+    import tokenizer_kernel as tk
+
+    from tokenizer_core.fast import columns
+
+    row, q = columns.ONE_ROW.pack(5, 0, 1, 0), (lambda *v: __import__("array").array("q", v).tobytes())
+    assert tk.concat_shifted([], b"", b"") == b""
+    assert columns.column(tk.concat_shifted([row, row], q(2, 7), q(0, 3)), columns.WORDS).tolist() == [0, 3]
+    with pytest.raises(ValueError, match="one int64 a row"):
+        tk.concat_shifted([row], q(1, 2), q(0))
+    with pytest.raises(ValueError, match="not a packed row"):
+        tk.concat_shifted([row[:27]], q(0), q(0))
+    with pytest.raises(ValueError, match="not a packed row"):
+        tk.concat_shifted(["text"], q(0), q(0))
+    with pytest.raises(TypeError):
+        tk.concat_shifted((row,), q(0), q(0))
+    big = tk.concat_shifted([row], q(2**63 - 1), q(0))  # wraps in C, never undefined
+    assert columns.column(big, columns.STARTS).tolist() == [2**63 - 1]

@@ -83,3 +83,15 @@ def test_a_batch_searched_in_one_joined_text_finds_the_texts_each_search_finds(t
 ])
 def test_stages_it_cannot_prove_are_refused_with_a_reason(normalizer, pre, model, why):
     assert ReplacedSpacesFastPath.plan(normalizer=normalizer, pre_tokenizer=pre, model=model or _model()) == why
+
+
+def test_an_added_id_past_the_int32_column_takes_the_list_path(monkeypatch):
+    from tokenizer_core.fast.columns import ColumnBuilder
+    from tokenizer_core.fast.packed import PackedEncoding
+
+    tok = _tok()
+    text = "a  x\nx\n\n a"  # (nothing the guard finds)
+    assert type(tok.encode(text)) is PackedEncoding and tok.encode(text) == _general(tok, text)
+    monkeypatch.setattr(ColumnBuilder, "id_max", 0)  # "\n"'s id is now "too large" for a column
+    enc = tok.encode(text)
+    assert type(enc) is not PackedEncoding and enc == _general(tok, text)

@@ -101,7 +101,67 @@ fail:
     return NULL;
 }
 
+/* concat_shifted(rows, bases, words) -> bytes: the packed rows one after the other as one packed
+ * row, each row's starts and ends moved by its base and its word ids by its word (bases and words:
+ * buffers of int64, one a row). A whole text cut at 18,174 added tokens ("\n" in Gemma) is that
+ * many kernel rows and one-token rows: joined here in one pass, not a numpy call a part. */
+static PyObject *concat_shifted(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rows;
+    Py_buffer bases, words;
+    if (!PyArg_ParseTuple(args, "O!y*y*", &PyList_Type, &rows, &bases, &words)) return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(rows), total = 0;
+    if (bases.len != n * (Py_ssize_t)sizeof(int64_t) || words.len != n * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "bases and words must hold one int64 a row");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *row = PyList_GET_ITEM(rows, k);
+        if (!PyBytes_CheckExact(row) || PyBytes_GET_SIZE(row) % PACKED_ROW_BYTES) {
+            PyErr_Format(PyExc_ValueError, "row %zd is not a packed row (bytes, a multiple of %d long)", k,
+                         PACKED_ROW_BYTES);
+            goto done;
+        }
+        total += PyBytes_GET_SIZE(row) / PACKED_ROW_BYTES;
+    }
+    if (total > PY_SSIZE_T_MAX / PACKED_ROW_BYTES) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, total * PACKED_ROW_BYTES);
+    if (!out) goto done;
+    char *base_out = PyBytes_AS_STRING(out);
+    const int64_t *shift = (const int64_t *)bases.buf, *first_word = (const int64_t *)words.buf;
+    Py_ssize_t at = 0; /* tokens written so far */
+    /* Only bytes are read and written: no Python code runs, rows keeps its size. */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *row = PyList_GET_ITEM(rows, k);
+        Py_ssize_t m = PyBytes_GET_SIZE(row) / PACKED_ROW_BYTES;
+        const char *src = PyBytes_AS_STRING(row);
+        memcpy(base_out + 4 * at, src, 4 * (size_t)m);
+        for (int col = 0; col < 3; col++) { /* starts, ends, word ids */
+            int64_t by = col < 2 ? shift[k] : first_word[k];
+            char *dst = base_out + 4 * total + 8 * (col * total + at);
+            const char *from = src + 4 * m + 8 * col * m;
+            for (Py_ssize_t i = 0; i < m; i++) {
+                int64_t v;
+                memcpy(&v, from + 8 * i, sizeof v);
+                v = (int64_t)((uint64_t)v + (uint64_t)by); /* wraps, never undefined */
+                memcpy(dst + 8 * i, &v, sizeof v);
+            }
+        }
+        at += m;
+    }
+done:
+    PyBuffer_Release(&bases);
+    PyBuffer_Release(&words);
+    return out;
+}
+
 PyMethodDef columns_methods[] = {
+    {"concat_shifted", (PyCFunction)concat_shifted, METH_VARARGS,
+     "concat_shifted(rows, bases, words) -> one packed row: the rows in turn, positions and word ids shifted."},
     {"packed_ids", (PyCFunction)packed_ids, METH_VARARGS,
      "packed_ids(encodings, type) -> each unread packed encoding's ids as a list of int, None for the others."},
     {NULL, NULL, 0, NULL},

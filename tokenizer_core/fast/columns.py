@@ -22,7 +22,7 @@ from struct import Struct
 from typing import Optional
 
 __all__ = ["ENDS", "ID_MAX", "IDS", "ROW_BYTES", "STARTS", "WORDS", "ColumnBuilder", "column", "join", "pack",
-           "rows", "with_ids", "with_positions"]
+           "ONE_ROW", "concat_shifted", "rows", "with_ids", "with_positions"]
 
 #: The columns, in their order in the bytes.
 IDS, STARTS, ENDS, WORDS = range(4)
@@ -86,6 +86,30 @@ def with_positions(packed: bytes, starts: bytes, ends: bytes) -> bytes:
     return packed[:ID_BYTES * n] + starts + ends + packed[_bounds(n, WORDS)[0]:]
 
 
+#: One token's packed row: the layout above for n = 1 (``=``: native order, no padding).
+ONE_ROW = Struct("=iqqq")
+
+
+def concat_shifted(parts: Sequence[bytes], bases: Sequence[int], words: Sequence[int]) -> bytes:
+    """The packed rows ``parts`` one after the other, each one's positions moved by its base and its
+    word ids by its word: in the kernel in one pass when it is there.
+
+    >>> joined = concat_shifted([pack([5], [0], [2], [0]), ONE_ROW.pack(9, 0, 1, 0)], [3, 5], [0, 1])
+    >>> [column(joined, k).tolist() for k in (IDS, STARTS, ENDS, WORDS)]
+    [[5, 9], [3, 5], [5, 6], [0, 1]]
+    """
+    from tokenizer_core.text import native  # (the layout itself needs no kernel)
+
+    parts = list(parts)
+    concat = getattr(native.kernel(), "concat_shifted", None) if native.available() else None
+    if concat is not None:
+        return concat(parts, array("q", bases).tobytes(), array("q", words).tobytes())
+    builder = ColumnBuilder()
+    for part, base, word in zip(parts, bases, words):
+        builder.add_shifted(part, base, word)
+    return builder.joined() if builder.count else b""
+
+
 def with_ids(packed: bytes, ids: array) -> bytes:
     """``packed`` with its id column replaced by ``ids`` (as many, an ``array("i")``)."""
     return ids.tobytes() + packed[_bounds(rows(packed), IDS)[1]:]
@@ -103,7 +127,8 @@ class ColumnBuilder:
     """
 
     _ID, _POS = Struct("=i"), Struct("=q")  # native order, standard sizes: array("i") and array("q")
-    _ID_MAX = ID_MAX  # (tests lower it to send every added id past it)
+    #: The largest id a row takes (:data:`ID_MAX`; tests lower it to send every added id past it).
+    id_max = ID_MAX
 
     def __init__(self) -> None:
         #: Tokens gathered so far: the position of the next one.
@@ -144,7 +169,7 @@ class ColumnBuilder:
 
     def row(self, token_id: int, start: int, end: int, word: int) -> bool:
         """Append one token; False (nothing appended) when its id does not fit an int32 column."""
-        if not 0 <= token_id <= self._ID_MAX:
+        if not 0 <= token_id <= self.id_max:
             return False
         self._only = None
         pos = self._POS.pack

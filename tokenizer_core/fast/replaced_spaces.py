@@ -29,7 +29,7 @@ import regex
 from tokenizer_core.bpe.model import BPE
 from tokenizer_core.fast.assembly import ChunkEntry, assemble
 from tokenizer_core.fast.chunk_table import RULE_SPACES, CompiledChunks, TablePath, token_strings
-from tokenizer_core.fast.columns import ColumnBuilder
+from tokenizer_core.fast.columns import ONE_ROW, ROW_BYTES, ColumnBuilder, concat_shifted
 from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.fast.protocol import stage_name
 from tokenizer_core.text.edit_normalizers import Replace
@@ -139,19 +139,26 @@ class ReplacedSpacesFastPath(TablePath):
                 return None
         if strs is None:
             return None
-        builder = ColumnBuilder()
+        rows: list[bytes] = []
         fixes: list[tuple[int, str]] = []
+        count = 0  # tokens so far
+        one, row_bytes = ONE_ROW.pack, ROW_BYTES
         it = iter(parts)
-        for word, (base, end, entry) in enumerate(spans):
+        for base, end, entry in spans:
             if entry is None:
-                builder.add_shifted(next(it)._packed, base, word)
+                row = next(it).columns()
+                rows.append(row)
+                count += len(row) // row_bytes
                 continue
             tid, matched = entry[1], text[base:end]
-            if tid >= len(strs) or strs[tid] != matched:
-                fixes.append((builder.count, matched))
-            if not builder.row(tid, base, end, word):
+            if not 0 <= tid <= ColumnBuilder.id_max:  # an id the int32 column cannot hold
                 return None
-        return PackedEncoding.from_packed(builder.joined(), sequence_id, strs, tuple(fixes))
+            if tid >= len(strs) or strs[tid] != matched:
+                fixes.append((count, matched))
+            rows.append(one(tid, 0, end - base, 0))  # moved to where it stands with the rest
+            count += 1
+        packed = concat_shifted(rows, [base for base, _, _ in spans], range(len(spans)))
+        return PackedEncoding.from_packed(packed, sequence_id, strs, tuple(fixes))
 
     def _listed_around_added(self, text: str, spans: list[Any], parts: Any, sequence_id: int) -> Encoding:
         ids: list[int] = []
