@@ -108,3 +108,26 @@ def test_unicode_forms_line_by_line_equal_the_whole_text_at_once(form, parts):
     whole = ours.NormalizedString.from_str(text).transform(normalizer._line_units(text, 0, len(text)))
     assert (ns.text, ns.align) == (whole.text, whole.align)
     assert ns.text == __import__("unicodedata").normalize(form, text)
+
+
+def test_both_charsmap_readers_share_one_trie_and_its_errors():
+    import struct
+
+    from tokenizer_core.errors import FormatError
+    from tokenizer_core.text.precompiled import CharsMap, charsmap_blob
+    from tokenizer_core.unigram.charsmap import PrecompiledCharsmap
+
+    blob = charsmap_blob({"ab": "x", "a": "y", "\ufb01": "fi"})
+    hf, sp = CharsMap(blob), PrecompiledCharsmap(blob)
+    assert (hf.first_match("abc"), sp.longest_match("abc", 0)) == ("y", ("x", 2))  # shortest / longest key
+    assert (hf.first_match("\ufb01"), sp.longest_match("\ufb01", 0)) == ("fi", ("fi", 1))
+    assert (hf.first_match("b"), sp.longest_match("b", 0)) == (None, None)
+    (size,) = struct.unpack_from("<I", blob)
+    cut = blob[:4 + size]  # the trie without its strings: every leaf points outside them
+    for read in (lambda: CharsMap(cut).first_match("a"), lambda: PrecompiledCharsmap(cut).longest_match("a", 0)):
+        with pytest.raises(FormatError, match="outside its strings"):
+            read()
+    for bad in (b"\x01", struct.pack("<I", 6) + b"\x00" * 8):
+        for make in (CharsMap, PrecompiledCharsmap):
+            with pytest.raises(FormatError, match="normalization table"):
+                make(bad)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import base64
 import binascii
 import struct
-from array import array
 from collections.abc import Mapping
 from typing import Any, Optional, Union
 
@@ -33,6 +32,7 @@ import regex
 
 from tokenizer_core.errors import FormatError
 from tokenizer_core.registry import register
+from tokenizer_core.text.charsmap_trie import CharsmapTrie
 from tokenizer_core.text.normalized import NormalizedString, sources_of_changes
 from tokenizer_core.text.normalizer_base import Normalizer
 
@@ -42,27 +42,12 @@ _NO_MATCH = object()
 _PART = "normalizer of type 'Precompiled'"
 
 
-def _offset(unit: int) -> int:
-    # 21 bits of offset, shifted 8 further when bit 9 is set (darts-clone's large offsets).
-    return (unit >> 10) << ((unit & (1 << 9)) >> 6)
-
-
 class CharsMap:
-    """The trie and replacement strings of a ``precompiled_charsmap`` blob."""
+    """The rule table of a ``precompiled_charsmap`` blob, read as ``tokenizers`` reads it."""
 
     def __init__(self, blob: bytes) -> None:
-        if len(blob) < 4:
-            raise FormatError("the precompiled_charsmap is shorter than its 4-byte header")
-        (size,) = struct.unpack_from("<I", blob)
-        if size == 0 or size % 4 or 4 + size > len(blob):
-            raise FormatError(f"the precompiled_charsmap's trie size {size} does not fit its {len(blob)} bytes")
-        units = array("I")
-        units.frombytes(blob[4:4 + size])
-        if units.itemsize != 4 or struct.pack("=I", 1) != struct.pack("<I", 1):  # pragma: no cover
-            units = array("I", struct.unpack(f"<{size // 4}I", blob[4:4 + size]))
-        self.blob = bytes(blob)
-        self._units = units
-        self._strings = blob[4 + size:]
+        self._trie = CharsmapTrie(blob)
+        self.blob = self._trie.blob
         self._cache: dict[str, Optional[str]] = {}
 
     def first_match(self, chunk: str) -> Optional[str]:
@@ -70,35 +55,17 @@ class CharsMap:
         hit = self._cache.get(chunk, _NO_MATCH)
         if hit is not _NO_MATCH:
             return hit  # type: ignore[return-value]
-        hit = self._search(chunk.encode("utf-8"))
+        hit = None
+        trie, pos = self._trie, self._trie.root
+        for ch in chunk:
+            step = trie.walk(pos, ch)
+            if step is None:
+                break
+            pos, hit = step
+            if hit is not None:
+                break
         self._cache[chunk] = hit
         return hit
-
-    def _search(self, key: bytes) -> Optional[str]:
-        units, n = self._units, len(self._units)
-        pos = _offset(units[0])
-        for b in key:
-            pos ^= b
-            if pos >= n:
-                return None
-            unit = units[pos]
-            if unit & ((1 << 31) | 0xFF) != b:  # the label must be this byte
-                return None
-            pos ^= _offset(unit)
-            if unit & (1 << 8):  # a key ends here: its leaf holds the string's offset
-                if pos >= n:
-                    raise FormatError("the precompiled_charsmap's trie points outside itself")
-                return self._string(units[pos] & ((1 << 31) - 1))
-        return None
-
-    def _string(self, start: int) -> str:
-        end = self._strings.find(b"\0", start)
-        if start >= len(self._strings) or end < 0:
-            raise FormatError(f"the precompiled_charsmap points at byte {start}, outside its strings")
-        try:
-            return self._strings[start:end].decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise FormatError(f"the precompiled_charsmap holds a replacement that is not UTF-8: {err}") from None
 
 
 @register("normalizer", "Precompiled")
