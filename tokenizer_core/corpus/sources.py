@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
+from tokenizer_core.corpus.sizes import format_bytes
 from tokenizer_core.errors import CorpusError
 
 DEFAULT_MAX_BYTES = 200_000_000
@@ -25,17 +26,9 @@ def _check_max_bytes(max_bytes: int) -> None:
         raise CorpusError(f"max_bytes must be a positive whole number of bytes, not {max_bytes!r}.")
 
 
-def _human_size(n: int) -> str:
-    if n >= 1_000_000:
-        return f"{n / 1_000_000:.1f} MB"
-    if n >= 1_000:
-        return f"{n / 1_000:.1f} kB"
-    return f"{n} bytes"
-
-
 def _too_big(label: str, size: int, max_bytes: int) -> CorpusError:
     return CorpusError(
-        f"{label} is {_human_size(size)}, over the limit of {_human_size(max_bytes)}. "
+        f"{label} is {format_bytes(size)}, over the limit of {format_bytes(max_bytes)}. "
         "Use a smaller file, or raise the limit (max_bytes)."
     )
 

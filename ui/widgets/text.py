@@ -4,7 +4,7 @@ Everything that comes from a user (a corpus' name, words, token text) is shown e
 (dataframes, ``st.code``) or as Markdown escaped by :func:`escape_markdown`, never as HTML.
 
 >>> format_count(1234567), format_bytes(2_500_000)
-('1,234,567', '2.50 MB')
+('1,234,567', '2.5 MB')
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Optional
 
 from tokenizer_core.corpus import samples
 from tokenizer_core.corpus.loading import Corpus
+from tokenizer_core.corpus.sizes import format_bytes  # noqa: F401  (the pages read it here with the other helpers)
 from tokenizer_core.errors import CorpusError
 
 # Characters that start markdown syntax anywhere (links, emphasis, code, LaTeX,
@@ -60,15 +61,6 @@ def display_name(corpus: Corpus) -> str:
 def format_count(n: int) -> str:
     """Thousands separated by commas, as every number in the app: ``1,234,567``."""
     return f"{n:,}"
-
-
-def format_bytes(n: int) -> str:
-    """Bytes in B, kB or MB (decimal units, like file managers)."""
-    if n >= 1_000_000:
-        return f"{n / 1_000_000:.2f} MB"
-    if n >= 1_000:
-        return f"{n / 1_000:.1f} kB"
-    return f"{n} B"
 
 
 #: The look of :func:`text_block_html`: monospace on a faint panel that reads in both themes.
