@@ -131,7 +131,7 @@ def test_missing_vocab_file(tmp_path):
 @pytest.mark.parametrize("vocab, kwargs, fragment", [
     ({"a": 0}, {}, "unknown token"),
     ({"[UNK]": 0, "a": 0}, {}, "share id"),
-    ({"[UNK]": -1}, {}, "id >= 0"),
+    ({"[UNK]": -1}, {}, "token ids must be whole numbers >= 0"),
     ({"[UNK]": 0}, {"max_input_chars_per_word": 0}, "max_input_chars_per_word"),
     ({"[UNK]": 0}, {"special_tokens": ("[CLS]",)}, "not in the vocabulary"),
 ])

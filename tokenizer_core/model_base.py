@@ -13,10 +13,11 @@ piece*; the pipeline maps them back to the original text.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Optional, Protocol, runtime_checkable
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.types import Sampling, Token
+from tokenizer_core.types import MAX_TOKEN_ID, Sampling, Token
 
 
 @runtime_checkable
@@ -129,3 +130,35 @@ class ScoredPieceLookup(SamplingModel):
     def piece_type(self, token: str) -> Optional[str]:
         i = self._ids.get(token)
         return None if i is None else self._vocab[i][2]
+
+
+def checked_vocab(vocab: Mapping[str, int], *, model: str, allow_empty: bool = False) -> dict[str, int]:
+    """A copy of ``vocab`` after checking it maps token strings to distinct ids from 0 to
+    :data:`~tokenizer_core.types.MAX_TOKEN_ID`: one check, one set of messages, for every model
+    with a token-to-id vocabulary (``allow_empty``: WordPiece, whose vocab.txt may hold an empty line).
+
+    >>> checked_vocab({"a": 0, "b": 1}, model="BPE")
+    {'a': 0, 'b': 1}
+    >>> checked_vocab({"a": 0, "b": 0}, model="BPE")
+    Traceback (most recent call last):
+    ...
+    tokenizer_core.errors.TokenizerError: tokens 'a' and 'b' share id 0; ids must be unique
+    """
+    if not isinstance(vocab, Mapping):
+        raise TokenizerError(f"a {model} vocabulary must map token strings to ids, got {type(vocab).__name__}")
+    out: dict[str, int] = {}
+    seen: dict[int, str] = {}
+    for tok, tid in vocab.items():
+        if not isinstance(tok, str) or not (tok or allow_empty):
+            raise TokenizerError(f"vocabulary tokens must be {'' if allow_empty else 'non-empty '}strings, "
+                                 f"got {tok!r:.40}")
+        if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
+            raise TokenizerError(f"token ids must be whole numbers >= 0, got {tid!r} for {tok!r:.40}")
+        if tid > MAX_TOKEN_ID:
+            raise TokenizerError(f"token id {tid} of {tok!r:.40} is past the largest id a tokenizer may use "
+                                 f"({MAX_TOKEN_ID:,})")
+        if tid in seen:
+            raise TokenizerError(f"tokens {seen[tid]!r:.40} and {tok!r:.40} share id {tid}; ids must be unique")
+        seen[tid] = tok
+        out[tok] = tid
+    return out

@@ -20,31 +20,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Optional
 
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.model_base import checked_vocab
 from tokenizer_core.text import native
 from tokenizer_core.types import MAX_TOKEN_ID
 
 
 def check_vocab(vocab: Mapping[str, int]) -> dict[str, int]:
     """A copy of ``vocab`` after checking that tokens are non-empty strings with unique ids >= 0."""
-    if not isinstance(vocab, Mapping):
-        raise TokenizerError(f"a BPE vocabulary must map token strings to ids, got {type(vocab).__name__}")
     if isinstance(vocab, dict) and native.available() and native.kernel().plain_vocab(vocab, MAX_TOKEN_ID):
-        return dict(vocab)
-    out: dict[str, int] = {}
-    seen: dict[int, str] = {}
-    for tok, tid in vocab.items():
-        if not isinstance(tok, str) or not tok:
-            raise TokenizerError(f"vocabulary tokens must be non-empty strings, got {tok!r}")
-        if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
-            raise TokenizerError(f"token ids must be whole numbers >= 0, got {tid!r} for {tok!r}")
-        if tid > MAX_TOKEN_ID:
-            raise TokenizerError(f"token id {tid} of {tok!r:.40} is past the largest id a tokenizer may use "
-                                 f"({MAX_TOKEN_ID:,})")
-        if tid in seen:
-            raise TokenizerError(f"tokens {seen[tid]!r} and {tok!r} share id {tid}; ids must be unique")
-        seen[tid] = tok
-        out[tok] = tid
-    return out
+        return dict(vocab)  # the plain case, checked in one C pass
+    return checked_vocab(vocab, model="BPE")
 
 
 class MergeTable:

@@ -20,9 +20,10 @@ import os
 from collections.abc import Iterator
 from typing import Any, Optional
 
-from tokenizer_core.counts.engines import CountJob, Progress, _no_progress, count_partition
+from tokenizer_core.counts.engines import CountJob, Progress, count_partition
 from tokenizer_core.counts.spec import Partial, combine
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.types import no_progress
 
 DEFAULT_CONNECT_TIMEOUT = 10.0
 
@@ -69,7 +70,7 @@ def _client(scheduler: Optional[str], *, workers: Optional[int], connect_timeout
 
 def count_dask(job: CountJob, *, scheduler: Optional[str] = None, workers: Optional[int] = None,
                threads: Optional[int] = 1, retries: int = 2, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
-               progress: Progress = _no_progress) -> Partial:
+               progress: Progress = no_progress) -> Partial:
     """Count ``job`` on a Dask cluster: the one at ``scheduler``, or a new local one of ``workers``
     processes (default: one per core). The result equals :func:`~tokenizer_core.counts.engines.count_local`'s."""
     if not job.parts:

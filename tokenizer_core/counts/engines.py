@@ -16,15 +16,12 @@ from typing import Callable, Optional
 from tokenizer_core.counts.inputs import Partition, expand, partitions
 from tokenizer_core.counts.readers import lines_of
 from tokenizer_core.counts.spec import DEFAULT_MAX_PIECES, CountSpec, Partial, check_size
+from tokenizer_core.types import no_progress
 
 __all__ = ["CountJob", "Progress", "count_local", "count_partition", "expand", "partitions"]
 
 #: ``progress(partitions_done, bytes_done, message)``: how far a count has got.
 Progress = Callable[[int, int, str], None]
-
-
-def _no_progress(done: int, nbytes: int, message: str) -> None:
-    return None
 
 
 @dataclass(frozen=True)
@@ -54,7 +51,7 @@ def count_partition(part: Partition, spec: CountSpec, text_column: Optional[str]
     return partial
 
 
-def count_local(job: CountJob, *, threads: Optional[int] = None, progress: Progress = _no_progress) -> Partial:
+def count_local(job: CountJob, *, threads: Optional[int] = None, progress: Progress = no_progress) -> Partial:
     """Count every partition of ``job`` in this process, in one pass (the counter's threads split the
     work: ``threads``, default every core); memory grows with the distinct pieces, not the corpus."""
     state = {"parts": 0, "bytes": 0}

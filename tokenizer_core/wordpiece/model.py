@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from tokenizer_core.errors import FormatError, TokenizerError
-from tokenizer_core.model_base import VocabLookup
+from tokenizer_core.model_base import VocabLookup, checked_vocab
 from tokenizer_core.registry import register
-from tokenizer_core.types import CACHE_LIMIT, MAX_TOKEN_ID, Token
+from tokenizer_core.types import CACHE_LIMIT, Token
 
 DEFAULT_MAX_INPUT_CHARS_PER_WORD = 100
 # What Rust's str::trim_end removes (Unicode White_Space); Python's str.rstrip()
@@ -81,7 +81,7 @@ class WordPiece(VocabLookup):
         max_input_chars_per_word: int = DEFAULT_MAX_INPUT_CHARS_PER_WORD,
         special_tokens: Sequence[str] = (),
     ) -> None:
-        self._vocab = _check_vocab(vocab)
+        self._vocab = checked_vocab(vocab, model="WordPiece", allow_empty=True)
         if unk_token not in self._vocab:
             raise TokenizerError(
                 f"the unknown token {unk_token!r} is not in the vocabulary; add it or pass the "
@@ -218,24 +218,6 @@ class WordPiece(VocabLookup):
 
     def __repr__(self) -> str:
         return f"WordPiece(vocab_size={self.vocab_size}, unk_token={self.unk_token!r})"
-
-
-def _check_vocab(vocab: Mapping[str, int]) -> dict[str, int]:
-    if not isinstance(vocab, Mapping):
-        raise TokenizerError(f"vocab must be a mapping from token to id, got {type(vocab).__name__}")
-    out: dict[str, int] = {}
-    seen: dict[int, str] = {}
-    for tok, tid in vocab.items():
-        if not isinstance(tok, str) or isinstance(tid, bool) or not isinstance(tid, int) or tid < 0:
-            raise TokenizerError(f"vocab entries must be token -> id >= 0, got {tok!r:.40} -> {tid!r}")
-        if tid > MAX_TOKEN_ID:
-            raise TokenizerError(f"token id {tid} of {tok!r:.40} is past the largest id a tokenizer may use "
-                                 f"({MAX_TOKEN_ID:,})")
-        if tid in seen:
-            raise TokenizerError(f"tokens {seen[tid]!r} and {tok!r} share id {tid}; ids must be distinct")
-        seen[tid] = tok
-        out[tok] = tid
-    return out
 
 
 def read_vocab_txt(path: Union[str, Path]) -> dict[str, int]:
