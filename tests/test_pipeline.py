@@ -135,11 +135,11 @@ def test_malformed_files_raise_format_errors(tmp_path):
 def test_sampling_and_split_at_are_part_of_every_component_contract():
     import tokenizer_core.io.importers  # noqa: F401  (registers every component)
     from tokenizer_core.model_base import SamplingModel
-    from tokenizer_core.registry import _REGISTRY
+    from tokenizer_core.registry import REGISTRY
     from tokenizer_core.text.pre_tokenizer_base import PreTokenizer
 
-    models = [cls for (kind, _), cls in _REGISTRY.items() if kind == "model"]
-    pre = [cls for (kind, _), cls in _REGISTRY.items() if kind == "pre_tokenizer"]
+    models = [cls for (kind, _), cls in REGISTRY.items() if kind == "model"]
+    pre = [cls for (kind, _), cls in REGISTRY.items() if kind == "pre_tokenizer"]
     assert len(models) >= 6 and len(pre) >= 8
     assert all(issubclass(cls, SamplingModel) for cls in models)
     assert all(issubclass(cls, PreTokenizer) for cls in pre)

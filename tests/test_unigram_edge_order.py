@@ -6,27 +6,27 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.unigram.batched_lattice import _edge_parts, _edges, _Lattices
+from tokenizer_core.unigram.batched_lattice import Lattices, edge_parts, lattice_edges
 from tokenizer_core.unigram.edge_order import sort_edges
-from tokenizer_core.unigram.words import _hash_strings, _PieceIndex, _Words
+from tokenizer_core.unigram.words import PieceIndex, WordTable, hash_strings
 
 words_st = st.lists(st.text(alphabet="ab▁c", min_size=1, max_size=9), min_size=1, max_size=8, unique=True)
 pieces_st = st.lists(st.text(alphabet="ab▁c", min_size=2, max_size=4), max_size=12, unique=True)
 
 
-def _index(pieces: list[str]) -> _PieceIndex:
-    return _PieceIndex(_hash_strings(pieces), np.array([len(p) for p in pieces]))
+def _index(pieces: list[str]) -> PieceIndex:
+    return PieceIndex(hash_strings(pieces), np.array([len(p) for p in pieces]))
 
 
 @settings(max_examples=150, deadline=None)
 @given(words_st, pieces_st)
 def test_counting_sort_matches_lexsort(words, multi):
     pieces = ["a", "b", "c", "▁", *(p for p in multi if len(p) > 1)]
-    w = _Words(words, np.ones(len(words)))
-    start, end, piece, _ = _edges(w, _index(pieces), None)
+    w = WordTable(words, np.ones(len(words)))
+    start, end, piece, _ = lattice_edges(w, _index(pieces), None)
     level = np.arange(w.num_nodes) - np.repeat(w.first, w.last - w.first + 1)
     fwd = np.lexsort((start, end, level[end]))
-    got = sort_edges(_edge_parts(w, _index(pieces), None), level)
+    got = sort_edges(edge_parts(w, _index(pieces), None), level)
     got_end = np.repeat(got.forward.node, got.forward.size)
     assert (got_end - got.span).tolist() == start[fwd].tolist()
     assert got_end.tolist() == end[fwd].tolist()
@@ -42,10 +42,10 @@ def test_counting_sort_matches_lexsort(words, multi):
 
 
 def test_lattices_from_arrays_and_from_parts_agree():
-    w = _Words(["▁abc", "▁ab", "c"], np.array([3.0, 2.0, 1.0]))
+    w = WordTable(["▁abc", "▁ab", "c"], np.array([3.0, 2.0, 1.0]))
     pieces = ["a", "b", "c", "▁", "ab", "▁a", "bc", "▁ab"]
-    lat_a = _Lattices(w, *_edges(w, _index(pieces), None))
-    lat_b = _Lattices.from_parts(w, _edge_parts(w, _index(pieces), None))
+    lat_a = Lattices(w, *lattice_edges(w, _index(pieces), None))
+    lat_b = Lattices.from_parts(w, edge_parts(w, _index(pieces), None))
     for name in ("span", "piece", "b_order", "f_bounds", "b_bounds"):
         assert getattr(lat_a, name).tolist() == getattr(lat_b, name).tolist(), name
     for a, b in ((lat_a.f, lat_b.f), (lat_a.b, lat_b.b)):
@@ -61,13 +61,13 @@ def test_small_chunks_change_no_bit(words, multi):
     import tokenizer_core.unigram.batched_lattice as bl
 
     pieces = ["a", "b", "c", "▁", *(p for p in multi if len(p) > 1)]
-    w = _Words(words, np.arange(1.0, len(words) + 1))
+    w = WordTable(words, np.arange(1.0, len(words) + 1))
     lp = np.log(np.linspace(1.0, 2.0, len(pieces)) / len(pieces))
     keep = np.ones(len(pieces), dtype=bool)
     keep[4::2] = False
 
     def run() -> tuple:
-        lat = _Lattices(w, *_edges(w, _index(pieces), None))
+        lat = Lattices(w, *lattice_edges(w, _index(pieces), None))
         counts, loglik = lat.expected_counts(lp, len(pieces))
         back, best = lat.viterbi(lp)
         lat.keep(keep, np.cumsum(keep) - 1)

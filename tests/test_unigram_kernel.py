@@ -18,7 +18,7 @@ from tokenizer_core.unigram import native_lattice
 from tokenizer_core.unigram.em import EMState, piece_keys
 from tokenizer_core.unigram.native_lattice import NativeLattices, native_corpus, native_seed
 from tokenizer_core.unigram.pruning import best_splits
-from tokenizer_core.unigram.seed import _seed
+from tokenizer_core.unigram.seed import seed_pieces
 from tokenizer_core.unigram.trainer import _training_words, train_unigram
 
 from ._texts import real_lines
@@ -49,7 +49,7 @@ def _prepared(counts: dict[str, int], *, split_digits: bool = False, final: bool
 def test_seeds_equal_numpy_bit_for_bit(counts, max_len, split_digits, final):
     words, runs, line_final = _prepared(counts, split_digits=split_digits, final=final)
     last = len(words.words) // 2 if final else None
-    want, want_lp = _seed(words, runs, max_len=max_len, seed_size=10**6, line_final=line_final, corpus_last=last)
+    want, want_lp = seed_pieces(words, runs, max_len=max_len, seed_size=10**6, line_final=line_final, corpus_last=last)
     corpus = native_corpus(words, runs)
     got, got_lp = native_seed(corpus, counts=words.counts, max_len=max_len, seed_size=10**6,
                               line_final=line_final, corpus_last=last)
@@ -61,7 +61,7 @@ def test_seeds_equal_numpy_bit_for_bit(counts, max_len, split_digits, final):
 @given(words_st, st.integers(1, 30))
 def test_seed_size_cut_picks_numpy_s_seeds(counts, seed_size):
     words, runs, _ = _prepared(counts)
-    want = _seed(words, runs, max_len=6, seed_size=seed_size)
+    want = seed_pieces(words, runs, max_len=6, seed_size=seed_size)
     got = native_seed(native_corpus(words, runs), counts=words.counts, max_len=6, seed_size=seed_size)
     assert got[0] == want[0] and got[1].tobytes() == want[1].tobytes()
 
@@ -69,7 +69,7 @@ def test_seed_size_cut_picks_numpy_s_seeds(counts, seed_size):
 def _states(counts: dict[str, int], max_len: int = 6) -> tuple[EMState, EMState]:
     words, runs, _ = _prepared(counts)
     num_chars = len({ch for w in words.words for ch in w})
-    pieces, lp = _seed(words, runs, max_len=max_len, seed_size=10**6)
+    pieces, lp = seed_pieces(words, runs, max_len=max_len, seed_size=10**6)
     numpy_state = EMState(words, runs, list(pieces), lp.copy(), num_chars=num_chars)
     kernel_state = EMState.from_native(words, native_corpus(words, runs), list(pieces), lp.copy(), num_chars=num_chars)
     return numpy_state, kernel_state

@@ -23,11 +23,11 @@ from tokenizer_core.types import no_progress
 from tokenizer_core.unigram.em import EMState
 from tokenizer_core.unigram.pruning import prune
 from tokenizer_core.unigram.trainer import _em_rounds
-from tokenizer_core.unigram.words import _Words
+from tokenizer_core.unigram.words import WordTable
 
 
 def _state(words: list[str], pieces: list[str], probs: list[float], num_chars: int) -> EMState:
-    w = _Words(words, np.ones(len(words)))
+    w = WordTable(words, np.ones(len(words)))
     return EMState(w, w.runs(split_by_script=True, split_digits=False), pieces, np.log(np.array(probs)),
                    num_chars=num_chars)
 

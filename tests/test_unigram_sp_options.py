@@ -15,7 +15,7 @@ from tokenizer_core.options import TrainOptions, UnigramOptions
 from tokenizer_core.training import train
 from tokenizer_core.unigram import trainer as T
 from tokenizer_core.unigram.line_ends import LineEnds
-from tokenizer_core.unigram.seed import _seed
+from tokenizer_core.unigram.seed import seed_pieces
 
 from ._cli import run
 
@@ -50,7 +50,7 @@ def _our_seed_count(lines: list[str]) -> int:
     final = ends.words(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
     last = ends.last_word(normalizer=parts["normalizer"], pre_tokenizer=parts["pre_tokenizer"])
     words = T._training_words(Counter(counts), max_word_length=4192)
-    pieces, _ = _seed(words, words.runs(split_by_script=True, split_digits=False), max_len=16, seed_size=10**6,
+    pieces, _ = seed_pieces(words, words.runs(split_by_script=True, split_digits=False), max_len=16, seed_size=10**6,
                       line_final=np.array([final.get(w, 0) for w in words.words], dtype=np.float64),
                       corpus_last=words.words.index(last))
     return len(pieces) - len({ch for w in counts for ch in w})

@@ -16,13 +16,13 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.training import TrainOptions, train
 from tokenizer_core.unigram.lattice import Lattice, PieceTrie
 from tokenizer_core.unigram.trainer import (
+    Lattices,
+    PieceIndex,
     RemovedPiece,
-    _edges,
-    _hash_strings,
-    _Lattices,
-    _PieceIndex,
-    _Words,
+    WordTable,
     digamma,
+    hash_strings,
+    lattice_edges,
     train_unigram,
 )
 
@@ -50,10 +50,10 @@ def _setup(words: dict[str, int], multi: dict[str, float]):
     pieces = {"a": -1.5, "b": -2.0, "c": -2.25, **multi}
     names = list(pieces)
     lp = np.array([pieces[p] for p in names])
-    w = _Words(list(words), np.array(list(words.values()), dtype=np.float64))
+    w = WordTable(list(words), np.array(list(words.values()), dtype=np.float64))
     lengths = np.array([len(p) for p in names])
-    start, end, piece, word = _edges(w, _PieceIndex(_hash_strings(names), lengths), None)
-    lat = _Lattices(w, start, end, piece, word)
+    start, end, piece, word = lattice_edges(w, PieceIndex(hash_strings(names), lengths), None)
+    lat = Lattices(w, start, end, piece, word)
     trie = PieceTrie((p, i, pieces[p]) for i, p in enumerate(names))
     return names, lp, w, lat, trie
 
@@ -294,9 +294,9 @@ def test_an_em_step_keeps_a_piece_expected_5_9_times_and_drops_one_expected_4_9(
     with p(a) = p(b) = 0.2 the path a+b weighs 0.04, so p(ab) = 0.05 makes "ab" expected 5/9 of a time
     and p(cd) = 0.032 makes "cd" expected 4/9."""
     from tokenizer_core.unigram.em import EMState
-    from tokenizer_core.unigram.words import _Words
+    from tokenizer_core.unigram.words import WordTable
 
-    words = _Words(["ab", "cd"], np.ones(2))
+    words = WordTable(["ab", "cd"], np.ones(2))
     pieces = ["a", "b", "c", "d", "ab", "cd"]
     state = EMState(words, words.runs(split_by_script=True, split_digits=False), list(pieces),
                     np.log(np.array([0.2, 0.2, 0.2, 0.2, 0.05, 0.032])), num_chars=4)

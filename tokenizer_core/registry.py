@@ -25,7 +25,7 @@ from typing import Any, Optional, TypeVar
 from tokenizer_core.errors import FormatError
 
 KINDS = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
-_REGISTRY: dict[tuple[str, str], type] = {}
+REGISTRY: dict[tuple[str, str], type] = {}
 T = TypeVar("T", bound=type)
 
 
@@ -35,7 +35,7 @@ def register(kind: str, type_name: str) -> Callable[[T], T]:
         raise ValueError(f"unknown component kind {kind!r}; expected one of {KINDS}")
 
     def deco(cls: T) -> T:
-        _REGISTRY[(kind, type_name)] = cls
+        REGISTRY[(kind, type_name)] = cls
         return cls
 
     return deco
@@ -47,9 +47,9 @@ def build(kind: str, data: Optional[dict[str, Any]]) -> Any:
         return None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise FormatError(f"malformed {kind}: expected an object with a 'type' field, got {data!r:.80}")
-    cls = _REGISTRY.get((kind, data["type"]))
+    cls = REGISTRY.get((kind, data["type"]))
     if cls is None:
-        known = sorted(t for k, t in _REGISTRY if k == kind)
+        known = sorted(t for k, t in REGISTRY if k == kind)
         raise FormatError(f"unknown {kind} type {data['type']!r}; known types: {', '.join(known)}")
     with malformed_as_format_error(f"{kind} of type {data['type']!r}"):
         return cls.from_dict(data)
@@ -82,7 +82,7 @@ def malformed_as_format_error(what: str) -> Iterator[None]:
 
 def registered(kind: str) -> list[str]:
     """Names registered for one kind, sorted."""
-    return sorted(t for k, t in _REGISTRY if k == kind)
+    return sorted(t for k, t in REGISTRY if k == kind)
 
 
 class Component:

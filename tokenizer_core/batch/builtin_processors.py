@@ -10,15 +10,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from tokenizer_core.batch.encodings import copy_encoding, with_type_ids_everywhere
-from tokenizer_core.batch.processor_base import _check_parts, _PartsProcessor
-from tokenizer_core.batch.special_tokens import SpecialToken, TokenSpec, _token_spec
+from tokenizer_core.batch.processor_base import PartsProcessor, check_parts
+from tokenizer_core.batch.special_tokens import SpecialToken, TokenSpec, token_spec
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.registry import build, register
 from tokenizer_core.types import Encoding
 
 
 @register("post_processor", "BertProcessing")
-class BertProcessing(_PartsProcessor):
+class BertProcessing(PartsProcessor):
     """``tokenizers``' BertProcessing: ``[CLS] A [SEP] B [SEP]``, type ids 0 then 1.
 
     >>> BertProcessing(sep=("[SEP]", 102), cls=("[CLS]", 101)).to_hf()
@@ -26,8 +26,8 @@ class BertProcessing(_PartsProcessor):
     """
 
     def __init__(self, *, sep: TokenSpec = ("[SEP]", 102), cls: TokenSpec = ("[CLS]", 101)) -> None:
-        self.sep = _token_spec(sep, "sep")
-        self.cls = _token_spec(cls, "cls")
+        self.sep = token_spec(sep, "sep")
+        self.cls = token_spec(cls, "cls")
 
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return 3 if is_pair else 2
@@ -36,7 +36,7 @@ class BertProcessing(_PartsProcessor):
         return True  # without special tokens: the parts as prepared (type id 0)
 
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
-        _check_parts(parts, self)
+        check_parts(parts, self)
         if not add_special_tokens:
             return parts
         cls_t, sep = SpecialToken.coerce(self.cls), SpecialToken.coerce(self.sep)
@@ -100,7 +100,7 @@ def _trim_one_level(enc: Encoding, add_prefix_space: bool) -> Encoding:
 
 
 @register("post_processor", "RobertaProcessing")
-class RobertaProcessing(_PartsProcessor):
+class RobertaProcessing(PartsProcessor):
     """``tokenizers``' RobertaProcessing: ``<s> A </s></s> B </s>``, all type ids 0.
 
     With ``trim_offsets`` the offsets of byte-level tokens leave out their spaces.
@@ -117,8 +117,8 @@ class RobertaProcessing(_PartsProcessor):
         trim_offsets: bool = True,
         add_prefix_space: bool = True,
     ) -> None:
-        self.sep = _token_spec(sep, "sep")
-        self.cls = _token_spec(cls, "cls")
+        self.sep = token_spec(sep, "sep")
+        self.cls = token_spec(cls, "cls")
         self.trim_offsets = bool(trim_offsets)
         self.add_prefix_space = bool(add_prefix_space)
 
@@ -129,7 +129,7 @@ class RobertaProcessing(_PartsProcessor):
         return not self.trim_offsets
 
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
-        _check_parts(parts, self)
+        check_parts(parts, self)
         if self.trim_offsets:
             parts = [trim_offsets(p, add_prefix_space=self.add_prefix_space) for p in parts]
         # RoBERTa has no segment embeddings: every text gets type id 0. Without
@@ -164,7 +164,7 @@ class RobertaProcessing(_PartsProcessor):
 
 
 @register("post_processor", "ByteLevel")
-class ByteLevelProcessing(_PartsProcessor):
+class ByteLevelProcessing(PartsProcessor):
     """``tokenizers``' ByteLevel post-processor (GPT-2): no special tokens, only offset trimming.
 
     >>> ByteLevelProcessing().to_hf()["type"]
@@ -205,7 +205,7 @@ class ByteLevelProcessing(_PartsProcessor):
 
 
 @register("post_processor", "Sequence")
-class SequenceProcessing(_PartsProcessor):
+class SequenceProcessing(PartsProcessor):
     """Several post-processors applied in turn (e.g. ByteLevel offsets, then a template).
 
     >>> from tokenizer_core.batch.templates import TemplateProcessing

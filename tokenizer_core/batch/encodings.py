@@ -81,7 +81,7 @@ def merge_all(parts: Iterable[Encoding]) -> Encoding:
     return out
 
 
-def _prepare(encoding: Encoding, pair: Optional[Encoding]) -> list[Encoding]:
+def prepare_parts(encoding: Encoding, pair: Optional[Encoding]) -> list[Encoding]:
     # tokenizers gives the i-th text type id i before any processor runs; only the
     # main part is relabelled, overflow windows keep what they had.
     parts = [copy_encoding(encoding, type_id=0)]
@@ -92,4 +92,4 @@ def _prepare(encoding: Encoding, pair: Optional[Encoding]) -> list[Encoding]:
 
 def default_process(encoding: Encoding, pair: Optional[Encoding] = None) -> Encoding:
     """No special tokens: the text (type id 0) followed by the pair (type id 1)."""
-    return merge_all(_prepare(encoding, pair))
+    return merge_all(prepare_parts(encoding, pair))

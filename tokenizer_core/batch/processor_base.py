@@ -1,19 +1,19 @@
 """What every post-processor shares: the protocol the pipeline needs and the parts-based driver.
 
-A processor built on :class:`_PartsProcessor` only says how to arrange the parts
+A processor built on :class:`PartsProcessor` only says how to arrange the parts
 (the texts and its special tokens); relabelling and merging are done here.
 
->>> _check_parts([Encoding()] * 3, _PartsProcessor())
+>>> check_parts([Encoding()] * 3, PartsProcessor())
 Traceback (most recent call last):
 ...
-tokenizer_core.errors.TokenizerError: _PartsProcessor takes one text or a pair, got 3 parts (put it first in a Sequence post-processor, or only after ByteLevel)
+tokenizer_core.errors.TokenizerError: PartsProcessor takes one text or a pair, got 3 parts (put it first in a Sequence post-processor, or only after ByteLevel)
 """
 
 from __future__ import annotations
 
 from typing import Any, Optional, Protocol, runtime_checkable
 
-from tokenizer_core.batch.encodings import _prepare, merge_all
+from tokenizer_core.batch.encodings import merge_all, prepare_parts
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.types import Encoding
 
@@ -31,12 +31,12 @@ class PostProcessor(Protocol):
     def to_hf(self) -> dict[str, Any]: ...
 
 
-class _PartsProcessor:
+class PartsProcessor:
     """Shared driver: relabel type ids, let the subclass build the parts, merge them."""
 
     def process(self, encoding: Encoding, pair: Optional[Encoding] = None, *, add_special_tokens: bool = True) -> Encoding:
         """The final encoding of ``encoding`` (and ``pair``)."""
-        parts = self.process_parts(_prepare(encoding, pair), add_special_tokens=add_special_tokens)
+        parts = self.process_parts(prepare_parts(encoding, pair), add_special_tokens=add_special_tokens)
         return merge_all(parts)
 
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
@@ -67,7 +67,7 @@ class _PartsProcessor:
         return f"{type(self).__name__}({self.to_dict()!r})"  # type: ignore[attr-defined]
 
 
-def _check_parts(parts: list[Encoding], processor: object) -> None:
+def check_parts(parts: list[Encoding], processor: object) -> None:
     if len(parts) not in (1, 2):
         raise TokenizerError(
             f"{type(processor).__name__} takes one text or a pair, got {len(parts)} parts "

@@ -72,7 +72,7 @@ class SpecialToken:
         )
 
 
-def _resolve(spec: Union[str, TokenSpec, None], vocab: Optional[Mapping[str, int]], role: str) -> Optional[TokenSpec]:
+def resolve_token(spec: Union[str, TokenSpec, None], vocab: Optional[Mapping[str, int]], role: str) -> Optional[TokenSpec]:
     if spec is None or isinstance(spec, tuple):
         return spec
     if vocab is None:
@@ -82,7 +82,7 @@ def _resolve(spec: Union[str, TokenSpec, None], vocab: Optional[Mapping[str, int
     return (spec, int(vocab[spec]))
 
 
-def _token_spec(value: Any, role: str) -> TokenSpec:
+def token_spec(value: Any, role: str) -> TokenSpec:
     try:
         token, token_id = value
     except (TypeError, ValueError) as err:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from tokenizer_core.batch.encodings import copy_encoding
-from tokenizer_core.batch.processor_base import _check_parts, _PartsProcessor
-from tokenizer_core.batch.special_tokens import SpecialToken, TokenSpec, _resolve
+from tokenizer_core.batch.processor_base import PartsProcessor, check_parts
+from tokenizer_core.batch.special_tokens import SpecialToken, TokenSpec, resolve_token
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.registry import register
 from tokenizer_core.types import Encoding
@@ -108,7 +108,7 @@ def parse_template(template: TemplateSpec) -> tuple[Piece, ...]:
 
 
 @register("post_processor", "TemplateProcessing")
-class TemplateProcessing(_PartsProcessor):
+class TemplateProcessing(PartsProcessor):
     """A user-defined template of special tokens around one text or a pair.
 
     ``pair`` defaults to ``"$A $B:1"`` and ``single`` to ``"$A"``, as in ``tokenizers``.
@@ -171,7 +171,7 @@ class TemplateProcessing(_PartsProcessor):
         >>> TemplateProcessing.bert(vocab={"[CLS]": 2, "[SEP]": 3}).templates()
         ('[CLS] $A [SEP]', '[CLS] $A [SEP] $B:1 [SEP]:1')
         """
-        c, s = _resolve(cls, vocab, "CLS"), _resolve(sep, vocab, "SEP")
+        c, s = resolve_token(cls, vocab, "CLS"), resolve_token(sep, vocab, "SEP")
         return klass(
             single=[_special(c), _A, _special(s)],
             pair=[_special(c), _A, _special(s), _B1, _special(s, 1)],
@@ -193,8 +193,8 @@ class TemplateProcessing(_PartsProcessor):
         >>> TemplateProcessing.gpt(eos=("<|endoftext|>", 50256)).templates()[0]
         '$A <|endoftext|>'
         """
-        b = _resolve(bos, vocab, "BOS")
-        e = _resolve(eos, vocab, "EOS")
+        b = resolve_token(bos, vocab, "BOS")
+        e = resolve_token(eos, vocab, "EOS")
         if b is None and e is None:
             raise TokenizerError("gpt template needs bos, eos or both")
         single = ([_special(b)] if b else []) + [_A] + ([_special(e)] if e else [])
@@ -216,7 +216,7 @@ class TemplateProcessing(_PartsProcessor):
         >>> TemplateProcessing.roberta(vocab={"<s>": 0, "</s>": 2}).templates()[1]
         '<s> $A </s> </s> $B </s>'
         """
-        c, s = _resolve(cls, vocab, "CLS"), _resolve(sep, vocab, "SEP")
+        c, s = resolve_token(cls, vocab, "CLS"), resolve_token(sep, vocab, "SEP")
         return klass(
             single=[_special(c), _A, _special(s)],
             pair=[_special(c), _A, _special(s), _special(s), Piece("sequence", "B"), _special(s)],
@@ -236,7 +236,7 @@ class TemplateProcessing(_PartsProcessor):
         return len(sequences) == 1 and sequences[0].id == "A" and sequences[0].type_id == 0
 
     def process_parts(self, parts: list[Encoding], *, add_special_tokens: bool) -> list[Encoding]:
-        _check_parts(parts, self)
+        check_parts(parts, self)
         template = self.single if len(parts) == 1 else self.pair
         out = []
         for piece in template:

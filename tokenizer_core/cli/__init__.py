@@ -17,16 +17,16 @@ from typing import Any, Optional, TextIO
 
 from tokenizer_core.cli.analysis_commands import add_compare_parser, add_sweep_parser, cmd_compare, cmd_sweep
 from tokenizer_core.cli.commands import (
-    _cmd_decode,
-    _cmd_encode,
-    _cmd_export,
-    _cmd_import,
-    _cmd_inspect,
-    _cmd_references,
-    _cmd_train,
+    cmd_decode,
+    cmd_encode,
+    cmd_export,
+    cmd_import,
+    cmd_inspect,
+    cmd_references,
+    cmd_train,
     trace_rows,
 )
-from tokenizer_core.cli.common import EXIT_BAD_INPUT, _CliError, _Parser
+from tokenizer_core.cli.common import EXIT_BAD_INPUT, CliError, Parser
 from tokenizer_core.cli.count_command import add_count_parser, cmd_count
 from tokenizer_core.cli.export_args import add_transformers_args
 from tokenizer_core.cli.lattice_command import add_lattice_parser, cmd_lattice
@@ -38,8 +38,8 @@ __all__ = ["EXIT_BAD_INPUT", "build_parser", "main", "trace_rows"]
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for docs and tests): one sub-parser per command."""
-    p = _Parser(prog="python -m tokenizer_core", description="Train, run and inspect tokenizers.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = Parser(prog="python -m tokenizer_core", description="Train, run and inspect tokenizers.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     for add in (_add_train_parser, add_count_parser, _add_encode_parser, _add_decode_parser, _add_inspect_parser,
                 _add_export_parser, _add_import_parser):
         add(sub)
@@ -155,27 +155,27 @@ def main(argv: Optional[Sequence[str]] = None, *, stdout: Optional[TextIO] = Non
     args = parser.parse_args(argv)
     try:
         if args.command == "train":
-            return _cmd_train(args)
+            return cmd_train(args)
         if args.command == "count":
             return cmd_count(args)
         if args.command == "encode":
-            return _cmd_encode(args, out, inp)
+            return cmd_encode(args, out, inp)
         if args.command == "decode":
-            return _cmd_decode(args, out, inp)
+            return cmd_decode(args, out, inp)
         if args.command == "inspect":
-            return _cmd_inspect(args, out)
+            return cmd_inspect(args, out)
         if args.command == "export":
-            return _cmd_export(args)
+            return cmd_export(args)
         if args.command == "import":
-            return _cmd_import(args)
+            return cmd_import(args)
         if args.command == "compare":
             return cmd_compare(args, out, inp)
         if args.command == "sweep":
             return cmd_sweep(args, out)
         if args.command == "lattice":
             return cmd_lattice(args, out, inp)
-        return _cmd_references(out)
-    except (TokenizerError, _CliError) as err:
+        return cmd_references(out)
+    except (TokenizerError, CliError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except MemoryError:

@@ -23,7 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Optional, TextIO
 
-from tokenizer_core.cli.common import _CliError, _corpus_lines, _progress_bar
+from tokenizer_core.cli.common import CliError, corpus_lines, progress_bar
 from tokenizer_core.cli.train_args import add_corpus_args, add_option_args, options_from_args
 from tokenizer_core.errors import TokenizerError
 
@@ -139,7 +139,7 @@ def cmd_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     from tokenizer_core.analysis.compare import compare_rows
 
     if not args.sources:
-        raise _CliError("give tokenizers to compare: -t FILE, --reference NAME or --granularity word|char|byte")
+        raise CliError("give tokenizers to compare: -t FILE, --reference NAME or --granularity word|char|byte")
     text = _read_text(args.input, stdin)
     tokenizers = _tokenizers(args.sources, text, args.train)
     rows = compare_rows(tokenizers, [text], d_model=args.d_model, price_per_1k=args.price_per_1k,
@@ -161,7 +161,7 @@ def _sizes(value: Optional[str]) -> list[int]:
     except ValueError:
         sizes = []
     if not sizes or min(sizes) < 1:
-        raise _CliError(f"--sizes must be positive whole numbers separated by commas, e.g. 500,1000,4000; got {value!r}")
+        raise CliError(f"--sizes must be positive whole numbers separated by commas, e.g. 500,1000,4000; got {value!r}")
     return sizes
 
 
@@ -170,16 +170,16 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     from tokenizer_core.analysis.sweep import knee, split_lines, sweep
 
     if not args.files and not args.sample:
-        raise _CliError("sweep needs training files (or --sample NAME)")
+        raise CliError("sweep needs training files (or --sample NAME)")
     sizes = _sizes(args.sizes)
     options = options_from_args(args, model=args.model)
-    lines = list(_corpus_lines(args))
+    lines = list(corpus_lines(args))
     if args.heldout:
         train_lines, heldout = lines, _corpus_file_lines(args.heldout)
     else:
         fraction = 0.1 if args.heldout_fraction is None else args.heldout_fraction
         train_lines, heldout = split_lines(lines, heldout_fraction=fraction, seed=args.seed)
-    bar = _progress_bar(args.quiet)
+    bar = progress_bar(args.quiet)
     try:
         rows = sweep(args.model, train_lines, heldout, sizes=sizes, options=options, progress=bar,
                      d_model=args.d_model)

@@ -9,31 +9,31 @@ import sys
 from typing import Any, TextIO
 
 from tokenizer_core.cli.common import (
-    _CliError,
-    _corpus_lines,
-    _input_lines,
-    _load_tokenizer,
-    _progress_bar,
-    _sampling,
+    CliError,
+    corpus_lines,
+    input_lines,
+    load_tokenizer,
+    progress_bar,
+    sampling_from_flags,
 )
 from tokenizer_core.errors import TokenizerError
 
 
-def _cmd_train(args: argparse.Namespace) -> int:
+def cmd_train(args: argparse.Namespace) -> int:
     from tokenizer_core.cli.train_args import options_from_args
     from tokenizer_core.training import train
 
     if args.from_counts and (args.files or args.sample):
-        raise _CliError("give either corpus files or --from-counts, not both")
+        raise CliError("give either corpus files or --from-counts, not both")
     if not args.files and not args.sample and not args.from_counts:
-        raise _CliError("train needs corpus files (or --sample NAME, or --from-counts FILE)")
+        raise CliError("train needs corpus files (or --sample NAME, or --from-counts FILE)")
     options = options_from_args(args, model=args.model)
-    bar = _progress_bar(args.quiet)
+    bar = progress_bar(args.quiet)
     try:
         if args.from_counts:
             tok = _train_from_counts(args, options, bar)
         else:
-            tok = train(args.model, _corpus_lines(args), options=options, progress=bar)
+            tok = train(args.model, corpus_lines(args), options=options, progress=bar)
     finally:
         getattr(bar, "close", lambda: None)()
     tok.save(args.output)
@@ -54,7 +54,7 @@ def _train_from_counts(args: argparse.Namespace, options: Any, bar: Any) -> Any:
     from tokenizer_core.training import MAX_DISTINCT_WORDS
 
     if args.model not in COUNT_MODELS:
-        raise _CliError(f"--from-counts trains {', '.join(COUNT_MODELS)}, not {args.model}")
+        raise CliError(f"--from-counts trains {', '.join(COUNT_MODELS)}, not {args.model}")
     data = read_counts(args.from_counts, max_pieces=MAX_DISTINCT_WORDS[args.model])
     say = None if args.quiet else (lambda note: print(f"note: {note}", file=sys.stderr))
     return train_from_counts(args.model, data, options=options, progress=bar, on_note=say)
@@ -76,12 +76,12 @@ def trace_rows(model: Any) -> list[dict[str, Any]]:
 
 
 
-def _cmd_encode(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    tok = _load_tokenizer(args)
-    lines = list(_input_lines(args.inputs, stdin)) if args.batch else _input_lines(args.inputs, stdin)
+def cmd_encode(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    tok = load_tokenizer(args)
+    lines = list(input_lines(args.inputs, stdin)) if args.batch else input_lines(args.inputs, stdin)
     if args.batch:
         return _encode_batch(tok, list(lines), args, out)
-    sampling = _sampling(args, tok)
+    sampling = sampling_from_flags(args, tok)
     # One generator for the whole run: --seed reproduces the run, and equal lines still get
     # independent samples (a generator per line would repeat one sample on every equal line).
     rng = None if sampling is None else sampling.generator()
@@ -101,7 +101,7 @@ def _encode_batch(tok: Any, lines: list[str], args: argparse.Namespace, out: Tex
 
     pairs = None
     if args.pair_file:
-        pairs = list(_input_lines([args.pair_file], sys.stdin))
+        pairs = list(input_lines([args.pair_file], sys.stdin))
         if len(pairs) != len(lines):
             raise TokenizerError(f"--pair-file has {len(pairs)} lines but the input has {len(lines)}; they must match")
     padding = None
@@ -119,15 +119,15 @@ def _encode_batch(tok: Any, lines: list[str], args: argparse.Namespace, out: Tex
         truncation = batching.TruncationParams(strategy=args.truncation, max_length=args.max_length,
                                                stride=args.stride, side=args.truncation_side)
     batch = tok.encode_batch(lines, pairs=pairs, add_special_tokens=not args.no_special_tokens,
-                             padding=padding, truncation=truncation, sampling=_sampling(args, tok),
+                             padding=padding, truncation=truncation, sampling=sampling_from_flags(args, tok),
                              return_overflowing=args.return_overflowing)
     out.write(json.dumps(batching.batch_to_json(batch), ensure_ascii=False) + "\n")
     return 0
 
 
-def _cmd_decode(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    tok = _load_tokenizer(args)
-    for line in _input_lines(args.inputs, stdin):
+def cmd_decode(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    tok = load_tokenizer(args)
+    for line in input_lines(args.inputs, stdin):
         s = line.strip()
         if not s:
             out.write("\n")
@@ -140,8 +140,8 @@ def _cmd_decode(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     return 0
 
 
-def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
-    tok = _load_tokenizer(args)
+def cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
+    tok = load_tokenizer(args)
     info = {
         "model": type(tok.model).__name__,
         "vocab_size": tok.vocab_size,
@@ -202,11 +202,11 @@ def _word_trace(model: Any, piece: str) -> Any:
     return None
 
 
-def _cmd_export(args: argparse.Namespace) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     from tokenizer_core.cli.export_args import transformers_options
 
     options = transformers_options(args)  # refuses its flags with another format, before any loading
-    tok = _load_tokenizer(args)
+    tok = load_tokenizer(args)
     if args.format == "transformers":
         from tokenizer_core.io.transformers_export import save_transformers
 
@@ -218,7 +218,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_import(args: argparse.Namespace) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     from tokenizer_core.io.importers import import_tokenizer
 
     tok = import_tokenizer(args.format, args.path)
@@ -226,7 +226,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_references(out: TextIO) -> int:
+def cmd_references(out: TextIO) -> int:
     from tokenizer_core.io.references import list_references
 
     for ref in list_references():

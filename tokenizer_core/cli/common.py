@@ -15,18 +15,18 @@ from tokenizer_core.types import Sampling
 EXIT_BAD_INPUT = 2
 
 
-class _CliError(Exception):
+class CliError(Exception):
     """A usage problem found after argparse (reported like argparse errors)."""
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line (``--help`` still shows the usage)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(EXIT_BAD_INPUT, f"error: {self.prog.removeprefix('python -m ')}: {message} (see --help)\n")
 
 
-def _progress_bar(quiet: bool):
+def progress_bar(quiet: bool):
     """A progress callback drawing a tqdm bar on stderr (nothing when quiet or not a terminal)."""
     if quiet or not sys.stderr.isatty():
         # Bars redrawn with carriage returns are noise in a log file or a pipe (a WordPiece training
@@ -55,14 +55,14 @@ def _progress_bar(quiet: bool):
     return report
 
 
-def _split_specials(value: Optional[str]) -> Optional[tuple[str, ...]]:
+def split_specials(value: Optional[str]) -> Optional[tuple[str, ...]]:
     if value is None:
         return None
     items = tuple(t.strip() for t in value.split(",") if t.strip())
     return items
 
 
-def _corpus_lines(args: argparse.Namespace) -> Iterable[str]:
+def corpus_lines(args: argparse.Namespace) -> Iterable[str]:
     """The training lines of the files, directories and globs named (and/or a bundled sample), streamed:
     memory holds a few MB of text at a time, whatever the corpus' size (see tokenizer_core.counts.readers).
     Read as :class:`~tokenizer_core.line_blocks.LineBlocks`: counting takes whole blocks of lines."""
@@ -99,7 +99,7 @@ def _replaced_lines(args: argparse.Namespace) -> Iterator[str]:
         yield from corpus.lines()
 
 
-def _load_tokenizer(args: argparse.Namespace):
+def load_tokenizer(args: argparse.Namespace):
     from tokenizer_core.pipeline import Tokenizer
 
     if args.reference:
@@ -107,11 +107,11 @@ def _load_tokenizer(args: argparse.Namespace):
 
         return load_reference(args.reference)
     if not args.tokenizer:
-        raise _CliError("give a tokenizer file with -t FILE (or --reference NAME)")
+        raise CliError("give a tokenizer file with -t FILE (or --reference NAME)")
     return Tokenizer.load(args.tokenizer)
 
 
-def _input_lines(paths: Sequence[str], stdin: TextIO) -> Iterator[str]:
+def input_lines(paths: Sequence[str], stdin: TextIO) -> Iterator[str]:
     if not paths:
         for line in stdin:
             yield line.rstrip("\n").rstrip("\r")
@@ -138,14 +138,14 @@ def _model_kind(tok: Any) -> str:
     return getattr(tok.model, "type_name", type(tok.model).__name__)
 
 
-def _sampling(args: argparse.Namespace, tok: Any) -> Optional[Sampling]:
+def sampling_from_flags(args: argparse.Namespace, tok: Any) -> Optional[Sampling]:
     """The sampling the flags ask for, refusing flags the tokenizer's model would ignore
     (a Unigram model has no merges to drop, a BPE model no lattice to sample from)."""
     kind = _model_kind(tok)
     name = args.reference or Path(args.tokenizer or "the tokenizer").name
     lattice_flags = [f for f, v in (("--alpha", args.alpha), ("--nbest-size", args.nbest_size)) if v is not None]
     if args.dropout and args.sample:
-        raise _CliError("--dropout (BPE-dropout) and --sample (Unigram sampling) exclude each other; give one")
+        raise CliError("--dropout (BPE-dropout) and --sample (Unigram sampling) exclude each other; give one")
     if args.dropout:
         if kind not in _DROPOUT_MODELS:
             hint = "; use --sample (with --alpha, --nbest-size) for Unigram sampling" if kind in _SAMPLE_MODELS else ""
@@ -160,7 +160,7 @@ def _sampling(args: argparse.Namespace, tok: Any) -> Optional[Sampling]:
             hint = "; use --dropout for BPE-dropout" if kind in _DROPOUT_MODELS else ""
             raise TokenizerError(f"{flag} applies to Unigram tokenizers only; {name} is {kind}{hint}")
         if not args.sample:
-            raise _CliError(f"{flag} only changes sampled encodings; add --sample")
+            raise CliError(f"{flag} only changes sampled encodings; add --sample")
         return Sampling(seed=args.seed,
                         alpha=_DEFAULT_ALPHA if args.alpha is None else args.alpha,
                         nbest_size=_DEFAULT_NBEST_SIZE if args.nbest_size is None else args.nbest_size)

@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from tokenizer_core.cli.common import _CliError
+from tokenizer_core.cli.common import CliError
 from tokenizer_core.counts.spec import COUNT_MODELS, DEFAULT_MAX_PIECES
 
 
@@ -56,9 +56,9 @@ def _options(args: argparse.Namespace):
     from tokenizer_core.options import TrainOptions, UnigramOptions
 
     if args.max_sentence_length is not None and args.model != "unigram":
-        raise _CliError("--max-sentence-length applies to --model unigram only")
+        raise CliError("--max-sentence-length applies to --model unigram only")
     if args.byte_level and args.model != "bpe":
-        raise _CliError("--byte-level applies to --model bpe only")
+        raise CliError("--byte-level applies to --model bpe only")
     unigram = UnigramOptions() if args.max_sentence_length is None else UnigramOptions(
         max_sentence_length=args.max_sentence_length)
     return TrainOptions(lowercase=args.lowercase, pre_tokenizer=args.pre_tokenizer, byte_level=args.byte_level,
@@ -89,10 +89,10 @@ def cmd_count(args: argparse.Namespace) -> int:
     from tokenizer_core.counts.tsv import write_counts
 
     if args.engine != "dask" and (args.scheduler or args.workers):
-        raise _CliError("--scheduler and --workers apply to --engine dask only")
+        raise CliError("--scheduler and --workers apply to --engine dask only")
     for name in ("partition_mb", "max_pieces", "min_count"):
         if getattr(args, name) <= 0:
-            raise _CliError(f"--{name.replace('_', '-')} must be positive")
+            raise CliError(f"--{name.replace('_', '-')} must be positive")
     spec = CountSpec(args.model, _options(args))
     spec.facts()  # a bad --pre-tokenizer is refused before anything is read
     sources = expand(args.files)
@@ -118,9 +118,9 @@ def cmd_count(args: argparse.Namespace) -> int:
         partial.counts = {p: n for p, n in partial.counts.items() if n >= args.min_count}
         partial.line_final = {p: n for p, n in partial.line_final.items() if p in partial.counts}
         if not partial.counts:
-            raise _CliError(f"no piece is seen {args.min_count} times or more; lower --min-count")
+            raise CliError(f"no piece is seen {args.min_count} times or more; lower --min-count")
     if not partial.counts:
-        raise _CliError("the files hold no pieces to count (only whitespace?)")
+        raise CliError("the files hold no pieces to count (only whitespace?)")
     extra = {"files": str(job.files), "bytes": str(job.total_bytes), "lines": str(partial.lines)}
     if args.min_count > 1:
         extra["min_count"] = str(args.min_count)

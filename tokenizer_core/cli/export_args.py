@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Optional
 
-from tokenizer_core.cli.common import _CliError
+from tokenizer_core.cli.common import CliError
 from tokenizer_core.io.transformers_export import TransformersOptions
 
 _FLAGS = (("model_max_length", "--model-max-length"), ("padding_side", "--padding-side"),
@@ -33,6 +33,6 @@ def transformers_options(args: argparse.Namespace, *, format_name: Optional[str]
     given = [flag for name, flag in _FLAGS if getattr(args, name) is not None]
     if given and fmt != "transformers":
         verb = "applies" if len(given) == 1 else "apply"
-        raise _CliError(f"{' and '.join(given)} {verb} to --format transformers only")
+        raise CliError(f"{' and '.join(given)} {verb} to --format transformers only")
     return TransformersOptions(model_max_length=args.model_max_length, padding_side=args.padding_side or "right",
                                truncation_side=args.truncation_side or "right", pad_token=args.pad_token)

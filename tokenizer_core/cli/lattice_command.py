@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from tokenizer_core.cli.common import _load_tokenizer
+from tokenizer_core.cli.common import load_tokenizer
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.unigram.lattice_report import check_report_options, lattice_report
 
@@ -74,7 +74,7 @@ def cmd_lattice(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """``lattice``: one report per piece of TEXT (or stdin), as JSON or as tables."""
     # Checked before loading: a bad option should not wait for a large reference to load.
     check_report_options(nbest=args.nbest, alpha=args.alpha)
-    tok = _load_tokenizer(args)
+    tok = load_tokenizer(args)
     text = args.text if args.text is not None else stdin.read().rstrip("\r\n")
     result = lattice_reports(tok, text, nbest=args.nbest, alpha=args.alpha, source=_source_name(args))
     if args.json:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from tokenizer_core.cli.common import _CliError, _split_specials
+from tokenizer_core.cli.common import CliError, split_specials
 from tokenizer_core.options import (
     DEFAULT_CHARACTER_COVERAGE,
     DEFAULT_MAX_SENTENCE_LENGTH,
@@ -104,15 +104,15 @@ def _unigram_options(args: argparse.Namespace, *, model: str) -> UnigramOptions:
              if getattr(args, flag, None) is not None}
     if given and model != "unigram":
         flag = next(f for f, field in _UNIGRAM_FLAGS.items() if field in given)
-        raise _CliError(f"--{flag.replace('_', '-')} applies to --model unigram only, not {model}")
+        raise CliError(f"--{flag.replace('_', '-')} applies to --model unigram only, not {model}")
     return UnigramOptions(**given)
 
 
 def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
     """The :class:`TrainOptions` the flags describe (``--vocab-size``/``--num-merges`` when present)."""
-    specials = _split_specials(args.special_tokens)
+    specials = split_specials(args.special_tokens)
     if model != "bpe" and (args.tie_break != "ids" or args.suffix_as_symbol):
-        raise _CliError("--tie-break and --suffix-as-symbol apply to --model bpe only")
+        raise CliError("--tie-break and --suffix-as-symbol apply to --model bpe only")
     unigram = _unigram_options(args, model=model)
     options = TrainOptions(
         vocab_size=getattr(args, "vocab_size", None), num_merges=getattr(args, "num_merges", None),

@@ -15,7 +15,7 @@ from tokenizer_core.errors import CorpusError
 Errors = Literal["strict", "replace"]
 
 # File signatures of common binary formats, so the error can say what the file is.
-_BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"\x89PNG\r\n\x1a\n", "a PNG image"),
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"GIF87a", "a GIF image"),
@@ -31,7 +31,7 @@ _BINARY_SIGNATURES: tuple[tuple[bytes, str], ...] = (
 )
 
 
-def _check_errors(errors: str) -> None:
+def check_errors(errors: str) -> None:
     if errors not in ("strict", "replace"):
         raise CorpusError(f'errors must be "strict" or "replace", not {errors!r}.')
 
@@ -84,8 +84,8 @@ def _stray_bom(data: bytes, label: str, errors: Errors) -> tuple[str, int]:
     return "\ufffd\ufffd" + text, replaced + 2
 
 
-def _refuse_binary(data: bytes, label: str) -> None:
-    for signature, what in _BINARY_SIGNATURES:
+def refuse_binary(data: bytes, label: str) -> None:
+    for signature, what in BINARY_SIGNATURES:
         if data.startswith(signature):
             raise CorpusError(f"{label} looks like {what}, not a text file. Choose a plain-text file.")
     nul = data.find(b"\x00")
@@ -163,7 +163,7 @@ def decode_bytes(data: bytes, *, label: str = "the input", errors: Errors = "str
     >>> decode_bytes(b"a\\xff\\xfeb", errors="replace")
     ('a\ufffd\ufffdb', 2)
     """
-    _check_errors(errors)
+    check_errors(errors)
     data = bytes(data)
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         raise CorpusError(f"{label} is UTF-32 text, which is not supported. Re-save it as UTF-8.")
@@ -174,7 +174,7 @@ def decode_bytes(data: bytes, *, label: str = "the input", errors: Errors = "str
     elif data.startswith(codecs.BOM_UTF16_BE):
         text, replaced = _decode_payload(data, 2, "utf-16-be", label, errors)
     else:
-        _refuse_binary(data, label)
+        refuse_binary(data, label)
         bom = 3 if data.startswith(codecs.BOM_UTF8) else 0
         text, replaced = _decode_payload(data, bom, "utf-8", label, errors)
     if "\x00" in text:

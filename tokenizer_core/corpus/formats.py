@@ -1,6 +1,6 @@
 """File formats of a corpus: plain text, CSV/TSV columns, JSONL fields and ZIP archives of those.
 
->>> _documents("id,text\\n1,hug\\n2,pug\\n", ".csv", "w.csv", None)
+>>> documents_of("id,text\\n1,hug\\n2,pug\\n", ".csv", "w.csv", None)
 ['hug', 'pug']
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import PurePosixPath
 from typing import Optional
 
-from tokenizer_core.corpus.sources import DEFAULT_MAX_BYTES, _too_big
+from tokenizer_core.corpus.sources import DEFAULT_MAX_BYTES, too_big
 from tokenizer_core.errors import CorpusError
 
 TEXT_EXTENSIONS = (".txt", ".md")
@@ -29,12 +29,12 @@ _FIELD_SCAN_RECORDS = 1000
 _TEXT_COLUMN_GUESSES = ("text", "content", "sentence", "body")
 
 
-def _extension(name: str) -> str:
+def extension_of(name: str) -> str:
     suffix = PurePosixPath(name.replace("\\", "/")).suffix.lower()
     return suffix
 
 
-def _unsupported(label: str, ext: str) -> CorpusError:
+def unsupported_format(label: str, ext: str) -> CorpusError:
     what = f"files ending in {ext}" if ext else "files without an extension"
     return CorpusError(
         f"{label}: {what} are not supported. Use {', '.join(SUPPORTED_EXTENSIONS)} "
@@ -42,7 +42,7 @@ def _unsupported(label: str, ext: str) -> CorpusError:
     )
 
 
-def _guess_column(columns: Sequence[str], label: str, kind: str) -> str:
+def guess_column(columns: Sequence[str], label: str, kind: str) -> str:
     if len(columns) == 1:
         return columns[0]
     lowered = {c.lower(): c for c in columns}
@@ -60,7 +60,7 @@ def _csv_reader(text: str, ext: str) -> Iterator[list[str]]:
     return csv.reader(io.StringIO(text, newline=""), delimiter="\t" if ext == ".tsv" else ",")
 
 
-def _csv_header(text: str, ext: str, label: str) -> list[str]:
+def csv_header(text: str, ext: str, label: str) -> list[str]:
     try:
         header = next(_csv_reader(text, ext), None)
     except csv.Error as err:
@@ -71,9 +71,9 @@ def _csv_header(text: str, ext: str, label: str) -> list[str]:
 
 
 def _read_csv(text: str, ext: str, label: str, column: Optional[str]) -> list[str]:
-    header = _csv_header(text, ext, label)
+    header = csv_header(text, ext, label)
     if column is None:
-        column = _guess_column(header, label, "column")
+        column = guess_column(header, label, "column")
     if column not in header:
         listed = ", ".join(repr(c) for c in header)
         raise CorpusError(f"{label} has no column {column!r}; its columns are: {listed}.")
@@ -107,7 +107,7 @@ def jsonl_records(lines: Iterable[str], label: str) -> Iterator[tuple[int, objec
             raise CorpusError(f"{label}: line {number} nests JSON arrays or objects too deeply.") from None
 
 
-def _jsonl_fields(text: str, label: str) -> list[str]:
+def jsonl_fields(text: str, label: str) -> list[str]:
     # The first records are enough to offer the fields (and keep the picker fast).
     seen: dict[str, None] = {}
     for _, record in itertools.islice(_jsonl_records(text, label), _FIELD_SCAN_RECORDS):
@@ -126,7 +126,7 @@ def jsonl_field(records: Iterable[tuple[int, object]], label: str) -> Optional[s
             for key, value in record.items():
                 if isinstance(value, str):
                     seen.setdefault(key, None)
-    return _guess_column(list(seen), label, "field") if seen else None
+    return guess_column(list(seen), label, "field") if seen else None
 
 
 def record_text(record: object, number: int, field_name: Optional[str], label: str) -> Optional[str]:
@@ -154,7 +154,7 @@ def _read_jsonl(text: str, label: str, field_name: Optional[str]) -> list[str]:
     return [d for d in docs if d is not None]
 
 
-def _documents(text: str, ext: str, label: str, column: Optional[str]) -> list[str]:
+def documents_of(text: str, ext: str, label: str, column: Optional[str]) -> list[str]:
     if ext in TEXT_EXTENSIONS:
         return [text] if text.strip() else []
     if ext in (".csv", ".tsv"):
@@ -162,7 +162,7 @@ def _documents(text: str, ext: str, label: str, column: Optional[str]) -> list[s
     return _read_jsonl(text, label, column)
 
 
-def _zip_members(data: bytes, label: str, max_bytes: int) -> Iterator[tuple[str, str, Optional[bytes]]]:
+def zip_members(data: bytes, label: str, max_bytes: int) -> Iterator[tuple[str, str, Optional[bytes]]]:
     """Yield ``(member name, extension, bytes or None when skipped)`` in name order."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -174,12 +174,12 @@ def _zip_members(data: bytes, label: str, max_bytes: int) -> Iterator[tuple[str,
             i for i in infos
             if not i.filename.startswith("__MACOSX/") and not PurePosixPath(i.filename).name.startswith(".")
         ]
-        total = sum(i.file_size for i in infos if _extension(i.filename) in TEXT_EXTENSIONS + TABLE_EXTENSIONS)
+        total = sum(i.file_size for i in infos if extension_of(i.filename) in TEXT_EXTENSIONS + TABLE_EXTENSIONS)
         if total > max_bytes:
-            raise _too_big(f"{label} (unpacked)", total, max_bytes)
+            raise too_big(f"{label} (unpacked)", total, max_bytes)
         budget = max_bytes
         for info in infos:
-            ext = _extension(info.filename)
+            ext = extension_of(info.filename)
             if ext not in TEXT_EXTENSIONS + TABLE_EXTENSIONS:
                 yield info.filename, ext, None
                 continue
@@ -192,6 +192,6 @@ def _zip_members(data: bytes, label: str, max_bytes: int) -> Iterator[tuple[str,
             except (zipfile.BadZipFile, NotImplementedError, OSError, EOFError) as err:
                 raise CorpusError(f"{label}: {info.filename} cannot be unpacked ({err}).") from None
             if len(content) > budget:
-                raise _too_big(f"{label} (unpacked)", max_bytes - budget + len(content), max_bytes)
+                raise too_big(f"{label} (unpacked)", max_bytes - budget + len(content), max_bytes)
             budget -= len(content)
             yield info.filename, ext, content

@@ -36,20 +36,20 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from tokenizer_core.corpus.bundled import SampleInfo, list_samples, load_sample
-from tokenizer_core.corpus.decoding import Errors, _check_errors, decode_bytes
+from tokenizer_core.corpus.decoding import Errors, check_errors, decode_bytes
 from tokenizer_core.corpus.documents import Corpus, combine_corpora
 from tokenizer_core.corpus.formats import (
     SUPPORTED_EXTENSIONS,
     TABLE_EXTENSIONS,
     TEXT_EXTENSIONS,
-    _csv_header,
-    _documents,
-    _extension,
-    _jsonl_fields,
-    _unsupported,
-    _zip_members,
+    csv_header,
+    documents_of,
+    extension_of,
+    jsonl_fields,
+    unsupported_format,
+    zip_members,
 )
-from tokenizer_core.corpus.sources import DEFAULT_MAX_BYTES, Source, _check_max_bytes, _read_source, _too_big
+from tokenizer_core.corpus.sources import DEFAULT_MAX_BYTES, Source, check_max_bytes, read_source, too_big
 from tokenizer_core.errors import CorpusError
 
 __all__ = [
@@ -84,7 +84,7 @@ def _load_one(
 ) -> None:
     if ext == ".zip":
         found = 0
-        for member, member_ext, content in _zip_members(data, name, max_bytes):
+        for member, member_ext, content in zip_members(data, name, max_bytes):
             if content is None:
                 loaded.skipped.append(member)
                 continue
@@ -97,9 +97,9 @@ def _load_one(
             )
         return
     if ext not in TEXT_EXTENSIONS + TABLE_EXTENSIONS:
-        raise _unsupported(name, ext)
+        raise unsupported_format(name, ext)
     text, replaced = decode_bytes(data, label=name, errors=errors)
-    docs = _documents(text, ext, name, column)
+    docs = documents_of(text, ext, name, column)
     loaded.docs.extend(docs)
     loaded.replaced += replaced
     unit = "document" if ext in TEXT_EXTENSIONS else ("row" if ext != ".jsonl" else "record")
@@ -109,7 +109,7 @@ def _load_one(
 def _source_extension(source: Source, name: Optional[str], label: str) -> str:
     # Unnamed bytes (pasted or piped) have no extension to go by: read them as plain text.
     if name or not isinstance(source, (bytes, bytearray, memoryview)):
-        return _extension(label)
+        return extension_of(label)
     return ".txt"
 
 
@@ -150,9 +150,9 @@ def load_corpus(
     ...
     tokenizer_core.errors.CorpusError: w.csv has no column 'body'; its columns are: 'id', 'text'.
     """
-    _check_max_bytes(max_bytes)
-    _check_errors(errors)
-    data, label = _read_source(source, name, max_bytes)
+    check_max_bytes(max_bytes)
+    check_errors(errors)
+    data, label = read_source(source, name, max_bytes)
     ext = _source_extension(source, name, label)
     loaded = _Loaded()
     _load_one(data, label, ext, loaded, column=text_column, errors=errors, max_bytes=max_bytes)
@@ -174,8 +174,8 @@ def columns_of(source: Source, *, name: Optional[str] = None, max_bytes: int = D
     >>> columns_of(b'{"id": 1, "text": "a", "lang": "en"}\\n', name="d.jsonl")
     ['text', 'lang']
     """
-    _check_max_bytes(max_bytes)
-    data, label = _read_source(source, name, max_bytes)
+    check_max_bytes(max_bytes)
+    data, label = read_source(source, name, max_bytes)
     ext = _source_extension(source, name, label)
     seen: dict[str, None] = {}
 
@@ -183,18 +183,18 @@ def columns_of(source: Source, *, name: Optional[str] = None, max_bytes: int = D
         if member_ext not in TABLE_EXTENSIONS:
             return
         text, _ = decode_bytes(content, label=member_label, errors="replace")
-        names = _jsonl_fields(text, member_label) if member_ext == ".jsonl" else _csv_header(text, member_ext, member_label)
+        names = jsonl_fields(text, member_label) if member_ext == ".jsonl" else csv_header(text, member_ext, member_label)
         for column in names:
             seen.setdefault(column, None)
 
     if ext == ".zip":
-        for member, member_ext, content in _zip_members(data, label, max_bytes):
+        for member, member_ext, content in zip_members(data, label, max_bytes):
             if content is not None:
                 add(content, f"{label}:{member}", member_ext)
     elif ext in SUPPORTED_EXTENSIONS:
         add(data, label, ext)
     else:
-        raise _unsupported(label, ext)
+        raise unsupported_format(label, ext)
     return list(seen)
 
 
@@ -215,7 +215,7 @@ def corpus_from_text(text: str, *, name: str = "pasted text", max_bytes: int = D
     ...
     tokenizer_core.errors.CorpusError: The pasted text is empty. Type or paste some text first.
     """
-    _check_max_bytes(max_bytes)
+    check_max_bytes(max_bytes)
     if not isinstance(text, str):
         raise CorpusError(f"Pasted text must be a string, not {type(text).__name__}.")
     if not text.strip():
@@ -228,6 +228,6 @@ def corpus_from_text(text: str, *, name: str = "pasted text", max_bytes: int = D
         )
     size = len(text.encode("utf-8"))
     if size > max_bytes:
-        raise _too_big("The pasted text", size, max_bytes)
+        raise too_big("The pasted text", size, max_bytes)
     clean_name = " ".join(str(name).split()) or "pasted text"
     return Corpus(clean_name, (text,), source="pasted text")

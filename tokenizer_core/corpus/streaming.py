@@ -22,7 +22,7 @@ import codecs
 from collections.abc import Iterator
 from pathlib import Path
 
-from tokenizer_core.corpus.decoding import _BINARY_SIGNATURES, Errors
+from tokenizer_core.corpus.decoding import BINARY_SIGNATURES, Errors
 from tokenizer_core.corpus.formats import TEXT_EXTENSIONS
 from tokenizer_core.corpus.loading import load_corpus
 from tokenizer_core.corpus.sources import DEFAULT_MAX_BYTES
@@ -33,7 +33,7 @@ _BLOCK = 1 << 22
 _UTF8_BOM = codecs.BOM_UTF8
 # Starts of files that are not plain UTF-8 text: UTF-16 marks and binary signatures (the loader
 # says what they are).
-_NOT_UTF8 = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, *(signature for signature, _ in _BINARY_SIGNATURES))
+_NOT_UTF8 = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, *(signature for signature, _ in BINARY_SIGNATURES))
 
 
 def stream_lines(path: Path, *, errors: Errors = "strict", max_bytes: int = DEFAULT_MAX_BYTES,

@@ -27,9 +27,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Optional
 
-from tokenizer_core.corpus.decoding import _refuse_binary
+from tokenizer_core.corpus.decoding import refuse_binary
 from tokenizer_core.corpus.documents import split_lines
-from tokenizer_core.corpus.formats import _guess_column, jsonl_field, jsonl_records, record_text
+from tokenizer_core.corpus.formats import guess_column, jsonl_field, jsonl_records, record_text
 from tokenizer_core.counts.inputs import Partition
 from tokenizer_core.errors import CorpusError
 
@@ -131,7 +131,7 @@ def _check_start(data: bytes, path: Path) -> bytes:
         return data[3:]
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise CorpusError(f"{path}: this is UTF-16 text; save it as UTF-8 to count it in parts")
-    _refuse_binary(data[:4096], str(path))
+    refuse_binary(data[:4096], str(path))
     return data
 
 
@@ -230,7 +230,7 @@ def _csv_docs(part: Partition, column: Optional[str]) -> Iterator[str]:
             header = [h.strip() for h in next(reader, [])]
             if not header:
                 raise CorpusError(f"{label} has no header row; the first row must name the columns.")
-            column = column if column is not None else _guess_column(header, label, "column")
+            column = column if column is not None else guess_column(header, label, "column")
             if column not in header:
                 raise CorpusError(f"{label} has no column {column!r}; its columns are: "
                                   f"{', '.join(repr(c) for c in header)}.")
@@ -259,7 +259,7 @@ def _parquet_docs(part: Partition, column: Optional[str]) -> Iterator[str]:
     if column is None:
         if not strings:
             raise CorpusError(f"{label}: no text column (its columns: {', '.join(pf.schema_arrow.names)})")
-        column = _guess_column(strings, label, "column")
+        column = guess_column(strings, label, "column")
     if column not in pf.schema_arrow.names:
         raise CorpusError(f"{label} has no column {column!r}; its columns are: "
                           f"{', '.join(repr(c) for c in pf.schema_arrow.names)}.")

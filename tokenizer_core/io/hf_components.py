@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any, Optional
 
 from tokenizer_core.errors import FormatError, UnsupportedError
-from tokenizer_core.registry import _REGISTRY, build, malformed_as_format_error
+from tokenizer_core.registry import REGISTRY, build, malformed_as_format_error
 from tokenizer_core.text import decoders as dec
 from tokenizer_core.text import normalizers as norm
 from tokenizer_core.text import pre_tokenizers as pre
@@ -200,7 +200,7 @@ def model_from_hf(data: Any) -> Any:
     if t is None:  # very old files leave out the type; guess from the fields
         t = "BPE" if "merges" in data else "WordPiece" if "continuing_subword_prefix" in data else \
             "Unigram" if isinstance(data.get("vocab"), list) else "WordLevel"
-    cls = _REGISTRY.get(("model", t)) if isinstance(t, str) else None
+    cls = REGISTRY.get(("model", t)) if isinstance(t, str) else None
     if cls is None or not hasattr(cls, "from_hf"):
         raise unsupported("model", {"type": t})
     if t == "BPE" and data.get("dropout") not in (None, 0, 0.0):
@@ -216,6 +216,6 @@ def post_processor_from_hf(data: Optional[dict[str, Any]]) -> Any:
     if data is None:
         return None
     t = _type_of(data, "post-processor")
-    if ("post_processor", t) not in _REGISTRY:
+    if ("post_processor", t) not in REGISTRY:
         raise unsupported("post-processor", data)
     return build("post_processor", data)

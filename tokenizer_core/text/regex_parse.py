@@ -163,7 +163,7 @@ class _Parser:
         if not caseless:
             return Char(ord(ch))
         # The code points the regex module matches it with, case-insensitively.
-        cps = tuple(m.start() for m in regex.finditer(f"(?i:{regex.escape(ch)})", _everything()))
+        cps = tuple(m.start() for m in regex.finditer(f"(?i:{regex.escape(ch)})", everything_class()))
         if len(cps) > MAX_SET:
             return Cls(f"(?i:{regex.escape(ch)})")
         return Char(cps[0]) if len(cps) == 1 else CharSet(cps)
@@ -255,7 +255,7 @@ def parse(pattern: str) -> "Alt":
 
 
 @lru_cache(maxsize=1)
-def _everything() -> str:
+def everything_class() -> str:
     """Every code point, in order, as one string (lone surrogates included)."""
     return array("I", range(0x110000)).tobytes().decode(
         "utf-32-le" if sys.byteorder == "little" else "utf-32-be", "surrogatepass")

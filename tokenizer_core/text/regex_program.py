@@ -40,7 +40,7 @@ from tokenizer_core.text.regex_parse import (
     Item,
     Look,
     Unsupported,
-    _everything,
+    everything_class,
     nullable_atom,
     parse,
 )
@@ -207,7 +207,7 @@ def _table(classes: tuple[str, ...]) -> bytes:
 
 
 def _build_table(classes: tuple[str, ...]) -> bytes:
-    everything = _everything()
+    everything = everything_class()
     table = array("H", bytes(0x220000))
     for bit, key in enumerate(classes):
         mask = 1 << bit

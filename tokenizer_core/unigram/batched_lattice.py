@@ -4,10 +4,10 @@ One node per position of each word (plus one at its end), one edge per piece occ
 so forward-backward is a few vectorised passes per word position rather than a Python
 loop per word.
 
->>> from tokenizer_core.unigram.words import _hash_strings
->>> w = _Words(["ab"], np.ones(1))
->>> hashes = _hash_strings(["a", "b", "ab"])
->>> lat = _Lattices(w, *_edges(w, _PieceIndex(hashes, np.array([1, 1, 2])), None))
+>>> from tokenizer_core.unigram.words import hash_strings
+>>> w = WordTable(["ab"], np.ones(1))
+>>> hashes = hash_strings(["a", "b", "ab"])
+>>> lat = Lattices(w, *lattice_edges(w, PieceIndex(hashes, np.array([1, 1, 2])), None))
 >>> counts, loglik = lat.expected_counts(np.log(np.array([0.25, 0.25, 0.5])), 3)
 >>> [round(float(c), 3) for c in counts], round(loglik, 3)   # P("a b") = 1/16, P("ab") = 1/2
 ([0.111, 0.111, 0.889], -0.575)
@@ -22,7 +22,7 @@ import numpy as np
 
 from tokenizer_core.unigram.edge_order import Groups, Part, group_bounds, parts_by_length, sort_edges
 from tokenizer_core.unigram.memory import return_free_memory
-from tokenizer_core.unigram.words import _PieceIndex, _Words
+from tokenizer_core.unigram.words import PieceIndex, WordTable
 
 _CHUNK = 1 << 16  # edges per step of per-edge arithmetic: temporaries of a few MB
 
@@ -34,28 +34,28 @@ def _grouped_logsumexp(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray
     return m + np.log(s)
 
 
-class _Lattices:
+class Lattices:
     """The lattices of many words at once: flat edge arrays sorted by (end position, end node).
 
     Per edge only its span, piece and backward place are kept; its end node (forward) or start node
     (backward) is the node of its group, and the other node is ``span`` away: no node per edge.
     """
 
-    def __init__(self, words: _Words, start: np.ndarray, end: np.ndarray, piece: np.ndarray,
+    def __init__(self, words: WordTable, start: np.ndarray, end: np.ndarray, piece: np.ndarray,
                  word: Optional[np.ndarray] = None) -> None:
         # ``word`` is accepted for the callers that have it; the end node tells it.
         self._build(words, parts_by_length(start, end, piece))
 
     @classmethod
-    def from_parts(cls, words: _Words, parts: list[Part]) -> _Lattices:
-        """Like the constructor, but takes the edges as :func:`_edge_parts` finds them, in a list that
+    def from_parts(cls, words: WordTable, parts: list[Part]) -> Lattices:
+        """Like the constructor, but takes the edges as :func:`edge_parts` finds them, in a list that
         it empties, so each part is freed as soon as its edges are placed (the peak memory of training).
         """
         lat = cls.__new__(cls)
         lat._build(words, parts)
         return lat
 
-    def _build(self, words: _Words, parts: list[Part]) -> None:
+    def _build(self, words: WordTable, parts: list[Part]) -> None:
         self.w = words
         pos_t = np.int32 if words.num_nodes < 2**31 else np.int64
         # Each node's position inside its word, for the sort only: a few bytes per character.
@@ -259,7 +259,7 @@ def _kept_groups(groups: Groups, kept: np.ndarray) -> Groups:
     return Groups(groups.node[alive], size[alive].astype(groups.size.dtype), alive_before[groups.bounds])
 
 
-def _edge_parts(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray]) -> list[Part]:
+def edge_parts(words: WordTable, index: PieceIndex, runs: Optional[np.ndarray]) -> list[Part]:
     """All edges of the words' lattices as parts ``(length, start nodes, pieces)`` (see
     :mod:`~tokenizer_core.unigram.edge_order`), a part per piece length and chunk of positions.
     """
@@ -280,12 +280,12 @@ def _edge_parts(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray]) -
     return parts
 
 
-def _edges(words: _Words, index: _PieceIndex, runs: Optional[np.ndarray], *,
+def lattice_edges(words: WordTable, index: PieceIndex, runs: Optional[np.ndarray], *,
            with_word: bool = True) -> tuple[np.ndarray, ...]:
     """All (start node, end node, piece, word) edges of the words' lattices (without the word
-    if not ``with_word``: :class:`_Lattices` finds it from the end node).
+    if not ``with_word``: :class:`Lattices` finds it from the end node).
     """
-    parts = _edge_parts(words, index, runs)
+    parts = edge_parts(words, index, runs)
     if not parts:
         return tuple(np.zeros(0, dtype=np.int32) for _ in range(4 if with_word else 3))
     start = np.concatenate([s for _, s, _ in parts])

@@ -1,7 +1,7 @@
 """The EM state of Unigram training: current pieces, their log-probabilities and lattices, and one EM step.
 
->>> from tokenizer_core.unigram.words import _Words
->>> w = _Words(["ab", "ab", "b"], np.ones(3))
+>>> from tokenizer_core.unigram.words import WordTable
+>>> w = WordTable(["ab", "ab", "b"], np.ones(3))
 >>> state = EMState(w, w.runs(split_by_script=True, split_digits=False), ["a", "b", "ab"],
 ...                 np.log(np.array([0.25, 0.25, 0.5])), num_chars=2)
 >>> loglik, removed = state.em_step()
@@ -15,13 +15,13 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from tokenizer_core.unigram.batched_lattice import _edge_parts, _Lattices
+from tokenizer_core.unigram.batched_lattice import Lattices, edge_parts
 from tokenizer_core.unigram.edge_order import Part
 from tokenizer_core.unigram.memory import return_free_memory
 from tokenizer_core.unigram.native_lattice import NativeLattices
 from tokenizer_core.unigram.results import RemovedPiece
-from tokenizer_core.unigram.seed import _seed
-from tokenizer_core.unigram.words import _hash_strings, _PieceIndex, _Words
+from tokenizer_core.unigram.seed import seed_pieces
+from tokenizer_core.unigram.words import PieceIndex, WordTable, hash_strings
 
 _MIN_EXPECTED = 0.5  # SentencePiece's M-step threshold on expected counts
 
@@ -46,12 +46,12 @@ def digamma(x: np.ndarray) -> np.ndarray:
 
 
 def piece_keys(pieces: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The window hash and the length of each piece: what :class:`_PieceIndex` finds pieces by.
+    """The window hash and the length of each piece: what :class:`PieceIndex` finds pieces by.
 
     >>> [k.tolist() for k in piece_keys(["a", "ab"])][1]
     [1, 2]
     """
-    return _hash_strings(pieces), np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
+    return hash_strings(pieces), np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
 
 
 class EMState:
@@ -59,16 +59,16 @@ class EMState:
     ``lp`` and the corpus lattices over them, kept in step as pieces are removed.
     """
 
-    def __init__(self, words: _Words, runs: np.ndarray, pieces: list[str], lp: np.ndarray, *,
+    def __init__(self, words: WordTable, runs: np.ndarray, pieces: list[str], lp: np.ndarray, *,
                  num_chars: int) -> None:
         keys = piece_keys(pieces)
-        parts = _edge_parts(words, _PieceIndex(*keys), runs)
+        parts = edge_parts(words, PieceIndex(*keys), runs)
         self._start(words, parts, pieces, lp, num_chars=num_chars, keys=keys)
 
     @classmethod
-    def from_parts(cls, words: _Words, parts: list[Part], pieces: list[str], lp: np.ndarray, *,
+    def from_parts(cls, words: WordTable, parts: list[Part], pieces: list[str], lp: np.ndarray, *,
                    num_chars: int, keys: tuple[np.ndarray, np.ndarray]) -> EMState:
-        """Like the constructor, from the lattice edges as :func:`_edge_parts` finds them with the
+        """Like the constructor, from the lattice edges as :func:`edge_parts` finds them with the
         :func:`piece_keys` ``keys`` of ``pieces`` (the list is emptied as the lattices are built), so
         the caller can free the corpus' per-character arrays first: they are not needed any more.
         """
@@ -77,7 +77,7 @@ class EMState:
         return state
 
     @classmethod
-    def from_native(cls, words: _Words, corpus: Any, pieces: list[str], lp: np.ndarray, *,
+    def from_native(cls, words: WordTable, corpus: Any, pieces: list[str], lp: np.ndarray, *,
                     num_chars: int) -> EMState:
         """Like the constructor, with the kernel's corpus (:func:`.native_lattice.native_corpus`) in
         place of the lattices: each pass builds them word by word.
@@ -86,7 +86,7 @@ class EMState:
         state._start(words, NativeLattices(corpus, pieces), pieces, lp, num_chars=num_chars, keys=None)
         return state
 
-    def _start(self, words: _Words, parts: Union[list[Part], NativeLattices], pieces: list[str], lp: np.ndarray, *,
+    def _start(self, words: WordTable, parts: Union[list[Part], NativeLattices], pieces: list[str], lp: np.ndarray, *,
                num_chars: int, keys: Optional[tuple[np.ndarray, np.ndarray]]) -> None:
         self.words = words
         self.pieces = pieces
@@ -96,7 +96,7 @@ class EMState:
         # The pieces' window hashes and lengths (the numpy path finds pieces by them; the kernel hashes
         # the pieces itself: None there).
         self.hashes, self.lengths = keys if keys is not None else (None, None)
-        self.lattices = parts if isinstance(parts, NativeLattices) else _Lattices.from_parts(words, parts)
+        self.lattices = parts if isinstance(parts, NativeLattices) else Lattices.from_parts(words, parts)
 
     def keep_only(self, keep: np.ndarray) -> None:
         """Drop the pieces where ``keep`` is false (and their lattice edges); the rest are renumbered."""
@@ -138,18 +138,18 @@ class EMState:
         return freq
 
 
-def numpy_state(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int, line_final: Optional[np.ndarray],
+def numpy_state(words: WordTable, runs: np.ndarray, *, max_len: int, seed_size: int, line_final: Optional[np.ndarray],
                  corpus_last: Optional[int], num_chars: int) -> EMState:
     """Seeds and the lattices of the whole corpus as numpy arrays (the reference, without the kernel);
     the words' per-character arrays are dropped once the lattice edges are found.
     """
     return_free_memory()  # the counting's garbage: each phase starts on a heap without it
-    pieces, lp = _seed(words, runs, max_len=max_len, seed_size=seed_size, line_final=line_final,
+    pieces, lp = seed_pieces(words, runs, max_len=max_len, seed_size=seed_size, line_final=line_final,
                        corpus_last=corpus_last)
     del line_final
     return_free_memory()
     keys = piece_keys(pieces)
-    parts = _edge_parts(words, _PieceIndex(*keys), runs)
+    parts = edge_parts(words, PieceIndex(*keys), runs)
     # The lattices hold what EM and pruning need: the per-character arrays go before they are built.
     del runs
     words.drop_positions()

@@ -7,8 +7,8 @@ is missing or switched off (``TOKENIZER_CORE_PURE=1``). Seeds, Viterbi counts an
 exactly equal to it; expected counts differ in the last bits at most (the kernel adds the corpus up
 word by word, numpy level by level, with its own ``exp``), which tests/test_unigram_kernel.py bounds.
 
->>> from tokenizer_core.unigram.words import _Words
->>> w = _Words(["▁hug", "▁hug", "▁pug"], np.ones(3))
+>>> from tokenizer_core.unigram.words import WordTable
+>>> w = WordTable(["▁hug", "▁hug", "▁pug"], np.ones(3))
 >>> corpus = native_corpus(w, w.runs(split_by_script=True, split_digits=False))
 >>> if corpus is not None:   # the kernel is built
 ...     pieces, lp = native_seed(corpus, counts=w.counts, max_len=4, seed_size=10)
@@ -23,12 +23,12 @@ import numpy as np
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.text import native
-from tokenizer_core.unigram.words import _Words
+from tokenizer_core.unigram.words import WordTable
 
 
-def native_corpus(words: _Words, runs: np.ndarray) -> Optional[Any]:
+def native_corpus(words: WordTable, runs: np.ndarray) -> Optional[Any]:
     """The kernel's copy of ``words`` (code points, counts, where each run starts), or None without
-    the kernel. ``runs`` is :meth:`_Words.runs`: no piece crosses from one run into the next.
+    the kernel. ``runs`` is :meth:`WordTable.runs`: no piece crosses from one run into the next.
     """
     if not native.available() or not hasattr(native.kernel(), "UnigramCorpus"):
         return None
@@ -41,7 +41,7 @@ def native_corpus(words: _Words, runs: np.ndarray) -> Optional[Any]:
 def native_seed(corpus: Any, *, counts: np.ndarray, max_len: int, seed_size: int,
                 line_final: Optional[np.ndarray] = None,
                 corpus_last: Optional[int] = None) -> tuple[list[str], np.ndarray]:
-    """:func:`~tokenizer_core.unigram.seed._seed` by the kernel: the same pieces in the same order,
+    """:func:`~tokenizer_core.unigram.seed.seed_pieces` by the kernel: the same pieces in the same order,
     the same log-probabilities (``counts`` and ``line_final`` per word, as there).
     """
     if line_final is None:
@@ -63,7 +63,7 @@ def native_seed(corpus: Any, *, counts: np.ndarray, max_len: int, seed_size: int
 
 
 class NativeLattices:
-    """What :class:`~tokenizer_core.unigram.batched_lattice._Lattices` offers EM and pruning, each pass
+    """What :class:`~tokenizer_core.unigram.batched_lattice.Lattices` offers EM and pruning, each pass
     a kernel call over lattices built word by word; it keeps only the current pieces.
     """
 

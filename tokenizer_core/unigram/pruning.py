@@ -1,7 +1,7 @@
 """Unigram pruning: drop the pieces whose loss would cost the corpus likelihood least, then cut to size.
 
->>> from tokenizer_core.unigram.words import _Words
->>> w = _Words(["ab"] * 3 + ["abc"], np.ones(4))
+>>> from tokenizer_core.unigram.words import WordTable
+>>> w = WordTable(["ab"] * 3 + ["abc"], np.ones(4))
 >>> state = EMState(w, w.runs(split_by_script=True, split_digits=False), ["a", "b", "c", "ab", "abc"],
 ...                 np.log(np.array([0.1, 0.1, 0.1, 0.5, 0.2])), num_chars=3)
 >>> num_tokens, removed = prune(state, target=4, shrinking_factor=0.75)
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tokenizer_core.unigram.batched_lattice import _edge_parts, _Lattices
+from tokenizer_core.unigram.batched_lattice import Lattices, edge_parts
 from tokenizer_core.unigram.em import EMState
 from tokenizer_core.unigram.native_lattice import NativeLattices
 from tokenizer_core.unigram.results import RemovedPiece
-from tokenizer_core.unigram.words import _PieceIndex, _Words
+from tokenizer_core.unigram.words import PieceIndex, WordTable
 
 
 def best_splits(state: EMState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -30,15 +30,15 @@ def best_splits(state: EMState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     alt_score = np.full(len(state.pieces), -np.inf)
     if not len(multi):
         return alt_score, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    pw = _Words([state.pieces[i] for i in multi.tolist()], np.ones(len(multi)))
+    pw = WordTable([state.pieces[i] for i in multi.tolist()], np.ones(len(multi)))
     parts = []
-    for length, start, piece in _edge_parts(pw, _PieceIndex(state.hashes, state.lengths), None):
+    for length, start, piece in edge_parts(pw, PieceIndex(state.hashes, state.lengths), None):
         # The piece itself (an edge over its whole word) is excluded: a split has two tokens or more.
         word = np.searchsorted(pw.first, start, side="right") - 1
         split = (start != pw.first[word]) | (start + length != pw.last[word])
         parts.append((length, start[split], piece[split]))
     pw.drop_positions()  # the lattices need only the node numbers
-    lat = _Lattices.from_parts(pw, parts)
+    lat = Lattices.from_parts(pw, parts)
     owners, alts = [], []
     back, best = lat.viterbi(state.lp)
     alt_score[multi] = best[pw.last]

@@ -1,7 +1,7 @@
 """Seed pieces for Unigram training: frequent maximal substrings (what a suffix array finds) plus every character.
 
->>> w = _Words(["▁hug", "▁hug", "▁pug"], np.ones(3))
->>> pieces, lp = _seed(w, w.runs(split_by_script=True, split_digits=False), max_len=4, seed_size=10)
+>>> w = WordTable(["▁hug", "▁hug", "▁pug"], np.ones(3))
+>>> pieces, lp = seed_pieces(w, w.runs(split_by_script=True, split_digits=False), max_len=4, seed_size=10)
 >>> pieces[:5], sorted(pieces[5:])   # characters first, then repeated substrings
 (['g', 'h', 'p', 'u', '▁'], ['hug', 'ug', '▁hug'])
 >>> bool(np.isclose(np.exp(lp).sum(), 1.0))
@@ -15,10 +15,10 @@ from typing import Optional
 import numpy as np
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.unigram.words import BOUNDARY, _Words
+from tokenizer_core.unigram.words import BOUNDARY, WordTable
 
 
-def _seed(words: _Words, runs: np.ndarray, *, max_len: int, seed_size: int,
+def seed_pieces(words: WordTable, runs: np.ndarray, *, max_len: int, seed_size: int,
           line_final: Optional[np.ndarray] = None,
           corpus_last: Optional[int] = None) -> tuple[list[str], np.ndarray]:
     """Seed pieces and their initial log-probabilities (characters first).

@@ -51,7 +51,7 @@ from tokenizer_core.options import DEFAULT_MAX_WORD_LENGTH, TrainOptions
 from tokenizer_core.parts import TokenizerParts
 from tokenizer_core.text.counting import count_pieces
 from tokenizer_core.types import ProgressCallback, no_progress
-from tokenizer_core.unigram.batched_lattice import _edges, _Lattices
+from tokenizer_core.unigram.batched_lattice import Lattices, lattice_edges
 from tokenizer_core.unigram.coverage import char_counts, required_chars, split_at_rare
 from tokenizer_core.unigram.em import EMState, digamma, numpy_state
 from tokenizer_core.unigram.line_ends import LineEnds, short_lines
@@ -59,14 +59,14 @@ from tokenizer_core.unigram.memory import keep_large_blocks_returnable, return_f
 from tokenizer_core.unigram.native_lattice import native_corpus, native_seed
 from tokenizer_core.unigram.pruning import finalize, prune
 from tokenizer_core.unigram.results import RemovedPiece, UnigramRound, UnigramTrainResult
-from tokenizer_core.unigram.words import BOUNDARY, _hash_strings, _PieceIndex, _Words
+from tokenizer_core.unigram.words import BOUNDARY, PieceIndex, WordTable, hash_strings
 
 # Re-exported: tests, the app and benchmarks import these from here (the private ones are
 # the numpy internals that tests check directly).
 __all__ = [
     "BOUNDARY", "DEFAULT_VOCAB_SIZE", "RemovedPiece", "UnigramRound", "UnigramTrainResult", "count_words",
     "digamma", "train_unigram", "train_unigram_parts", "unigram_components",
-    "_Lattices", "_PieceIndex", "_Words", "_edges", "_hash_strings",
+    "Lattices", "PieceIndex", "WordTable", "lattice_edges", "hash_strings",
 ]
 
 DEFAULT_VOCAB_SIZE = 8000
@@ -211,7 +211,7 @@ def _merged_counts(word_counts: Union[Mapping[str, int], Iterable[tuple[str, int
     return counts
 
 
-def _training_words(counts: Counter[str], *, max_word_length: int) -> _Words:
+def _training_words(counts: Counter[str], *, max_word_length: int) -> WordTable:
     """The distinct words EM works on, sorted; an over-long word only adds its characters."""
     # Long words only feed the alphabet: add each of their characters as a one-letter word.
     trainable = Counter({w: c for w, c in counts.items() if len(w) <= max_word_length})
@@ -220,7 +220,7 @@ def _training_words(counts: Counter[str], *, max_word_length: int) -> _Words:
             for ch in w:
                 trainable[ch] += c
     word_list = sorted(trainable)
-    return _Words(word_list, np.array([trainable[w] for w in word_list], dtype=np.float64))
+    return WordTable(word_list, np.array([trainable[w] for w in word_list], dtype=np.float64))
 
 
 def _em_rounds(state: EMState, *, desired: int, shrinking_factor: float, num_sub_iterations: int,

@@ -1,6 +1,6 @@
 """The training corpus packed for numpy: distinct words end to end, their runs and substring hashes.
 
->>> w = _Words(["▁ab", "▁b"], np.array([2.0, 1.0]))
+>>> w = WordTable(["▁ab", "▁b"], np.array([2.0, 1.0]))
 >>> w.offsets.tolist(), w.first.tolist(), w.last.tolist(), w.num_nodes
 ([0, 3, 5], [0, 4], [3, 6], 7)
 >>> w.runs(split_by_script=True, split_digits=False).tolist()   # a new run at each word and "▁"
@@ -46,7 +46,7 @@ def _script_of(ch: str) -> str:
     return "COMMON"
 
 
-class _Words:
+class WordTable:
     """Distinct words packed end to end: code points, word offsets and per-position facts.
 
     Node ``i + word_of[i]`` is the position before character ``i`` (each word adds
@@ -110,7 +110,7 @@ class _Words:
         changes; with ``split_digits`` every digit is a run of its own. Without ``split_by_number``
         digits take the script of the letters around them, as SentencePiece lets them join any script.
 
-        >>> w = _Words(["▁ab12cd"], np.ones(1))
+        >>> w = WordTable(["▁ab12cd"], np.ones(1))
         >>> w.runs(split_by_script=True, split_digits=False).tolist()
         [1, 1, 1, 2, 2, 3, 3]
         >>> w.runs(split_by_script=True, split_digits=False, split_by_number=False).tolist()
@@ -177,9 +177,9 @@ class _Words:
             yield length, h
 
 
-def _hash_strings(pieces: list[str]) -> np.ndarray:
-    """The window hash of each whole string (same function as :meth:`_Words.window_hashes`)."""
-    w = _Words(pieces, np.ones(len(pieces)))
+def hash_strings(pieces: list[str]) -> np.ndarray:
+    """The window hash of each whole string (same function as :meth:`WordTable.window_hashes`)."""
+    w = WordTable(pieces, np.ones(len(pieces)))
     lengths = w.offsets[1:] - w.offsets[:-1]
     out = np.zeros(len(pieces), dtype=np.uint64)
     for length, h in w.window_hashes(w.max_length):
@@ -188,7 +188,7 @@ def _hash_strings(pieces: list[str]) -> np.ndarray:
     return out
 
 
-class _PieceIndex:
+class PieceIndex:
     """Find piece ids by (length, hash) with one binary search per window."""
 
     def __init__(self, hashes: np.ndarray, lengths: np.ndarray) -> None:

@@ -24,7 +24,7 @@ Pair = tuple[int, int]
 
 # Fields of a pair's record in PairStats.info (a list, so one dict lookup reaches all of them).
 # The two stamps belong to PairRanking: they name the pair's current heap entries.
-_COUNT, _SCORE_STAMP, _COUNT_STAMP, _FIRST_WORD, _FIRST_OFFSET, _WHERE = range(6)
+COUNT, SCORE_STAMP, COUNT_STAMP, FIRST_WORD, FIRST_OFFSET, _WHERE = range(6)
 _NOWHERE = 1 << 62  # "first word" of a pair that is being created
 
 
@@ -117,7 +117,7 @@ class PairStats:
                     pair = (sym, symbols[i + 1])
                     rec = info.get(pair)
                     if rec is not None:
-                        rec[_COUNT] += count
+                        rec[COUNT] += count
                         rec[_WHERE].add(w)
                     else:
                         # words are read in order, so this is the first occurrence
@@ -129,13 +129,13 @@ class PairStats:
     # -- scores --------------------------------------------------------------------------------
     def score(self, pair: Pair) -> float:
         # Same expression as ScoredPair.score, so trace scores equal the compared ones bit for bit.
-        return self.info[pair][_COUNT] / (self.sym_count[pair[0]] * self.sym_count[pair[1]])
+        return self.info[pair][COUNT] / (self.sym_count[pair[0]] * self.sym_count[pair[1]])
 
     def scored(self, pair: Pair) -> ScoredPair:
         """The trace view of a pair (cached until the next merge, when counts change)."""
         rec = self.scored_cache.get(pair)
         if rec is None:
-            rec = ScoredPair(self.sym_str[pair[0]], self.sym_str[pair[1]], self.info[pair][_COUNT],
+            rec = ScoredPair(self.sym_str[pair[0]], self.sym_str[pair[1]], self.info[pair][COUNT],
                              self.sym_count[pair[0]], self.sym_count[pair[1]])
             self.scored_cache[pair] = rec
         return rec
@@ -183,15 +183,15 @@ class PairStats:
             rec = info[p]
             n_new = new_pairs.get(p, 0)
             if n_new != n_old:
-                rec[_COUNT] += (n_new - n_old) * f
+                rec[COUNT] += (n_new - n_old) * f
                 changed.add(p)
             if n_new == 0:
                 rec[_WHERE].discard(w)
-            if w <= rec[_FIRST_WORD] and p not in first_dirty:
+            if w <= rec[FIRST_WORD] and p not in first_dirty:
                 first_dirty[p] = -1
         for p, n_new in new_pairs.items():
             if p in old_pairs:
-                if w <= info[p][_FIRST_WORD]:
+                if w <= info[p][FIRST_WORD]:
                     prev = first_dirty.get(p, -1)
                     first_dirty[p] = w if prev < 0 else min(prev, w)
                 continue
@@ -202,7 +202,7 @@ class PairStats:
                 pairs_of[p[0]].add(p)
                 pairs_of[p[1]].add(p)
             else:  # possibly emptied earlier in this merge and not yet dropped
-                rec[_COUNT] += n_new * f
+                rec[COUNT] += n_new * f
                 rec[_WHERE].add(w)
             prev = first_dirty.get(p, -1)
             first_dirty[p] = w if prev < 0 else min(prev, w)
@@ -216,13 +216,13 @@ class PairStats:
             if not where:
                 self._drop(p)
                 continue
-            fw = rec[_FIRST_WORD]
+            fw = rec[FIRST_WORD]
             if fw in where:
                 fw = fw if seen_in < 0 else min(fw, seen_in)
             else:
                 fw = min(where)
-            rec[_FIRST_WORD] = fw
-            rec[_FIRST_OFFSET] = self._offset_in(words[fw], p)
+            rec[FIRST_WORD] = fw
+            rec[FIRST_OFFSET] = self._offset_in(words[fw], p)
             changed.add(p)
 
     def _drop(self, p: Pair) -> None:

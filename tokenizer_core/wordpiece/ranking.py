@@ -17,11 +17,11 @@ import itertools
 from typing import Optional
 
 from tokenizer_core.wordpiece.pair_stats import (
-    _COUNT,
-    _COUNT_STAMP,
-    _FIRST_OFFSET,
-    _FIRST_WORD,
-    _SCORE_STAMP,
+    COUNT,
+    COUNT_STAMP,
+    FIRST_OFFSET,
+    FIRST_WORD,
+    SCORE_STAMP,
     Pair,
     PairStats,
 )
@@ -78,11 +78,11 @@ class PairRanking:
         """Push fresh entries on both heaps (older entries of the pair die with their stamps)."""
         rec = self.info[pair]
         stamp = next(self._stamps)
-        rec[_SCORE_STAMP] = rec[_COUNT_STAMP] = stamp
-        count = rec[_COUNT]
+        rec[SCORE_STAMP] = rec[COUNT_STAMP] = stamp
+        count = rec[COUNT]
         if count >= self.min_frequency:
             a, b = pair
-            fw, fo = rec[_FIRST_WORD], rec[_FIRST_OFFSET]
+            fw, fo = rec[FIRST_WORD], rec[FIRST_OFFSET]
             score = count / (self.sym_count[a] * self.sym_count[b])
             heapq.heappush(self.score_heap, (-score, fw, fo, stamp, pair, self.epoch[a], self.epoch[b]))
             heapq.heappush(self.count_heap, (-count, fw, fo, stamp, pair))
@@ -112,10 +112,10 @@ class PairRanking:
         cands = []
         for pair in self.pairs_of[sym]:
             rec = info[pair]
-            count = rec[_COUNT]
+            count = rec[COUNT]
             if count >= minf and pair not in taken:
-                cands.append((-(count / (sym_count[pair[0]] * sym_count[pair[1]])), rec[_FIRST_WORD],
-                              rec[_FIRST_OFFSET], pair))
+                cands.append((-(count / (sym_count[pair[0]] * sym_count[pair[1]])), rec[FIRST_WORD],
+                              rec[FIRST_OFFSET], pair))
         if len(cands) > want:
             cands = heapq.nsmallest(want + 1, cands)
             rest = cands.pop()
@@ -123,14 +123,14 @@ class PairRanking:
             push(heap, (rest[0], rest[1], rest[2] - 0.5, stamp, (sym, -1), 0, 0))
         for key, fw, fo, pair in cands:
             a, b = pair
-            stamp = info[pair][_SCORE_STAMP] = next(stamps)
+            stamp = info[pair][SCORE_STAMP] = next(stamps)
             push(heap, (key, fw, fo, stamp, pair, epoch[a], epoch[b]))
 
     # -- reading -------------------------------------------------------------------------------
     def _current(self, entry: tuple) -> bool:
         a, b = entry[4]
         rec = self.info.get(entry[4])
-        return (rec is not None and rec[_SCORE_STAMP] == entry[3]
+        return (rec is not None and rec[SCORE_STAMP] == entry[3]
                 and self.epoch[a] == entry[5] and self.epoch[b] == entry[6])
 
     def top_by_score(self, k: int) -> list[Pair]:
@@ -159,7 +159,7 @@ class PairRanking:
         while heap:
             entry = heap[0]
             rec = info.get(entry[4])
-            if rec is not None and rec[_COUNT_STAMP] == entry[3]:
+            if rec is not None and rec[COUNT_STAMP] == entry[3]:
                 return entry[4]
             heapq.heappop(heap)
         return None
@@ -177,12 +177,12 @@ class PairRanking:
                 if b < 0:
                     if markers.get(a) == e[3]:
                         keep.append(e)
-                elif (r := info.get(e[4])) is not None and r[_SCORE_STAMP] == e[3] \
+                elif (r := info.get(e[4])) is not None and r[SCORE_STAMP] == e[3] \
                         and epoch[a] == e[5] and epoch[b] == e[6]:
                     keep.append(e)
             heapq.heapify(keep)
             self.score_heap = keep
         if len(self.count_heap) > limit:
             self.count_heap = [e for e in self.count_heap
-                               if (r := info.get(e[4])) is not None and r[_COUNT_STAMP] == e[3]]
+                               if (r := info.get(e[4])) is not None and r[COUNT_STAMP] == e[3]]
             heapq.heapify(self.count_heap)

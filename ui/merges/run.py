@@ -41,7 +41,7 @@ TEACHING_MAX_WORDS = 300
 #: Merge trees are drawn with at most this many merges; deeper ones are left collapsed.
 MAX_TREE_NODES = 40
 # The BPE trace keeps this many of the most frequent words (train_bpe_counts' keep_words).
-_BPE_KEPT_WORDS = 1000
+BPE_KEPT_WORDS = 1000
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import WordCounting, word_counting
 from tokenizer_core.types import ProgressCallback, no_progress
 from tokenizer_core.wordpiece.bert import train_bert_wordpiece_from_counts
-from ui.merges.run import _BPE_KEPT_WORDS, TEACHING_MAX_WORDS, BpeRun, MergeRun, RunFacts, WordPieceRun
+from ui.merges.run import BPE_KEPT_WORDS, TEACHING_MAX_WORDS, BpeRun, MergeRun, RunFacts, WordPieceRun
 from ui.merges.settings import MergeSettings
 
 
@@ -55,11 +55,11 @@ def train_run(corpus: Corpus, settings: MergeSettings, *, counts: Optional[Mappi
     if s.algorithm == "wordpiece":
         parts, training = train_bert_wordpiece_from_counts(counts, options=options, progress=progress)
         facts = RunFacts(settings=s, tokenizer=Tokenizer.from_parts(parts), words=words,
-                         top_words=_sorted_top(counts, _BPE_KEPT_WORDS), seconds=time.perf_counter() - start)
+                         top_words=_sorted_top(counts, BPE_KEPT_WORDS), seconds=time.perf_counter() - start)
         return WordPieceRun(facts, training=training)
     parts, result = train_bpe_from_counts(counts, options=options, progress=progress)
     facts = RunFacts(settings=s, tokenizer=Tokenizer.from_parts(parts), words=words,
-                     top_words=result.trace.top_words(_BPE_KEPT_WORDS), seconds=time.perf_counter() - start)
+                     top_words=result.trace.top_words(BPE_KEPT_WORDS), seconds=time.perf_counter() - start)
     return BpeRun(facts, result=result)
 
 

@@ -102,7 +102,7 @@ def engine_url(setting: str) -> str:
     return setting
 
 
-def _describe(err: BaseException) -> str:
+def describe_error(err: BaseException) -> str:
     text = str(getattr(err, "orig", None) or err).strip().splitlines()
     return text[0][:200] if text else type(err).__name__
 
@@ -128,7 +128,7 @@ class Store:
             store = cls(engine, quota=quota)
             store._prepare()
         except (SQLAlchemyError, OSError, ValueError) as err:
-            raise StoreUnavailable(f"the workspace database cannot be used ({_describe(err)})") from err
+            raise StoreUnavailable(f"the workspace database cannot be used ({describe_error(err)})") from err
         return store
 
     def _prepare(self) -> None:
@@ -185,7 +185,7 @@ class Store:
                                                     meta=meta_json, created=now, last_used=now))
                 return link
         except SQLAlchemyError as err:
-            raise StoreUnavailable(f"the workspace database refused the save ({_describe(err)})") from err
+            raise StoreUnavailable(f"the workspace database refused the save ({describe_error(err)})") from err
 
     def get(self, link: str) -> Stored:
         """What ``link`` names (and it counts as used now); :class:`LinkNotFound` when unknown or expired."""
@@ -198,7 +198,7 @@ class Store:
                     raise LinkNotFound(f"no saved item has the id {link[:40]!r} (it may have expired)")
                 conn.execute(_LINKS.update().where(_LINKS.c.id == link).values(last_used=time.time()))
         except SQLAlchemyError as err:
-            raise StoreUnavailable(f"the workspace database cannot be read ({_describe(err)})") from err
+            raise StoreUnavailable(f"the workspace database cannot be read ({describe_error(err)})") from err
         try:
             payload = zlib.decompress(row.data)
         except zlib.error as err:
@@ -213,7 +213,7 @@ class Store:
             with self.engine.begin() as conn:
                 conn.execute(_LINKS.update().where(_LINKS.c.id.in_(links)).values(last_used=time.time()))
         except SQLAlchemyError as err:
-            raise StoreUnavailable(f"the workspace database cannot be written ({_describe(err)})") from err
+            raise StoreUnavailable(f"the workspace database cannot be written ({describe_error(err)})") from err
 
     def usage(self, workspace: Optional[str] = None) -> int:
         """Bytes stored in all (or the blobs one workspace links to)."""
@@ -221,7 +221,7 @@ class Store:
             with self.engine.connect() as conn:
                 return self._usage(conn, workspace)
         except SQLAlchemyError as err:
-            raise StoreUnavailable(f"the workspace database cannot be read ({_describe(err)})") from err
+            raise StoreUnavailable(f"the workspace database cannot be read ({describe_error(err)})") from err
 
     # -- limits ---------------------------------------------------------------------------------
     def _usage(self, conn: sa.Connection, workspace: Optional[str]) -> int:

@@ -34,7 +34,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from ui.store.backend import StoreError, StoreUnavailable, _describe, engine_url
+from ui.store.backend import StoreError, StoreUnavailable, describe_error, engine_url
 
 _META = sa.MetaData()
 _CLASSES = sa.Table(
@@ -136,7 +136,7 @@ class ClassRoom:
         try:
             _META.create_all(engine, checkfirst=True)
         except SQLAlchemyError as err:
-            raise StoreUnavailable(f"the class tables cannot be made ({_describe(err)})") from err
+            raise StoreUnavailable(f"the class tables cannot be made ({describe_error(err)})") from err
 
     @classmethod
     def open(cls, url: str, *, limits: ClassLimits = ClassLimits()) -> "ClassRoom":
@@ -150,7 +150,7 @@ class ClassRoom:
             with self.engine.begin() as conn:
                 return work(conn)
         except SQLAlchemyError as err:
-            raise StoreUnavailable(f"the class store cannot {what} ({_describe(err)})") from err
+            raise StoreUnavailable(f"the class store cannot {what} ({describe_error(err)})") from err
 
     # -- the teacher ------------------------------------------------------------------------------
     def start(self, *, lesson: str, title: str, page: str = "lessons", now: Optional[float] = None) -> tuple[str, str]:
