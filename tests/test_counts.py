@@ -349,3 +349,23 @@ class _no_exit:
 
     def __exit__(self, *exc):
         return False
+
+
+@given(n=st.integers(1, 12), seed=st.integers(0, 10**6))
+def test_partials_ready_in_any_order_are_summed_in_corpus_order(n: int, seed: int) -> None:
+    """The Dask engine's pairing (NeighbourSums), with tasks finishing in a random order and each
+    sum becoming ready at a random later time: the whole is the partitions in order, each once."""
+    import random
+
+    from tokenizer_core.counts.neighbours import NeighbourSums
+
+    rng = random.Random(seed)
+    sums = NeighbourSums()
+    waiting = [(f"<{i}>", i, i) for i in range(n)]  # what is running; the next to finish is drawn
+    while waiting:
+        partial, first, last = waiting.pop(rng.randrange(len(waiting)))
+        pair = sums.ready(partial, first, last)
+        if pair is not None:
+            assert pair.first < pair.last and pair.left.startswith(f"<{pair.first}>")
+            waiting.append((pair.left + pair.right, pair.first, pair.last))
+    assert sums.whole() == "".join(f"<{i}>" for i in range(n))

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any, Optional
 
 from tokenizer_core.counts.engines import CountJob, Progress, count_partition
+from tokenizer_core.counts.neighbours import NeighbourSums
 from tokenizer_core.counts.spec import Partial, combine
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.types import no_progress
@@ -90,12 +91,11 @@ def count_dask(job: CountJob, *, scheduler: Optional[str] = None, workers: Optio
         try:
             done_parts = done_bytes = 0
             span = {key: (part.index, part.index) for key, part in leaves.items()}
-            # Ready partials by the first and the last partition they cover: a partial is added to
-            # a ready neighbour as soon as both exist (a tree of sums, built as tasks finish), and
-            # only neighbours are added, so the pieces keep their order of first appearance. Sums
-            # go before counts still waiting (priority), so a worker holds few partials at a time.
-            by_first: dict[int, Any] = {}
-            by_last: dict[int, Any] = {}
+            # Partials are added as soon as a neighbour is ready (a tree of sums, built as tasks
+            # finish), the earlier on the left, so the pieces keep their order of first appearance
+            # (NeighbourSums). Sums go before counts still waiting (priority), so a worker holds
+            # few partials at a time.
+            sums = NeighbourSums()
             for fut in pending:
                 part = leaves.get(fut.key)
                 if fut.status == "error":
@@ -104,29 +104,17 @@ def count_dask(job: CountJob, *, scheduler: Optional[str] = None, workers: Optio
                     done_parts += 1
                     done_bytes += part.nbytes
                     progress(done_parts, done_bytes, f"counted {part.path.name}")
-                first, last = span[fut.key]
-                left = by_last.pop(first - 1, None)
-                right = by_first.pop(last + 1, None) if left is None else None
-                if left is None and right is None:
-                    by_first[first], by_last[last] = fut, fut
+                pair = sums.ready(fut, *span[fut.key])
+                if pair is None:
                     continue
-                if left is not None:
-                    del by_first[span[left.key][0]]
-                    summed = client.submit(combine, left, fut, max_pieces=job.max_pieces, retries=retries, pure=False,
-                                           priority=1)
-                    span[summed.key] = (span[left.key][0], last)
-                else:
-                    del by_last[span[right.key][1]]
-                    summed = client.submit(combine, fut, right, max_pieces=job.max_pieces, retries=retries, pure=False,
-                                           priority=1)
-                    span[summed.key] = (first, span[right.key][1])
+                summed = client.submit(combine, pair.left, pair.right, max_pieces=job.max_pieces, retries=retries,
+                                       pure=False, priority=1)
+                span[summed.key] = (pair.first, pair.last)
                 live[summed.key] = summed
-                for used in (left, right, fut):
-                    if used is not None:
-                        live.pop(used.key, None)
+                for used in (pair.left, pair.right):
+                    live.pop(used.key, None)
                 pending.add(summed)
-            final = by_first[0]
-            return final.result()
+            return sums.whole().result()
         except KeyboardInterrupt:
             client.cancel(list(live.values()), force=True)
             raise
