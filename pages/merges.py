@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.merges.view import render_page
+from ui.merges.page import render_page
 from ui.router import require_router
 
 require_router()

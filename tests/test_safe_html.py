@@ -59,7 +59,7 @@ def hostile_run():
 
 
 def test_every_merges_page_builder_escapes_hostile_tokens(hostile_run):
-    """Each builder behind an st.html block of ui/merges/view.py, fed tokens made of HTML."""
+    """Each builder behind an st.html block of ui/merges/page.py, fed tokens made of HTML."""
     run = hostile_run
     step = run.num_steps
     view = encode(run, " ".join(HOSTILE), step)
