@@ -41,12 +41,17 @@ ValueError: 'unigram' is not one of bpe, wordpiece
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 import streamlit as st
+
+from ui import address
+
+# The address itself (read as sent, written in one history entry a run) lives in ui/address.py;
+# these names are the pages' way to it.
+from ui.address import current_pairs, one_entry  # noqa: F401
 
 _SEEN = "url_seen"  # parameter name -> the raw values this session has read from, or written to, the address
 # The browser sends its address with every rerun, and it may not yet show what the previous run
@@ -59,7 +64,6 @@ MAX_URL_TEXT = 1000
 _LEFT_OUT = "url_left_out"  # parameter name -> why this run left its value out of the address
 _SEP = "\x1f"  # joins the values of a list parameter into one "raw" value for the seen-list
 _COMMITTED = "url_committed"  # parameter name -> the value of a form input the address shows
-_BATCH = "url_batch"  # while a run's changes are gathered: parameter name -> its values ([] removes it)
 _MEMORY = "url_memory"  # session-state key of a page input -> the value its page last published
 
 
@@ -204,9 +208,9 @@ def history_navigation() -> bool:
 
 def _raw_of(p: UrlParam) -> Optional[str]:
     if p.many:
-        values = st.query_params.get_all(p.name)
+        values = address.sent_all(p.name)
         return _SEP.join(values) if values else None
-    return st.query_params.get(p.name)
+    return address.raw(p.name)
 
 
 def _committed() -> dict[str, Any]:
@@ -302,54 +306,6 @@ def _dump(p: UrlParam, value: Any) -> Any:
     return p.dump(value)
 
 
-def _get_all(name: str) -> list[str]:
-    """The values ``?name=`` will have after this run (its gathered changes included)."""
-    batch = st.session_state.get(_BATCH)
-    if batch is not None and name in batch:
-        return list(batch[name])
-    return st.query_params.get_all(name)
-
-
-def current_pairs() -> list[tuple[str, str]]:
-    """The address' parameters as they will be after this run, in order (for the share link)."""
-    batch = st.session_state.get(_BATCH) or {}
-    names = list(st.query_params) + [n for n in batch if n not in st.query_params]
-    return [(name, value) for name in names for value in _get_all(name)]
-
-
-def _apply(changes: Mapping[str, list[str]]) -> None:
-    """Write ``changes`` (name -> values, [] removes) into the address with one message, hence at
-    most one browser history entry."""
-    current = {name: st.query_params.get_all(name) for name in st.query_params}
-    target = dict(current)
-    for name, values in changes.items():
-        if values:
-            target[name] = list(values)
-        else:
-            target.pop(name, None)
-    if target != current:
-        st.query_params.from_dict(target)
-
-
-def _write(changes: Mapping[str, list[str]]) -> None:
-    batch = st.session_state.get(_BATCH)
-    if batch is not None:
-        batch.update(changes)
-    else:
-        _apply(changes)
-
-
-@contextmanager
-def one_entry() -> Iterator[None]:
-    """Gather the address changes of the code inside and write them at its end (also when it fails
-    or stops): one history entry for a run that changes the view, none for one that does not."""
-    st.session_state[_BATCH] = {}
-    try:
-        yield
-    finally:
-        _apply(st.session_state.pop(_BATCH, None) or {})
-
-
 def publish(params: Sequence[UrlParam]) -> None:
     """Write the current values into the address (defaults and values absent from the session left
     out; a value over its parameter's length limit is left out too, and :func:`left_out` says so).
@@ -369,14 +325,14 @@ def publish(params: Sequence[UrlParam]) -> None:
         if too_long:
             notes[p.name] = f"{p.what} ({len(raw):,} characters; a link carries up to {p.limit:,})"
         if (value == p.default and not p.explicit) or raw == "" or raw == [] or too_long:
-            if _get_all(p.name):
+            if address.get_all(p.name):
                 changes[p.name] = []
             continue
         values = list(raw) if p.many else [raw]
-        if _get_all(p.name) != values:
+        if address.get_all(p.name) != values:
             changes[p.name] = values
         note_seen(p.name, _SEP.join(values))
-    _write(changes)
+    address.write(changes)
 
 
 def left_out() -> list[str]:
@@ -391,7 +347,7 @@ def clear_left_out() -> None:
 
 def forget(params: Sequence[UrlParam]) -> None:
     """Take these parameters out of the address (their input is not on show)."""
-    _write({p.name: [] for p in params if _get_all(p.name)})
+    address.write({p.name: [] for p in params if address.get_all(p.name)})
 
 
 def show_refusals(messages: Sequence[str]) -> None:

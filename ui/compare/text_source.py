@@ -13,8 +13,8 @@ import streamlit as st
 
 from tokenizer_core.analysis.compare import robustness_examples
 from tokenizer_core.corpus.documents import Corpus
+from ui import address, url_state
 from ui import session as state
-from ui import url_state
 from ui.compare import PREFIX
 from ui.corpus.counts import say_no_running_text
 from ui.widgets.text import display_name, escape_markdown
@@ -41,8 +41,8 @@ URL_PARAMS = (
 def before_seed() -> None:
     """A link with a new ``?text=`` and no source of its own opens on that text (call before seeding):
     the source picker may still show an example from this session's earlier view."""
-    given = st.query_params.get("text")
-    if url_state.is_news("text", given) and SOURCE not in st.query_params:
+    given = address.raw("text")
+    if url_state.is_news("text", given) and address.raw(SOURCE) is None:
         st.session_state[SOURCE] = "type"
 
 

@@ -23,7 +23,7 @@ import streamlit as st
 from tokenizer_core.corpus import samples
 from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import CorpusError, TokenizerError
-from ui import cache, url_state
+from ui import address, cache, url_state
 from ui import session as state
 from ui.corpus import counts
 from ui.corpus.counts import is_counts
@@ -121,7 +121,7 @@ def _restore_own(raw: str) -> Optional[Corpus]:
 
 def restore() -> None:
     """Make the corpus named in the address active, once per distinct value (call before the page)."""
-    raw = st.query_params.get(PARAM)
+    raw = address.raw(PARAM)
     if not url_state.is_news(PARAM, raw):
         return  # absent, or written by this session itself (the browser may lag behind a change)
     url_state.note_seen(PARAM, raw)
@@ -143,12 +143,10 @@ def publish() -> None:
     """Write the active corpus into the address (saving the user's own text the first time)."""
     value = link_value(state.active_corpus())
     if value is None:
-        if PARAM in st.query_params:
-            del st.query_params[PARAM]
+        address.set_raw(PARAM, None)
         return
     url_state.note_seen(PARAM, value)
-    if st.query_params.get(PARAM) != value:
-        st.query_params[PARAM] = value
+    address.set_raw(PARAM, value)
 
 
 def show_message() -> None:

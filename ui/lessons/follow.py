@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui import url_state
+from ui import address, url_state
 from ui.lessons import live
 from ui.store.backend import StoreError
 from ui.store.classes import ClassError
@@ -71,12 +71,12 @@ def follow(pages: Mapping[str, Any], current: str) -> None:
     st.session_state[LESSON] = state.lesson
     st.session_state[STEP] = state.step
     target = "lessons" if live.role() == "speaker" or state.page not in pages else state.page
-    own = {k: v for k, v in st.query_params.to_dict().items() if k in PRIVATE}
+    own = {k: v for k, v in address.address().items() if k in PRIVATE}
     view = {**state.view, **own} if target == state.page else {**own}
     if target != current:
         st.switch_page(pages[target], query_params=view)
-    if view_of(st.query_params.to_dict()) != view_of(view):
-        st.query_params.from_dict(view)  # the page restores its state from the new address
+    if view_of(address.address()) != view_of(view):
+        address.replace_address(view)  # the page restores its state from the new address
 
 
 def poll() -> None:

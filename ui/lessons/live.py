@@ -18,6 +18,7 @@ from typing import Any, Optional
 import streamlit as st
 
 from tokenizer_core.lessons.questions import Question
+from ui import address
 from ui.lessons import PREFIX, ask
 from ui.store import workspace
 from ui.store.backend import StoreError
@@ -70,7 +71,7 @@ def following() -> bool:
 
 def open_speaker_link() -> None:
     """``?class=CODE&speaker=TOKEN`` opens this session as the class's speaker screen."""
-    token, code = st.query_params.get(SPEAKER_PARAM), st.query_params.get(JOIN_PARAM)
+    token, code = address.raw(SPEAKER_PARAM), address.raw(JOIN_PARAM)
     if token and code and role() is None:
         st.session_state.update({ROLE: "speaker", CODE: clean_code(code), TOKEN: str(token)[:64], SEEN: 0})
 
@@ -120,7 +121,7 @@ def _start_or_join(r: ClassRoom, *, lesson_id: str, title: str, prefix: str = PR
     with join:
         st.markdown("**Join a class**")
         with st.form(prefix + "class_join_form", border=False):
-            code = st.text_input("Class code", value=clean_code(st.query_params.get(JOIN_PARAM, "")), max_chars=12,
+            code = st.text_input("Class code", value=clean_code(address.raw(JOIN_PARAM, "") or ""), max_chars=12,
                                  key=prefix + "class_join_code")
             name = st.text_input("Your name (optional)", max_chars=40, key=prefix + "class_join_name")
             if st.form_submit_button("Join", icon=":material/login:"):

@@ -16,7 +16,7 @@ from dataclasses import replace
 import streamlit as st
 
 from tokenizer_core.lessons import BUILTIN_IDS, Lesson, LessonError
-from ui import url_state
+from ui import address, url_state
 from ui.lessons import PREFIX, ask, follow, library, live
 from ui.lessons.handout import build_handout
 from ui.lessons.view import figure_of, render_step
@@ -97,7 +97,7 @@ def _downloads(lesson: Lesson, *, notes: bool) -> None:
 
 def render_page() -> None:
     """The whole page (called by ``pages/lessons.py``)."""
-    step_from_link = url_state.is_news(STEP_PARAM.name, st.query_params.get(STEP_PARAM.name))
+    step_from_link = url_state.is_news(STEP_PARAM.name, address.raw(STEP_PARAM.name))
     url_state.seed(PARAMS)
     if st.session_state.get(LESSON) not in library.available():
         found = library.restore(str(st.session_state.get(LESSON)))
@@ -122,7 +122,7 @@ def render_page() -> None:
         st.session_state[STEP] = 0  # another lesson (a link without a step): from its start
     st.session_state[_SHOWN] = st.session_state[LESSON]
     with st.expander("Live class", icon=":material/groups:", expanded=live.role() is not None
-                     or bool(st.query_params.get(live.JOIN_PARAM))):
+                     or bool(address.raw(live.JOIN_PARAM))):
         at = clamp_step(st.session_state.get(STEP, 0), num_steps=len(lesson.steps) - 1)
         live.render_panel(lesson_id=st.session_state[LESSON], title=lesson.title,
                           next_title=lesson.steps[at + 1].title if at + 1 < len(lesson.steps) else "")
