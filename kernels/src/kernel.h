@@ -187,6 +187,8 @@ extern PyTypeObject ChunkTableType;
 extern PyTypeObject PairRanksType;
 /* merge_ids.c: the module's functions loading a BPE model's tables. */
 extern PyMethodDef merge_ids_methods[];
+/* The id of token in vocab (a dict of str to int): 1 found, 0 absent or not a plain int32, -1 error. */
+int vocab_token_id(PyObject *vocab, PyObject *token, int32_t *out);
 extern PyMethodDef columns_methods[];
 
 #endif

@@ -59,8 +59,9 @@ fail:
     return NULL;
 }
 
-/* The id of token in vocab (a dict of str to int): 1 found, 0 absent or not a plain int32, -1 error. */
-static int token_id(PyObject *vocab, PyObject *token, int32_t *out) {
+/* The id of token in vocab (a dict of str to int): 1 found, 0 absent or not a plain int32, -1 error
+ * (kernel.h; pair_ranks.c looks pairs up with it too). */
+int vocab_token_id(PyObject *vocab, PyObject *token, int32_t *out) {
     PyObject *v = PyDict_GetItemWithError(vocab, token);
     if (!v) return PyErr_Occurred() ? -1 : 0;
     if (!PyLong_CheckExact(v)) return 0;
@@ -101,8 +102,8 @@ static PyObject *merge_ids(PyObject *self, PyObject *args) {
         PyObject *left = PyTuple_GET_ITEM(m, 0), *right = PyTuple_GET_ITEM(m, 1);
         if (!PyUnicode_CheckExact(left) || !PyUnicode_CheckExact(right)) goto none;
         int32_t l, r, v;
-        int got = token_id(vocab, left, &l);
-        if (got == 1) got = token_id(vocab, right, &r);
+        int got = vocab_token_id(vocab, left, &l);
+        if (got == 1) got = vocab_token_id(vocab, right, &r);
         if (got < 0) goto fail;
         if (!got) goto none;
         PyObject *tail = right;
@@ -118,7 +119,7 @@ static PyObject *merge_ids(PyObject *self, PyObject *args) {
         PyObject *merged = PyUnicode_Concat(left, tail);
         Py_DECREF(tail);
         if (!merged) goto fail;
-        got = token_id(vocab, merged, &v);
+        got = vocab_token_id(vocab, merged, &v);
         Py_DECREF(merged);
         if (got < 0) goto fail;
         if (!got) goto none;

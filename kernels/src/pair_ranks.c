@@ -49,19 +49,6 @@ static void PairRanks_dealloc(PairRanks *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* The id of a vocabulary token: 1 found, 0 absent or not a plain int32, -1 error. */
-static int vocab_id(PyObject *vocab, PyObject *token, int32_t *out) {
-    PyObject *v = PyDict_GetItemWithError(vocab, token);
-    if (!v) return PyErr_Occurred() ? -1 : 0;
-    if (!PyLong_CheckExact(v)) return 0;
-    int overflow;
-    long long id = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (id == -1 && PyErr_Occurred()) return -1;
-    if (overflow || id < 0 || id > INT32_MAX) return 0;
-    *out = (int32_t)id;
-    return 1;
-}
-
 /* PairRanks(vocab, triples): vocab a dict of str to int, triples merge_ids' bytes. */
 static int PairRanks_init(PairRanks *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"vocab", "triples", NULL};
@@ -150,8 +137,8 @@ static PyObject *PairRanks_get(PairRanks *self, PyObject *pair) {
     PyObject *left = PyTuple_GET_ITEM(pair, 0), *right = PyTuple_GET_ITEM(pair, 1);
     if (!PyUnicode_CheckExact(left) || !PyUnicode_CheckExact(right)) Py_RETURN_NONE;
     int32_t l, r;
-    int got = vocab_id(self->vocab, left, &l);
-    if (got == 1) got = vocab_id(self->vocab, right, &r);
+    int got = vocab_token_id(self->vocab, left, &l);
+    if (got == 1) got = vocab_token_id(self->vocab, right, &r);
     if (got < 0) return NULL;
     if (!got) Py_RETURN_NONE;
     const int64_t *rank = u64map_find(&self->ranks, pair_key(l, r));
