@@ -41,6 +41,28 @@ def wait_idle(page) -> None:  # noqa: ANN001 (a Playwright page)
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=90_000)
 
 
+def click_until(page, target, outcome, *, tries: int = 3) -> None:  # noqa: ANN001 (Playwright objects)
+    """Click ``target`` until ``outcome`` (a locator) is visible. Under load a click can land while a
+    run redraws its element and be lost; a click is tried again only once the page is idle (the run
+    it may have started has ended) and the outcome is still absent, so nothing is done twice."""
+    from playwright.sync_api import expect
+
+    for attempt in range(tries):
+        wait_idle(page)
+        target.click()
+        try:
+            expect(outcome.first).to_be_visible(timeout=20_000)
+            return
+        except AssertionError:
+            wait_idle(page)  # a slow run the click did start ends here
+            try:
+                expect(outcome.first).to_be_visible(timeout=5_000)
+                return
+            except AssertionError:
+                if attempt == tries - 1:
+                    raise
+
+
 LESSONS_PAGE = "pages/lessons.py"
 
 

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests._pages import wait_idle
+from tests._pages import click_until, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -99,9 +99,9 @@ def test_the_other_batch_controls(streamlit_server, browser_page):
     expect(page.get_by_text("needs the token")).to_have_count(0, timeout=30_000)  # GPT-2 has <|endoftext|>: no error
     expect(metric(page, "Rows")).to_have_text("3", timeout=30_000)
 
-    page.get_by_role("tab", name="Masks").click()
+    click_until(page, page.get_by_role("tab", name="Masks"), page.locator(".st-key-batch_mask_row"))
     pick(page, "batch_mask_row", "2")
-    page.get_by_role("tab", name="Waste and throughput").click()
+    click_until(page, page.get_by_role("tab", name="Waste and throughput"), page.locator(".st-key-batch_lengths input"))
     fill(page, "batch_lengths", "4, 8")
     expect(page.get_by_text("One batch of 2: padded to 8").first).to_be_visible(timeout=30_000)
     page.locator(".st-key-batch_use_lengths button").click()

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from bench.app_server import running_app
-from tests._pages import wait_idle
+from tests._pages import click_until, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -62,8 +62,8 @@ def _make_link(browser, url: str) -> str:  # noqa: ANN001 (Playwright objects)
         wait_idle(page)
         expect(page.get_by_test_id("stSidebar")).to_contain_text(NAME, timeout=60_000)
         page.get_by_text("Add a tokenizer to the shelf").click()
-        page.locator(".st-key-tokenizers_train button").click()
-        expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("put on the shelf", timeout=120_000)
+        click_until(page, page.locator(".st-key-tokenizers_train button"),
+                    page.get_by_test_id("stAlertContentSuccess").filter(has_text="put on the shelf"))
         wait_idle(page)
         _expect_picked(page)
         page.wait_for_function("() => /[?&]shelf=/.test(location.search) && /[?&]corpus=/.test(location.search)",
