@@ -54,8 +54,10 @@ def test_hostile_corpus_files_on_the_corpus_page(streamlit_server, browser_page)
     from playwright.sync_api import expect
 
     page = browser_page
-    page.goto(streamlit_server + "/")
-    active = page.get_by_role("heading", name="Active corpus: English prose")
+    # A small sample in use (a link): every upload reruns the page, which then redraws that corpus'
+    # statistics, not the 2 MB default's.
+    page.goto(streamlit_server + "/?corpus=hf-course-hug-pug")
+    active = page.get_by_role("heading", name=re.compile("^Active corpus: .*hug"))
     expect(active).to_be_visible(timeout=90_000)
     page.get_by_text("Upload files", exact=True).click()
     wait_idle(page)
@@ -87,7 +89,7 @@ def test_hostile_tokenizer_files_on_the_tokenizers_page(streamlit_server, browse
     from playwright.sync_api import expect
 
     page = browser_page
-    page.goto(streamlit_server + "/tokenizers")
+    page.goto(streamlit_server + "/tokenizers?corpus=hf-course-hug-pug")
     expect(page.get_by_role("heading", name="Tokenizers", exact=True)).to_be_visible(timeout=90_000)
     wait_idle(page)
     page.get_by_text("Add a tokenizer to the shelf").click()
