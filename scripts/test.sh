@@ -17,6 +17,11 @@ if [ -n "$NEED" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $NEED >/dev/null
 fi
 python -m ruff check .
+# Python keeps compiled modules (and pytest its assert-rewritten tests) in __pycache__ folders, which git
+# ignores: with PYTHONDONTWRITEBYTECODE set (some images set it) every worker, server and CLI
+# subprocess of the run compiled the same sources again, and each pytest process rewrote all 280 test
+# modules (10 s of its 17 s collection).
+unset PYTHONDONTWRITEBYTECODE
 # The compiled kernel built again under AddressSanitizer and UndefinedBehaviorSanitizer, with its
 # tests and differential fuzzer run against that build (about a minute).
 bash scripts/sanitized_kernel.sh
