@@ -28,4 +28,5 @@ bash scripts/sanitized_kernel.sh
 # One worker per core; a file's tests stay together (they share module fixtures and run in order).
 python -m pytest -n auto --dist loadfile -m "not solo" "$@"
 # Then the tests that load the whole machine by design (twenty concurrent browser sessions), alone.
-python -m pytest -p no:xdist -m solo "$@"
+# (only tests/: the doctests of the packages are never solo, and collecting them costs seconds)
+python -m pytest -p no:xdist -m solo tests "$@"
