@@ -1,9 +1,9 @@
 """An encoding put together from the cached encodings of its chunks, without a Python loop per token.
 
-The chunked fast paths (:mod:`tokenizer_core.fast.chunked`, :mod:`tokenizer_core.fast.sentencepiece`)
-remember each distinct chunk's tokens with offsets relative to the chunk. A text is then the
-concatenation of its chunks' lists, each offset moved by where its chunk starts: ``map``, ``chain``,
-``repeat`` and ``zip`` do that work in C, so the cost is a few operations per chunk, not per token.
+The chunked fast paths of :mod:`tokenizer_core.fast` remember each distinct chunk's tokens with
+offsets relative to the chunk. A text is then the concatenation of its chunks' lists, each offset
+moved by where its chunk starts: ``map``, ``chain``, ``repeat`` and ``zip`` do that work in C, so the
+cost is a few operations per chunk, not per token.
 
 >>> assemble([0, 4], [([1, 2], ["a", "b"], [0, 1], [1, 2], [0, 0], 1), ([3], ["c"], [1], [2], [0], 1)])
 ([1, 2, 3], ['a', 'b', 'c'], [(0, 1), (1, 2), (5, 6)], [0, 0, 1])

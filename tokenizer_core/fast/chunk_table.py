@@ -1,8 +1,7 @@
 """The chunked fast paths' compiled half: texts assembled from stored chunks by the kernel.
 
-:mod:`tokenizer_core.fast.chunked`, :mod:`tokenizer_core.fast.sentencepiece` and
-:mod:`tokenizer_core.fast.chain` cut a text into chunks that no token crosses and encode each
-distinct chunk once with the general path. Looking every chunk up and putting the lists together
+The chunked fast paths of :mod:`tokenizer_core.fast` cut a text into chunks that no token crosses
+and encode each distinct chunk once with the general path. Looking every chunk up and putting the lists together
 in Python costs about a microsecond a chunk and runs on one core; the kernel's ``ChunkTable`` does
 it in C, on every core for a batch, and hands back packed columns
 (:class:`~tokenizer_core.fast.packed.PackedEncoding`). Python still computes each chunk's

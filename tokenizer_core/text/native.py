@@ -11,6 +11,7 @@ The kernel is optional: without it (no compiler at install, or ``TOKENIZER_CORE_
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import threading
@@ -35,8 +36,6 @@ _lock = threading.Lock()
 
 
 def _digest(data: bytes) -> bytes:
-    import hashlib  # here: hashlib's OpenSSL binding costs 3.5 MB in every process that imports us
-
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
