@@ -20,7 +20,7 @@ from tokenizer_core.corpus.loading import Corpus
 from tokenizer_core.errors import TokenizerError
 from ui import cache
 from ui.corpus.counts import is_counts
-from ui.merges import from_counts
+from ui.merges import counts_file
 from ui.merges import state as ms
 from ui.merges.run import MergeRun
 from ui.merges.settings import MergeSettings
@@ -84,7 +84,7 @@ def _word_counts(corpus: Corpus, corpus_key: str, settings: MergeSettings, progr
     """The corpus' words counted as the trainer of ``settings`` counts them (stored, or counted now),
     and the seconds spent counting now."""
     if is_counts(corpus):  # the counts file's pieces are the counts (its header checked against the settings)
-        return from_counts.file_counts(corpus, settings), 0.0
+        return counts_file.file_counts(corpus, settings), 0.0
     counting = counting_for(settings)
     key = (corpus_key, counting.key)
     counts = cache.WORD_COUNTS.get(key)

@@ -20,8 +20,8 @@ from ui import url_state
 from ui.corpus.counts import is_counts
 from ui.merges import state as ms
 from ui.merges.cache import DROPPED, cached_run, get_run
+from ui.merges.counts_file import header_notes, settings_that_fit
 from ui.merges.encode import MAX_CHARS, encode, tokens_of
-from ui.merges.from_counts import header_notes, matching
 from ui.merges.html import (
     merge_banner_html,
     sentence_html,
@@ -82,7 +82,7 @@ def render_page() -> None:
     presenting = display.presenter()
     clicked = settings_panel(corpus.name, collapsed=shown_here or linked_step is not None or presenting)
     settings = settings_from_widgets()
-    fits = "; ".join(matching(corpus)) if is_counts(corpus) else ""  # a counts file fits some settings
+    fits = "; ".join(settings_that_fit(corpus)) if is_counts(corpus) else ""  # a counts file fits some settings
     if presenting and not (clicked or shown_here or linked_step is not None):  # a slide: Train in sight
         clicked = start_button(display_name(corpus), settings, fits=fits)
     if clicked or linked_step is not None:

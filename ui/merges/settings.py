@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from tokenizer_core.counts.spec import CountSpec
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.options import BpeOptions, TrainOptions
 
@@ -167,6 +168,11 @@ class MergeSettings:
             top_k=10,
             bpe=BpeOptions(suffix_as_symbol=s.marker == "symbol", tie_break=s.tie_break),
         )
+
+    def count_spec(self) -> CountSpec:
+        """How these settings count a corpus (what a counts file's header must name)."""
+        s = self.effective()
+        return CountSpec(s.algorithm, s.options())
 
     def describe(self) -> str:
         """One line for people, e.g. ``'BPE · characters · 1,000 merges'``."""

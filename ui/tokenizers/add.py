@@ -12,15 +12,18 @@ from typing import Optional
 import streamlit as st
 
 from tokenizer_core.corpus.loading import Corpus
+from tokenizer_core.counts.spec import CountSpec
+from tokenizer_core.counts.training import train_from_counts
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.options import DEFAULT_CHARACTER_COVERAGE, DEFAULT_MAX_SENTENCE_LENGTH, TrainOptions, UnigramOptions
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import train
 from ui import cache, url_state
 from ui import session as state
+from ui.corpus import counts_fit
 from ui.corpus.counts import CountsCorpus, is_counts
 from ui.shelf import state as shelf
-from ui.tokenizers import PREFIX, from_counts
+from ui.tokenizers import PREFIX
 from ui.widgets import shelf_picker
 from ui.widgets.cancel import cancel_button, throttled
 from ui.widgets.text import display_name, escape_markdown
@@ -105,6 +108,10 @@ class TrainRequest:
     def trainer(self) -> str:
         return self.algorithm.trainer
 
+    def count_spec(self) -> CountSpec:
+        """How this training counts a corpus (what a counts file's header must name)."""
+        return CountSpec(self.trainer, self.options())
+
     def describe(self, corpus_name: str, *, reached: Optional[int] = None) -> str:
         """One line for the shelf: the algorithm, the size asked for (and the size ``reached``
         when it differs), the options that are not the defaults, and the corpus."""
@@ -131,7 +138,8 @@ def trained_tokenizer(request: TrainRequest, corpus: Corpus, bar: object = None)
                 bar.progress(min(1.0, done / total) if total else 0.0, text=message or "training")
 
         if is_counts(corpus):  # a counts file: the trainer's counts entry point, the same result
-            tok = from_counts.train_counts(request, corpus, progress=throttled(show))
+            tok = train_from_counts(request.trainer, corpus.counts, options=request.options(),
+                                    progress=throttled(show))
         else:
             tok = train(request.trainer, corpus.lines(), options=request.options(), progress=throttled(show))
         cache.TRAINED.put(key, tok)
@@ -164,7 +172,7 @@ def train_panel() -> None:
                  "(UTF-8). 4192 is SentencePiece's default.")
     if not c4.button("Train", key=PREFIX + "train", type="primary", icon=":material/model_training:"):
         if is_counts(corpus):
-            fits = from_counts.matching(corpus, count_choices(corpus))
+            fits = counts_fit.fitting(corpus, count_choices(corpus))
             st.caption(escape_markdown(
                 f"Trains from the counts file “{display_name(corpus)}” (the active corpus). "
                 + ("Its header matches: " + "; ".join(fits) + "." if fits else
@@ -193,10 +201,10 @@ def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, f
     label = request.algorithm.label
     if is_counts(corpus):
         try:
-            notes = from_counts.header_notes(request, corpus)
+            notes = counts_fit.header_notes(corpus, request.count_spec())
         except TokenizerError as err:
-            fits = from_counts.matching(corpus, count_choices(corpus))
-            st.error(escape_markdown(f"{label}: {from_counts.refusal(err, fits)}"))
+            fits = counts_fit.fitting(corpus, count_choices(corpus))
+            st.error(escape_markdown(f"{label}: {refusal(err, fits)}"))
             return None
         for note in notes:
             st.info(escape_markdown(f"{label}: {note}."))
@@ -227,17 +235,25 @@ def trained_name(short: str, *, asked: int, reached: int) -> str:
     return f"{short} {asked:,}" + (f" → {reached:,}" if reached != asked else "")
 
 
-def count_choices(corpus: CountsCorpus) -> list[tuple[str, TrainRequest]]:
+def refusal(err: TokenizerError, fits: list[str]) -> str:
+    """A counts file's refusal, with the choices (``fits``) that do train from the file."""
+    hint = ("This file can train: " + "; ".join(fits) + "." if fits else
+            "None of this page's choices counts that way: count the text again with "
+            "`python -m tokenizer_core count --model ...` and the options you want.")
+    return f"The counts file does not fit these options: {err}. {hint}"
+
+
+def count_choices(corpus: CountsCorpus) -> list[tuple[str, CountSpec]]:
     """The Train panel's choices (algorithm, lowercase) a counts file could match, labelled as the panel
     shows them (Unigram with the file's line limit, the one part of its options a header names)."""
-    limit = from_counts.file_max_sentence(corpus)
+    limit = counts_fit.max_sentence_length(corpus)
     out = []
     for algorithm in Algorithm:
         for lowercase in (False, True):
             label = algorithm.label + (", Lowercase on" if lowercase else "")
             if algorithm is Algorithm.UNIGRAM and limit != DEFAULT_MAX_SENTENCE_LENGTH:
                 label += f", Max sentence length {limit:,}"
-            out.append((label, TrainRequest(algorithm, 1000, lowercase=lowercase, max_sentence_length=limit)))
+            out.append((label, TrainRequest(algorithm, 1000, lowercase=lowercase, max_sentence_length=limit).count_spec()))
     return out
 
 
@@ -246,7 +262,7 @@ def counts_fit_note(corpus: Corpus, algorithms: Iterable[Algorithm]) -> Optional
     beside another page's Train button; None for a text corpus."""
     if not is_counts(corpus):
         return None
-    fits = from_counts.matching(corpus, [(a.short, TrainRequest(a, 1000)) for a in algorithms])
+    fits = counts_fit.fitting(corpus, [(a.short, TrainRequest(a, 1000).count_spec()) for a in algorithms])
     if fits:
         return f"The active corpus is a counts file: {', '.join(fits)} train from it here."
     names = ", ".join(a.short for a in algorithms)
