@@ -1,5 +1,6 @@
-/* What the kernel's two batch calls share (Encoder.encode_batch in encoder.c, ChunkTable.encode_batch
- * in chunks_encode.c): holding the texts, running a window on threads, and making a packed row. */
+/* What the kernel's two batch calls share (Encoder.encode_batch in encoder_batch.c, ChunkTable.encode_batch
+ * in chunks_encode.c): holding the texts, running a window on threads, and making a packed row (an object
+ * of tokenizer_core/fast/packed.py's PackedEncoding). */
 #include "kernel.h"
 
 #include <pthread.h>

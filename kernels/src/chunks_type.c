@@ -1,4 +1,6 @@
-/* The ChunkTable type: building, missing(), put(), encode() and encode_batch() (see chunks.c). */
+/* The ChunkTable type (see chunks.c): building it, missing(), put() and size(), and its methods table
+ * (encode() and encode_batch() are in chunks_encode.c, set_lattice() in chunks_viterbi.c). Its Python
+ * half, tokenizer_core/fast/chunk_table.py (CompiledChunks), fills it through missing() and put(). */
 #include "chunks.h"
 
 #include <math.h>
@@ -169,6 +171,142 @@ static int32_t *int_column(PyObject *o, Py_ssize_t *n, const char *what) {
     return out;
 }
 
+/* One put()'s columns, read and checked (raw allocations, freed by put_columns_free). */
+typedef struct {
+    int32_t *ids, *st, *en, *wo;    /* the tokens' ids, starts, ends and word ids */
+    Py_ssize_t n;
+    double *sc;                     /* scores */
+    Py_ssize_t ns;
+    PyObject *form;                 /* the normalized text (borrowed), or NULL */
+    int32_t *fs, *fe;               /* each of its characters' span in the chunk */
+    Py_ssize_t nf;
+} PutColumns;
+
+/* The columns' memory released (the form is borrowed). */
+static void put_columns_free(PutColumns *p) {
+    PyMem_RawFree(p->ids);
+    PyMem_RawFree(p->st);
+    PyMem_RawFree(p->en);
+    PyMem_RawFree(p->wo);
+    PyMem_RawFree(p->sc);
+    PyMem_RawFree(p->fs);
+    PyMem_RawFree(p->fe);
+}
+
+/* A scored entry's form_starts and form_ends read, checked against the form (norm_len long, each span
+ * inside the chunk of len characters). */
+static int read_form(const ChunkTable *c, PutColumns *p, PyObject *fs_o, PyObject *fe_o, int norm_len,
+                     Py_ssize_t len) {
+    Py_ssize_t nfs = 0, nfe = 0;
+    p->fs = fs_o ? int_column(fs_o, &nfs, "form_starts") : NULL;
+    p->fe = p->fs ? (fe_o ? int_column(fe_o, &nfe, "form_ends") : NULL) : NULL;
+    if (!p->fe) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "form needs form_starts and form_ends");
+        return -1;
+    }
+    Py_ssize_t nf = p->nf;
+    int ok = c->scored && nfs == nf && nfe == nf && nf == norm_len;
+    for (Py_ssize_t k = 0; ok && k < nf; k++) ok = p->fs[k] <= p->fe[k] && p->fe[k] <= len;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "form is for scored tables, norm_len long, its spans inside the chunk");
+        return -1;
+    }
+    return 0;
+}
+
+/* The scores (any sequence of floats). */
+static int read_scores(PutColumns *p, PyObject *scores_o) {
+    PyObject *seq = PySequence_Fast(scores_o, "scores must be a sequence of floats");
+    if (!seq) return -1;
+    p->ns = PySequence_Fast_GET_SIZE(seq);
+    p->sc = PyMem_RawMalloc((size_t)(p->ns ? p->ns : 1) * sizeof(double));
+    for (Py_ssize_t k = 0; p->sc && k < p->ns; k++) p->sc[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
+    Py_DECREF(seq);
+    if (!p->sc) { PyErr_NoMemory(); return -1; }
+    if (PyErr_Occurred()) return -1;
+    return 0;
+}
+
+/* put()'s columns into p, in the order of their checks: the four token columns, the form's spans,
+ * the columns' lengths, each id and span, the scores. */
+static int read_put_columns(const ChunkTable *c, PutColumns *p, PyObject *const cols[4], PyObject *scores_o,
+                            PyObject *fs_o, PyObject *fe_o, int norm_len, Py_ssize_t len) {
+    Py_ssize_t n2 = 0, n3 = 0, n4 = 0;
+    p->ids = int_column(cols[0], &p->n, "ids");
+    p->st = p->ids ? int_column(cols[1], &n2, "starts") : NULL;
+    p->en = p->st ? int_column(cols[2], &n3, "ends") : NULL;
+    p->wo = p->en ? int_column(cols[3], &n4, "words") : NULL;
+    if (!p->wo) return -1;
+    if (p->form && read_form(c, p, fs_o, fe_o, norm_len, len) < 0) return -1;
+    Py_ssize_t n = p->n;
+    if (n2 != n || n3 != n || n4 != n) {
+        PyErr_SetString(PyExc_ValueError, "ids, starts, ends and words must be as long as each other");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (p->ids[k] >= PyList_GET_SIZE(c->token_strs) || p->st[k] > p->en[k] || p->en[k] > len) {
+            PyErr_SetString(PyExc_ValueError, "an id is past the token list, or a span is outside the chunk");
+            return -1;
+        }
+    if (scores_o && read_scores(p, scores_o) < 0) return -1;
+    return 0;
+}
+
+/* Room in every pool for p's entry: 0, or -1 when out of memory. A pool shared by several arrays
+ * (the form's, the tokens') records its new capacity only once all of them have grown. */
+static int reserve_entry(ChunkTable *c, const PutColumns *p) {
+    int fail = grow((void **)&c->entries, &c->cap_entries, c->n_entries + 1, sizeof(Entry)) < 0 ||
+               grow((void **)&c->scores, &c->cap_scores, c->n_scores + (size_t)p->ns, sizeof(double)) < 0;
+    if (!fail && p->form) {
+        size_t need_f = c->n_form + (size_t)p->nf, cap_f = c->cap_form;
+        fail = grow((void **)&c->form, &cap_f, need_f, sizeof(uint32_t)) < 0;
+        size_t cap_s = c->cap_form, cap_e = c->cap_form;
+        fail = fail || grow((void **)&c->form_start, &cap_s, need_f, sizeof(int32_t)) < 0 ||
+               grow((void **)&c->form_end, &cap_e, need_f, sizeof(int32_t)) < 0;
+        if (!fail) c->cap_form = cap_f;
+    }
+    size_t cap = c->cap_tok, need = c->n_tok + (size_t)p->n;
+    for (int k = 0; k < 4 && !fail; k++) {
+        int32_t **col = k == 0 ? &c->tok_id : k == 1 ? &c->tok_start : k == 2 ? &c->tok_end : &c->tok_word;
+        size_t cap_k = c->cap_tok;
+        fail = grow((void **)col, &cap_k, need, sizeof(int32_t)) < 0;
+        cap = cap_k;
+    }
+    if (fail) return -1;
+    c->cap_tok = cap;
+    return 0;
+}
+
+/* p's entry stored under the key buf[0 .. klen), the write lock held: 0 (also when the key is there
+ * already: nothing stored), or -1 when out of memory (nothing counted then). */
+static int store_entry(ChunkTable *c, const PutColumns *p, const uint32_t *buf, Py_ssize_t klen, int pieces,
+                       int norm_len, double gap, size_t cost) {
+    int64_t at;
+    if (btab_find(&c->keys, (const unsigned char *)buf, klen, &at)) return 0;
+    if (reserve_entry(c, p) < 0) return -1;
+    Py_ssize_t n = p->n, ns = p->ns, nf = p->nf;
+    Entry *ent = &c->entries[c->n_entries];
+    *ent = (Entry){(int64_t)c->n_tok, (int32_t)n, pieces, (int64_t)c->n_scores, (int32_t)ns, norm_len, gap,
+                   p->form ? (int64_t)c->n_form : -1};
+    for (Py_ssize_t k = 0; k < nf; k++) c->form[c->n_form + k] = PyUnicode_READ_CHAR(p->form, k);
+    if (nf) {
+        memcpy(c->form_start + c->n_form, p->fs, (size_t)nf * 4);
+        memcpy(c->form_end + c->n_form, p->fe, (size_t)nf * 4);
+    }
+    memcpy(c->tok_id + c->n_tok, p->ids, (size_t)n * 4);
+    memcpy(c->tok_start + c->n_tok, p->st, (size_t)n * 4);
+    memcpy(c->tok_end + c->n_tok, p->en, (size_t)n * 4);
+    memcpy(c->tok_word + c->n_tok, p->wo, (size_t)n * 4);
+    if (ns) memcpy(c->scores + c->n_scores, p->sc, (size_t)ns * sizeof(double));
+    if (btab_put(&c->keys, (const unsigned char *)buf, klen, (int64_t)c->n_entries) < 0) return -1;
+    c->n_entries++;
+    c->n_tok += (size_t)n;
+    c->n_scores += (size_t)ns;
+    c->n_form += (size_t)nf;
+    c->used += cost;
+    return 0;
+}
+
 PyDoc_STRVAR(put_doc,
 "put(chunk, first, ids, starts, ends, words, pieces, scores=(), gap=inf, norm_len=0, form=None,\n"
 "form_starts=None, form_ends=None) -> bool: store a\n"
@@ -178,12 +316,12 @@ PyDoc_STRVAR(put_doc,
 static PyObject *ChunkTable_put(ChunkTable *c, PyObject *args, PyObject *kw) {
     static char *names[] = {"chunk", "first", "ids", "starts", "ends", "words", "pieces", "scores", "gap",
                             "norm_len", "form", "form_starts", "form_ends", NULL};
-    PyObject *chunk, *ids_o, *starts_o, *ends_o, *words_o, *scores_o = NULL, *form = NULL, *fs_o = NULL, *fe_o = NULL;
+    PyObject *chunk, *cols[4], *scores_o = NULL, *form = NULL, *fs_o = NULL, *fe_o = NULL;
     int first, pieces, norm_len = 0;
     double gap = INFINITY;
     if (chunks_check_ready(c) < 0 ||
-        !PyArg_ParseTupleAndKeywords(args, kw, "O!pOOOOi|OdiO!OO", names, &PyUnicode_Type, &chunk, &first, &ids_o,
-                                     &starts_o, &ends_o, &words_o, &pieces, &scores_o, &gap, &norm_len,
+        !PyArg_ParseTupleAndKeywords(args, kw, "O!pOOOOi|OdiO!OO", names, &PyUnicode_Type, &chunk, &first, &cols[0],
+                                     &cols[1], &cols[2], &cols[3], &pieces, &scores_o, &gap, &norm_len,
                                      &PyUnicode_Type, &form, &fs_o, &fe_o))
         return NULL;
     Py_ssize_t len = PyUnicode_GET_LENGTH(chunk);
@@ -192,108 +330,20 @@ static PyObject *ChunkTable_put(ChunkTable *c, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "pieces and norm_len must not be negative");
         return NULL;
     }
-    Py_ssize_t n = 0, n2 = 0, n3 = 0, n4 = 0, ns = 0;
-    int32_t *ids = int_column(ids_o, &n, "ids"), *st = ids ? int_column(starts_o, &n2, "starts") : NULL;
-    int32_t *en = st ? int_column(ends_o, &n3, "ends") : NULL, *wo = en ? int_column(words_o, &n4, "words") : NULL;
-    double *sc = NULL;
-    int32_t *fs = NULL, *fe = NULL;
-    Py_ssize_t nf = form ? PyUnicode_GET_LENGTH(form) : 0, nfs = 0, nfe = 0;
+    PutColumns p = {.form = form, .nf = form ? PyUnicode_GET_LENGTH(form) : 0};
     PyObject *result = NULL;
-    if (!wo) goto done;
-    if (form) {  /* a scored entry's normalized text and each character's span in the chunk */
-        fs = fs_o ? int_column(fs_o, &nfs, "form_starts") : NULL;
-        fe = fs ? (fe_o ? int_column(fe_o, &nfe, "form_ends") : NULL) : NULL;
-        if (!fe) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "form needs form_starts and form_ends");
-            goto done;
-        }
-        int ok = c->scored && nfs == nf && nfe == nf && nf == norm_len;
-        for (Py_ssize_t k = 0; ok && k < nf; k++) ok = fs[k] <= fe[k] && fe[k] <= len;
-        if (!ok) {
-            PyErr_SetString(PyExc_ValueError, "form is for scored tables, norm_len long, its spans inside the chunk");
-            goto done;
-        }
-    }
-    if (n2 != n || n3 != n || n4 != n) {
-        PyErr_SetString(PyExc_ValueError, "ids, starts, ends and words must be as long as each other");
-        goto done;
-    }
-    for (Py_ssize_t k = 0; k < n; k++)
-        if (ids[k] >= PyList_GET_SIZE(c->token_strs) || st[k] > en[k] || en[k] > len) {
-            PyErr_SetString(PyExc_ValueError, "an id is past the token list, or a span is outside the chunk");
-            goto done;
-        }
-    if (scores_o) {
-        PyObject *seq = PySequence_Fast(scores_o, "scores must be a sequence of floats");
-        if (!seq) goto done;
-        ns = PySequence_Fast_GET_SIZE(seq);
-        sc = PyMem_RawMalloc((size_t)(ns ? ns : 1) * sizeof(double));
-        for (Py_ssize_t k = 0; sc && k < ns; k++) sc[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
-        Py_DECREF(seq);
-        if (!sc) { PyErr_NoMemory(); goto done; }
-        if (PyErr_Occurred()) goto done;
-    }
-    size_t cost = (size_t)(len + 1) * 4 + (size_t)n * 16 + (size_t)ns * 8 + (size_t)nf * 12 + sizeof(Entry) + 40;
+    if (read_put_columns(c, &p, cols, scores_o, fs_o, fe_o, norm_len, len) < 0) goto done;
+    size_t cost = (size_t)(len + 1) * 4 + (size_t)p.n * 16 + (size_t)p.ns * 8 + (size_t)p.nf * 12 + sizeof(Entry) + 40;
     if (c->used + cost > c->budget) { result = Py_NewRef(Py_False); goto done; }
     uint32_t buf[MAX_KEY_CHARS + 1];
     Text t = text_of(chunk);
     Py_ssize_t klen = chunks_chunk_key(&t, 0, len, first && c->first_entries, buf);
     chunks_write_lock(c);
-    int64_t at;
-    int fail = 0;
-    if (!btab_find(&c->keys, (const unsigned char *)buf, klen, &at)) {
-        fail = grow((void **)&c->entries, &c->cap_entries, c->n_entries + 1, sizeof(Entry)) < 0 ||
-               grow((void **)&c->scores, &c->cap_scores, c->n_scores + (size_t)ns, sizeof(double)) < 0;
-        if (!fail && form) {
-            size_t need_f = c->n_form + (size_t)nf, cap_f = c->cap_form;
-            fail = grow((void **)&c->form, &cap_f, need_f, sizeof(uint32_t)) < 0;
-            size_t cap_s = c->cap_form, cap_e = c->cap_form;
-            fail = fail || grow((void **)&c->form_start, &cap_s, need_f, sizeof(int32_t)) < 0 ||
-                   grow((void **)&c->form_end, &cap_e, need_f, sizeof(int32_t)) < 0;
-            if (!fail) c->cap_form = cap_f;
-        }
-        size_t cap = c->cap_tok, need = c->n_tok + (size_t)n;
-        for (int k = 0; k < 4 && !fail; k++) {
-            int32_t **col = k == 0 ? &c->tok_id : k == 1 ? &c->tok_start : k == 2 ? &c->tok_end : &c->tok_word;
-            size_t cap_k = c->cap_tok;
-            fail = grow((void **)col, &cap_k, need, sizeof(int32_t)) < 0;
-            cap = cap_k;
-        }
-        if (!fail) {
-            c->cap_tok = cap;
-            Entry *ent = &c->entries[c->n_entries];
-            *ent = (Entry){(int64_t)c->n_tok, (int32_t)n, pieces, (int64_t)c->n_scores, (int32_t)ns, norm_len, gap,
-                           form ? (int64_t)c->n_form : -1};
-            for (Py_ssize_t k = 0; k < nf; k++) c->form[c->n_form + k] = PyUnicode_READ_CHAR(form, k);
-            if (nf) {
-                memcpy(c->form_start + c->n_form, fs, (size_t)nf * 4);
-                memcpy(c->form_end + c->n_form, fe, (size_t)nf * 4);
-            }
-            memcpy(c->tok_id + c->n_tok, ids, (size_t)n * 4);
-            memcpy(c->tok_start + c->n_tok, st, (size_t)n * 4);
-            memcpy(c->tok_end + c->n_tok, en, (size_t)n * 4);
-            memcpy(c->tok_word + c->n_tok, wo, (size_t)n * 4);
-            if (ns) memcpy(c->scores + c->n_scores, sc, (size_t)ns * sizeof(double));
-            fail = btab_put(&c->keys, (const unsigned char *)buf, klen, (int64_t)c->n_entries) < 0;
-            if (!fail) {
-                c->n_entries++;
-                c->n_tok += (size_t)n;
-                c->n_scores += (size_t)ns;
-                c->n_form += (size_t)nf;
-                c->used += cost;
-            }
-        }
-    }
+    int fail = store_entry(c, &p, buf, klen, pieces, norm_len, gap, cost) < 0;
     chunks_unlock(c);
     result = fail ? PyErr_NoMemory() : Py_NewRef(Py_True);
 done:
-    PyMem_RawFree(ids);
-    PyMem_RawFree(st);
-    PyMem_RawFree(en);
-    PyMem_RawFree(wo);
-    PyMem_RawFree(sc);
-    PyMem_RawFree(fs);
-    PyMem_RawFree(fe);
+    put_columns_free(&p);
     return result;
 }
 

@@ -6,7 +6,7 @@
  * input_ids read row by row in Python (an array per row, then a list) took longer than the
  * kernel's whole encode_batch of gpt-oss's file: 0.075 s against 0.062 s for 18,175 lines. The
  * encodings are PackedEncoding objects (tokenizer_core/fast/packed.py); their slots are read at the
- * offsets of the class's member descriptors, as encoder.c writes them. */
+ * offsets of the class's member descriptors, as encoder_batch.c writes them. */
 #include "kernel.h"
 #include "chunks.h" /* slot_offsets */
 

@@ -1,8 +1,10 @@
 /* PieceCounter: the pieces of a training corpus counted in one pass (GPT-2 split, or the word
- * splitters), in order of first appearance, as tokenizer_core/text/counting.py counts them.
+ * splitters), in order of first appearance, as tokenizer_core/text/counting.py counts them;
+ * tokenizer_core/text/native_counting.py runs one per chunk on threads and merges them.
  *
  * add() and merge() run without the GIL: the counter keeps its pieces as code points in an arena
- * of its own (raw allocations, no Python objects) and makes the Python strings only in counts().
+ * of its own (raw allocations, no Python objects) and makes the Python strings only in counts()
+ * (as GPT-2's byte symbols with byte_symbols.c).
  * Counting a corpus on many cores is then one counter per chunk, each filled on its own thread,
  * merged in chunk order (which keeps the order of first appearance of one pass over the corpus). */
 #include "kernel.h"
@@ -194,41 +196,6 @@ static PyObject *run_merge(PieceCounter *c, PyObject *arg) {
     leave_call(&o->busy);
     if (rc < 0) return raise_count_error(rc), NULL;
     Py_RETURN_NONE;
-}
-
-/* GPT-2's byte symbols (bytes_to_unicode): printable bytes read as themselves, the others as 256, 257, ... */
-static void byte_symbol_table(Py_UCS2 table[256]) {
-    int n = 0;
-    for (int b = 0; b < 256; b++) {
-        int printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
-        table[b] = (Py_UCS2)(printable ? b : 256 + n++);
-    }
-}
-
-/* A piece's UTF-8 bytes as byte symbols into out (room for 4 per code point); a lone surrogate reads
- * as U+FFFD, as encoding does. Returns the length. */
-static Py_ssize_t to_byte_symbols(const Py_UCS4 *cp, size_t len, const Py_UCS2 table[256], Py_UCS2 *out) {
-    Py_ssize_t m = 0;
-    for (size_t i = 0; i < len; i++) {
-        Py_UCS4 u = cp[i];
-        if (u >= 0xD800 && u <= 0xDFFF) u = 0xFFFD;
-        if (u < 0x80) {
-            out[m++] = table[u];
-        } else if (u < 0x800) {
-            out[m++] = table[0xC0 | (u >> 6)];
-            out[m++] = table[0x80 | (u & 0x3F)];
-        } else if (u < 0x10000) {
-            out[m++] = table[0xE0 | (u >> 12)];
-            out[m++] = table[0x80 | ((u >> 6) & 0x3F)];
-            out[m++] = table[0x80 | (u & 0x3F)];
-        } else {
-            out[m++] = table[0xF0 | (u >> 18)];
-            out[m++] = table[0x80 | ((u >> 12) & 0x3F)];
-            out[m++] = table[0x80 | ((u >> 6) & 0x3F)];
-            out[m++] = table[0x80 | (u & 0x3F)];
-        }
-    }
-    return m;
 }
 
 /* d[key] += count (pieces that differ only in lone surrogates meet under one byte-symbol key). */

@@ -1,4 +1,6 @@
-/* The Encoder type's state, shared by bpe.c (one piece), encode.c (a text) and encoder.c (the type). */
+/* The Encoder type's state, and what the encoding code shares: one piece (bpe.c), a text (encode.c),
+ * split programs (program.c), the piece cache's guard (cache_guard.c). The type itself is encoder.c,
+ * encoder_init.c and encoder_batch.c, whose own internals are in encoder_type.h. */
 #ifndef TOKENIZER_KERNEL_ENCODER_H
 #define TOKENIZER_KERNEL_ENCODER_H
 
@@ -9,7 +11,8 @@
 #define CACHE_SLOTS 64
 typedef struct { _Atomic long n; char pad[64 - sizeof(long)]; } CacheSlot;
 
-#define MAX_CHAIN 4        /* programs one Encoder chains */
+/* Programs one Encoder chains (mirror: _MAX_CHAIN in tokenizer_core/bpe/kernel.py and fast/split.py). */
+#define MAX_CHAIN 4
 #define CACHE_MAX_PIECE 256 /* longer pieces are encoded every time (they rarely repeat) */
 #define CACHE_DEFAULT_BYTES ((Py_ssize_t)64 << 20) /* the piece cache's default budget per Encoder */
 

@@ -7,13 +7,19 @@
  *
  *   scan.c     pre-tokenization: the GPT-2 and cl100k_base split patterns written out as the
  *              regex engine walks them, and the word splitters of training
+ *   program.c  any other split pattern, compiled by Python: a backtracking matcher
  *   tables.c   hash tables (64-bit keys; byte-string keys) and growable token buffers
  *   bpe.c      BPE over one piece's bytes (scan or heap), and the piece cache
+ *   cache_guard.c the piece cache's readers and its one writer
  *   encode.c   a whole text: pieces, tokens, character offsets, and the encoding's lists
- *   encoder.c  the Encoder type (encoder.h holds its state)
+ *   encoder*.c the Encoder type (encoder.h holds its state): encoder.c its methods, encoder_init.c
+ *              building it, encoder_batch.c encode_batch on threads (encoder_type.h what they share)
  *   ranked.c   the pair table of merges ranked by token (tiktoken's rule), linear in token length
+ *   merge_ids.c loading a BPE model's tables (merge list, vocabulary) for the Encoder
  *   counter.c  PieceCounter: pieces of a corpus counted in one pass, for training
- *   merges.c   MergeState: the BPE training loop's pair counts, queue and words
+ *   byte_symbols.c GPT-2's byte symbols of a piece's UTF-8 (PieceCounter's byte-symbol counts)
+ *   merges*.c  MergeState: the BPE training loop's pair counts, queue and words (merges.h its state;
+ *              merges_init.c building it, merges.c the loop)
  *   wordset.c  WordSet: the distinct words of a corpus, counted by hash (training's up-front limit)
  *   unigram*.c UnigramCorpus: Unigram training's seeds, E-step, Viterbi and splits, a word at a time
  *   batch.c    what the two batch calls share (texts held, threads, packed rows)
@@ -22,11 +28,13 @@
  *   pair_ranks.c PairRanks: a checked merge list's (left, right) -> (rank, merged) lookup
  *   module.c   the module, and the integer codes of codes.h as its constants
  *
+ * kernels/README.md lists every file, with the Python module each one mirrors.
+ *
  * Character classes (\p{L}, \p{N}, \s, \w, case-insensitive letters) come from a table the Python
  * side builds with the `regex` module itself (tokenizer_core/text/native.py), so the kernel and
  * the Python path use the same Unicode data.
  *
- * Threads. Every call holds the GIL today; the kernel is built so that its loops may release it:
+ * Threads. The long loops run without the GIL (kernels/README.md, "Threads"):
  * an Encoder's working memory belongs to the call (Scratch, encoder.h), and the one thing calls
  * share and change, the piece cache, sits behind a lock that lookups and stores only try (a call
  * that finds it taken goes without the cache, never waits), so any number of threads may encode
@@ -70,6 +78,12 @@ Py_ssize_t next_gpt2(const unsigned char *cls, const Text *t, Py_ssize_t i);
 Py_ssize_t next_cl100k(const unsigned char *cls, const Text *t, Py_ssize_t i);
 /* scan.c: the next match [*s, *e) of a word splitter at or after i; 0 when there is none. */
 int next_word(const unsigned char *cls, int how, const Text *t, Py_ssize_t i, Py_ssize_t *s, Py_ssize_t *e);
+
+/* byte_symbols.c: GPT-2's byte symbols of the 256 bytes (bytes_to_unicode), and a piece's code points as
+ * the byte symbols of their UTF-8 into out (room for 4 per code point; a lone surrogate reads as
+ * U+FFFD); returns how many. */
+void byte_symbol_table(Py_UCS2 table[256]);
+Py_ssize_t to_byte_symbols(const Py_UCS4 *cp, size_t len, const Py_UCS2 table[256], Py_UCS2 *out);
 
 /* ------------------------------------------------------------------ memory */
 

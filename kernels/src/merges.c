@@ -1,54 +1,10 @@
-#include "kernel.h"
-
-/*
- * MergeState mirrors tokenizer_core/bpe/pair_stats.py and merge_loop.py (top_k = 0, ties by ids)
- * step for step: the same pair counts, the same queue entries (-count, key, sequence number,
- * word list), the same lazy correction of stale entries, and the same in-place edits of the
- * words, so it picks the same pair at every step (tests/test_kernel.py compares whole runs).
- */
-
-typedef struct { int64_t neg; uint64_t key; uint64_t seq; int32_t list; } QEntry;
-
-typedef struct { int32_t *w; int32_t n, cap; } WordList;
-
-typedef struct {
-    PyObject_HEAD
-    int ready;             /* set last by a successful __init__; methods refuse objects without it */
-    int busy;              /* a call is running (enter_call) */
-    int shift;
-    uint64_t mask;
-    /* Words: symbols of word k are sym[start[k] .. start[k] + len[k]). */
-    int32_t *sym;
-    int64_t *start;
-    int32_t *len;
-    int64_t *cnt;
-    Py_ssize_t nwords;
-    /* Pair counts. */
-    U64Map pairs;
-    /* The queue. */
-    QEntry *heap;
-    size_t hn, hcap;
-    uint64_t seq;
-    /* Word lists, referenced by queue entries. */
-    WordList *lists;
-    size_t ln, lcap;
-    /* The chosen entry's list (set by best(), used by merge()). */
-    int32_t chosen;
-    /* Scratch for one merge: keys that gained, in first-gain order, and their lists. */
-    uint64_t *gkey;
-    int32_t *glist;
-    size_t gn, gcap;
-    U64Map gmap;           /* key -> its index in gkey */
-    int32_t *out;          /* scratch for a word with several occurrences */
-    size_t out_cap;
-} MergeState;
-
-static inline int64_t *pair_slot(MergeState *m, uint64_t key) { return u64map_slot(&m->pairs, key, NULL); }
-
-static inline int64_t pair_count(MergeState *m, uint64_t key) {
-    int64_t *c = u64map_find(&m->pairs, key);
-    return c ? *c : 0;
-}
+/* MergeState's training loop: best() and merge(), step for step as tokenizer_core/bpe/pair_stats.py
+ * (merge_everywhere) and bpe/merge_engines.py (QueueEngine: its queue and stash of runner-ups) run
+ * it under bpe/merge_loop.py, with ties by ids: the same pair counts, the same queue entries (-count,
+ * key, sequence number, word list), the same lazy correction of stale entries, and the same in-place
+ * edits of the words, so it picks the same pair at every step (tests/test_kernel.py compares whole
+ * runs). merges_init.c builds it (pair_stats.py's pair_queue); merge_engines.py's KernelEngine drives it. */
+#include "merges.h"
 
 static inline int qless(const QEntry *a, const QEntry *b) {
     if (a->neg != b->neg) return a->neg < b->neg;
@@ -56,7 +12,7 @@ static inline int qless(const QEntry *a, const QEntry *b) {
     return a->seq < b->seq;
 }
 
-static int qpush(MergeState *m, QEntry x) {
+int merges_qpush(MergeState *m, QEntry x) {
     if (m->hn == m->hcap) {
         size_t cap = m->hcap ? m->hcap * 2 : 1024;
         QEntry *h = PyMem_Realloc(m->heap, cap * sizeof(QEntry));
@@ -105,7 +61,7 @@ static int32_t new_list(MergeState *m) {
 }
 
 /* Append word wi unless it is already the list's last word. */
-static int list_add(MergeState *m, int32_t li, int32_t wi) {
+int merges_list_add(MergeState *m, int32_t li, int32_t wi) {
     WordList *l = &m->lists[li];
     if (l->n && l->w[l->n - 1] == wi) return 0;
     if (l->n == l->cap) {
@@ -126,7 +82,7 @@ static void list_free(MergeState *m, int32_t li) {
 }
 
 /* The list of words where `key` gained in this merge (created in first-gain order). */
-static int32_t gained_list(MergeState *m, uint64_t key) {
+int32_t merges_gained_list(MergeState *m, uint64_t key) {
     int created;
     int64_t *at = u64map_slot(&m->gmap, key, &created);
     if (!at) return -1;
@@ -151,7 +107,7 @@ static int32_t gained_list(MergeState *m, uint64_t key) {
 }
 
 /* Forget the last merge's gained keys: a fresh small map (the last one may have grown large). */
-static int gained_clear(MergeState *m) {
+int merges_gained_clear(MergeState *m) {
     u64map_free(&m->gmap);
     m->gn = 0;
     return u64map_init(&m->gmap, 64);
@@ -165,9 +121,9 @@ static inline int neighbour(MergeState *m, uint64_t lose, uint64_t gain, int64_t
     pc = pair_slot(m, gain);
     if (!pc) return -1;
     *pc += c;
-    int32_t li = gained_list(m, gain);
+    int32_t li = merges_gained_list(m, gain);
     if (li < 0) return -1;
-    return list_add(m, li, wi);
+    return merges_list_add(m, li, wi);
 }
 
 /* Objects come from tp_new zeroed and usable before __init__ (MergeState.__new__(MergeState)). */
@@ -201,7 +157,7 @@ static PyObject *run_best(MergeState *m, PyObject *args) {
         int64_t cur = pair_count(m, e.key);
         if (cur != -e.neg) {
             e.neg = -cur;
-            if (qpush(m, e) < 0) goto fail;
+            if (merges_qpush(m, e) < 0) goto fail;
             continue;
         }
         found[nf++] = e;
@@ -209,7 +165,7 @@ static PyObject *run_best(MergeState *m, PyObject *args) {
     if (!nf) Py_RETURN_NONE;
     /* Back into the queue: it held them a moment ago, so it never grows here. */
     for (Py_ssize_t k = 1; k < nf; k++)
-        if (qpush(m, found[k]) < 0) return NULL;
+        if (merges_qpush(m, found[k]) < 0) return NULL;
     if (m->chosen >= 0) list_free(m, m->chosen);
     m->chosen = found[0].list;
     if (PyTuple_GET_SIZE(args) == 0)
@@ -231,7 +187,7 @@ static PyObject *run_best(MergeState *m, PyObject *args) {
     return Py_BuildValue("(KLN)", (unsigned long long)found[0].key, (long long)-found[0].neg, runner_ups);
 fail:
     /* out of memory: the entries taken out go back where they can (the queue stays usable) */
-    for (Py_ssize_t k = 0; k < nf; k++) qpush(m, found[k]);
+    for (Py_ssize_t k = 0; k < nf; k++) merges_qpush(m, found[k]);
     return NULL;
 }
 
@@ -254,7 +210,7 @@ static PyObject *run_merge(MergeState *m, PyObject *args) {
     int32_t a = (int32_t)a_, b = (int32_t)b_, nid = (int32_t)n_;
     uint64_t sh = (uint64_t)m->shift;
     int64_t saved = 0;
-    if (gained_clear(m) < 0) return NULL;
+    if (merges_gained_clear(m) < 0) return NULL;
     WordList pos = m->lists[m->chosen];
     for (int32_t t = 0; t < pos.n; t++) {
         int32_t wi = pos.w[t];
@@ -310,7 +266,7 @@ static PyObject *run_merge(MergeState *m, PyObject *args) {
         int64_t cnt = pair_count(m, m->gkey[g]);
         if (cnt > 0) {
             QEntry e = {-cnt, m->gkey[g], m->seq++, m->glist[g]};
-            if (qpush(m, e) < 0) return NULL;
+            if (merges_qpush(m, e) < 0) return NULL;
         } else {
             list_free(m, m->glist[g]);
         }
@@ -363,152 +319,6 @@ static PyMethodDef MergeState_methods[] = {
     {"words", (PyCFunction)MergeState_words, METH_NOARGS, ms_words_doc},
     {NULL, NULL, 0, NULL},
 };
-
-/* Everything __init__ built, released; the object is left as tp_new made it (not ready), so a
- * failed __init__ leaves nothing half-built behind. */
-static void merge_state_clear(MergeState *m) {
-    PyMem_Free(m->sym);
-    PyMem_Free(m->start);
-    PyMem_Free(m->len);
-    PyMem_Free(m->cnt);
-    u64map_free(&m->pairs);
-    PyMem_Free(m->heap);
-    for (size_t k = 0; k < m->ln; k++) PyMem_Free(m->lists[k].w);
-    PyMem_Free(m->lists);
-    PyMem_Free(m->gkey);
-    PyMem_Free(m->glist);
-    u64map_free(&m->gmap);
-    PyMem_Free(m->out);
-    memset((char *)m + sizeof(PyObject), 0, sizeof(MergeState) - sizeof(PyObject));
-}
-
-static void MergeState_dealloc(MergeState *m) {
-    merge_state_clear(m);
-    Py_TYPE(m)->tp_free((PyObject *)m);
-}
-
-/* MergeState(words, counts, shift): words are lists of symbol ids (< 2**31), counts whole numbers. */
-static int MergeState_init(MergeState *m, PyObject *args, PyObject *kw) {
-    static char *names[] = {"words", "counts", "shift", NULL};
-    PyObject *words, *counts;
-    int shift;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!i", names, &PyList_Type, &words, &PyList_Type, &counts, &shift))
-        return -1;
-    if (m->ready) {
-        PyErr_SetString(PyExc_RuntimeError, "MergeState is already initialised");
-        return -1;
-    }
-    Py_ssize_t nw = PyList_GET_SIZE(words);
-    if (PyList_GET_SIZE(counts) != nw || shift < 1 || shift > 31 || nw >= INT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "one count per word, and 1 <= shift <= 31");
-        return -1;
-    }
-    /* The sizes measured here stay true below: nothing there runs Python code (counts and ids
-     * must be ints, read without __index__), so the lists cannot change while they are copied. */
-    int64_t total = 0;
-    for (Py_ssize_t k = 0; k < nw; k++) {
-        PyObject *w = PyList_GET_ITEM(words, k);
-        if (!PyList_Check(w)) { PyErr_SetString(PyExc_TypeError, "words must be lists of ids"); return -1; }
-        total += PyList_GET_SIZE(w);
-    }
-    /* From here on any failure clears every member again (fail:). */
-    m->shift = shift;
-    m->mask = ((uint64_t)1 << shift) - 1;
-    m->nwords = nw;
-    m->chosen = -1;
-    uint64_t *order = NULL;
-    int32_t *order_list = NULL;
-    size_t on = 0, ocap = 0;
-    m->sym = PyMem_Malloc((size_t)(total ? total : 1) * sizeof(int32_t));
-    m->start = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int64_t));
-    m->len = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int32_t));
-    m->cnt = PyMem_Malloc((size_t)(nw ? nw : 1) * sizeof(int64_t));
-    if (!m->sym || !m->start || !m->len || !m->cnt) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    /* Both maps grow with the distinct pairs. */
-    if (u64map_init(&m->pairs, 1 << 15) < 0 || u64map_init(&m->gmap, 1 << 15) < 0) goto fail;
-    int64_t at = 0, total_weight = 0;
-    for (Py_ssize_t k = 0; k < nw; k++) {
-        PyObject *w = PyList_GET_ITEM(words, k);
-        Py_ssize_t n = PyList_GET_SIZE(w);
-        if (n >= INT32_MAX) { PyErr_SetString(PyExc_ValueError, "word too long"); goto fail; }
-        PyObject *co = PyList_GET_ITEM(counts, k);
-        if (!PyLong_Check(co)) { PyErr_SetString(PyExc_TypeError, "counts must be ints"); goto fail; }
-        long long c = PyLong_AsLongLong(co);
-        if (c == -1 && PyErr_Occurred()) goto fail;
-        if (c < 0) { PyErr_SetString(PyExc_ValueError, "counts must be >= 0"); goto fail; }
-        /* Pair counts, and the tokens a merge saves, are sums of count x occurrences: refused
-         * here when the sum of all of them could pass int64 (signed overflow is undefined). */
-        int64_t weight;
-        if (n > 1 && (__builtin_mul_overflow((int64_t)c, (int64_t)(n - 1), &weight) ||
-                      __builtin_add_overflow(total_weight, weight, &total_weight))) {
-            PyErr_SetString(PyExc_OverflowError, "counts too large: pair counts would pass 2**63-1");
-            goto fail;
-        }
-        m->start[k] = at;
-        m->len[k] = (int32_t)n;
-        m->cnt[k] = c;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *vo = PyList_GET_ITEM(w, i);
-            if (!PyLong_Check(vo)) { PyErr_SetString(PyExc_TypeError, "words must be lists of ids (ints)"); goto fail; }
-            long v = PyLong_AsLong(vo);
-            if (v == -1 && PyErr_Occurred()) goto fail;
-            if (v < 0 || (uint64_t)v > m->mask) { PyErr_SetString(PyExc_ValueError, "symbol id out of range for shift"); goto fail; }
-            m->sym[at + i] = (int32_t)v;
-        }
-        at += n;
-    }
-    /* count_pairs(): counts and, per pair, the words holding it (each word once, in order);
-     * pairs are numbered in order of first appearance, as the Python dict keeps them. */
-    /* The first-appearance lists, found through the gained-list table (reused as a scratch map). */
-    m->gn = 0;
-    for (Py_ssize_t k = 0; k < nw; k++) {
-        int32_t n = m->len[k];
-        if (n < 2) continue;
-        int32_t *w = m->sym + m->start[k];
-        for (int32_t i = 0; i + 1 < n; i++) {
-            uint64_t key = ((uint64_t)w[i] << shift) | (uint64_t)w[i + 1];
-            int64_t *pc = pair_slot(m, key);
-            if (!pc) goto fail;
-            *pc += m->cnt[k];
-            size_t before = m->gn;
-            int32_t li = gained_list(m, key);
-            if (li < 0 || list_add(m, li, (int32_t)k) < 0) goto fail;
-            if (m->gn > before) {
-                if (on == ocap) {
-                    ocap = ocap ? ocap * 2 : 1024;
-                    uint64_t *o = PyMem_Realloc(order, ocap * sizeof(uint64_t));
-                    int32_t *ol = o ? PyMem_Realloc(order_list, ocap * sizeof(int32_t)) : NULL;
-                    if (o) order = o;
-                    if (!o || !ol) { PyErr_NoMemory(); goto fail; }
-                    order_list = ol;
-                }
-                order[on] = key;
-                order_list[on] = li;
-                on++;
-            }
-        }
-    }
-    for (size_t k = 0; k < on; k++) {
-        int64_t cnt = pair_count(m, order[k]);
-        if (cnt > 0) {
-            QEntry e = {-cnt, order[k], m->seq++, order_list[k]};
-            if (qpush(m, e) < 0) goto fail;
-        }
-    }
-    if (gained_clear(m) < 0) goto fail;
-    PyMem_Free(order);
-    PyMem_Free(order_list);
-    m->ready = 1;
-    return 0;
-fail:
-    PyMem_Free(order);
-    PyMem_Free(order_list);
-    merge_state_clear(m);
-    return -1;
-}
 
 PyTypeObject MergeStateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
