@@ -6,7 +6,8 @@
  * first piece). This type holds those entries and does the per-chunk work in C, on threads without
  * the GIL for a batch: cut, look up, append. Python fills it (missing() names the chunks it lacks,
  * put() stores one); a chunk it cannot serve (not stored, too long, or a Unigram near tie, below)
- * stops the call there, and the caller encodes that chunk itself and goes on from its end.
+ * stops the call there, and the caller encodes that chunk itself and goes on from its end. The Python
+ * half is tokenizer_core/fast/chunk_table.py (CompiledChunks).
  *
  * Rules: RULE_WORDS cuts maximal runs of characters other than space, tab, LF and CR and drops
  * those four; RULE_SPACES makes every character part of a chunk: a run of spaces and the run of

@@ -1,4 +1,5 @@
-/* ChunkTable.encode() and encode_batch(): texts assembled from stored chunks (see chunks.c). */
+/* ChunkTable.encode() and encode_batch(): texts assembled from stored chunks (see chunks.c), for
+ * CompiledChunks.encode and encode_batch in tokenizer_core/fast/chunk_table.py. */
 #include "chunks.h"
 
 #include <math.h>

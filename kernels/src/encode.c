@@ -1,5 +1,7 @@
 /* A whole text through the Encoder: its pieces, their tokens (cached per piece), character offsets,
- * and the Python lists of an Encoding built without a Python loop. */
+ * and the Python lists of an Encoding built without a Python loop, or its packed columns. Mirror:
+ * the Python path of tokenizer_core/fast/byte_level.py (pieces, token spans, lists); the packed
+ * columns' layout is tokenizer_core/fast/columns.py's. */
 #include "encoder.h"
 
 static int result_reserve(Result *r, Py_ssize_t more) {

@@ -1,5 +1,6 @@
 /* The pair table of a vocabulary whose merges are ranked by token (tiktoken's rule), built in time
- * linear in the tokens' lengths. */
+ * linear in the tokens' lengths. Mirror: MergeRanks.TOKENS in tokenizer_core/bpe/model.py (a pair
+ * ranks as the id of the token it spells, BPE._ranker). */
 #include "encoder.h"
 
 /* Rolling hashes modulo the prime 2**61-1 with a per-process random base: the hash of any slice of
