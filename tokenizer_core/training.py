@@ -138,7 +138,7 @@ _LIMIT_CHECK_CHARS = 1 << 16
 
 def _distinct_words() -> Callable[[str], int]:
     """A function taking in text and giving the number of distinct whitespace-separated words seen
-    so far: the compiled kernel's WordSet (hashes only, 16 bytes per word, without the GIL; 50 MB in
+    so far: the compiled kernel's WordSet (kernels/src/wordset.c: hashes only, 16 bytes per word, without the GIL; 50 MB in
     0.2 s) when it is there, else a set of the words' hashes (a split of ~64 kB at a time: a split of
     ~1 MB made a list of all its words, +14 MB at the Unigram trainer's start).
 

@@ -1,6 +1,9 @@
 """Reading BPE merge lists from JSON (our own format, ``tokenizers``' ``"model"`` object) and
 deriving a merge list from a tiktoken-style vocabulary.
 
+A merge list is read in C when the kernel is there (merge_pairs in kernels/src/merge_ids.c); this
+code stays the reference.
+
 >>> merges_from_json(["a b", ["ab", "c"]])
 [('a', 'b'), ('ab', 'c')]
 >>> merges_by_token_rank({"a": 0, "b": 1, "ab": 2, "abb": 3})

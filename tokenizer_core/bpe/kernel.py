@@ -11,6 +11,9 @@ of pattern ``EXTERNAL``): the merging, the piece cache and the lists stay in C e
 :class:`~tokenizer_core.text.pre_tokenizer_base.Piece` offsets), which stays the reference the
 app's pages step through; ``tests/test_kernel.py`` holds the two against each other.
 
+The Encoder is kernels/src/encoder.c (its methods), encoder_init.c (the arguments built here,
+checked) and encoder_batch.c (encode_batch).
+
 >>> from tokenizer_core.bpe.model import BPE
 >>> from tokenizer_core.text.byte_level import ByteLevel, bytes_to_unicode
 >>> vocab = {c: i for i, c in enumerate(sorted(bytes_to_unicode().values()))}

@@ -9,6 +9,9 @@ merge it everywhere; the loop itself only applies the size limits and records th
 * :class:`QueueEngine`: the Python reference; a lazily corrected queue of pairs (ties by ids).
 * :class:`FirstSeenEngine`: the queue, but among tied pairs the one seen first in the corpus wins.
 
+KernelEngine's MergeState is kernels/src/merges.c (best, with QueueEngine's stash rule for runner-
+ups; merge) and kernels/src/merges_init.c.
+
 >>> engine = choose_engine([[0, 1, 0, 1]], [1], shift=16, tie_break="first", top_k=0)
 >>> type(engine).__name__, engine.best_count(), engine.take()
 ('FirstSeenEngine', 2, (1, []))

@@ -1,5 +1,8 @@
 """The BPE training loop: pick the most frequent pair (ties by ids or first seen), merge it everywhere, record the step.
 
+With the kernel, the engine's steps run in C (kernels/src/merges.c, through
+merge_engines.KernelEngine).
+
 >>> from tokenizer_core.bpe.symbols import SymbolTable
 >>> run = run_merges([[0, 1, 2], [0, 1]], [1, 1], SymbolTable("abc"), shift=16, num_merges=2)
 >>> run.merges, run.stop_reason, run.initial_tokens

@@ -4,6 +4,8 @@ Both apply the adjacent pair with the lowest rank first, the leftmost on equal r
 edit the symbol list and its character spans together. The heap version also does
 BPE-dropout and can record every merge as a :class:`MergeStep`.
 
+The compiled kernel merges a piece's bytes the same way in kernels/src/bpe.c.
+
 >>> rank = {("a", "b"): (0, "ab"), ("ab", "c"): (1, "abc")}.get
 >>> syms, starts, ends = ["a", "b", "c", "d"], [0, 1, 2, 3], [1, 2, 3, 4]
 >>> merge_scan(syms, starts, ends, rank)

@@ -4,6 +4,9 @@ A pair ``(a, b)`` of symbol ids is the int ``a << shift | b``, so the queue's or
 keys is the order on ``(a, b)``. Queue entries are ``(-count, key, sequence number,
 words holding the pair)``; entries go stale as counts change and are corrected lazily.
 
+The compiled kernel's MergeState mirrors this module step for step: count_pairs and pair_queue in
+kernels/src/merges_init.c, merge_everywhere in kernels/src/merges.c.
+
 >>> words, counts = [[0, 1, 0, 1]], [2]
 >>> pair_counts, heap, seq = pair_queue(words, counts, shift=16)
 >>> sorted((k >> 16, k & 0xFFFF, c) for k, c in pair_counts.items())

@@ -13,6 +13,9 @@ SentencePiece unknown piece keeps the text it covers) is stored under a stand-in
 model's, whose string is that text; rows holding one come back as bare columns and the real ids are
 put back here, the texts given as the encoding's fixes.
 
+The C half: kernels/src/chunks.c (cutting, lookup, assembly), chunks_type.c (missing, put),
+chunks_encode.c (encode, encode_batch), chunks_viterbi.c (near ties).
+
 >>> chunks = CompiledChunks.build(token_strs=["a", "b", "ab"], rule=RULE_WORDS)
 >>> if chunks is None:  # no compiled kernel: the caller keeps its Python path
 ...     print([2, 0])

@@ -9,6 +9,9 @@ Rust until a field is read. Once made, a list is an ordinary attribute: code tha
 mutates an Encoding's lists sees no difference, and equality, ``repr``, pickling and
 ``dataclasses.replace`` give what a plain Encoding gives.
 
+The kernel's own rows come from kernels/src/batch.c and kernels/src/encoder_batch.c (the slots), and
+packed_ids from kernels/src/columns.c.
+
 >>> from array import array
 >>> columns = b"".join([array("i", [5, 6]).tobytes(), array("q", [0, 2, 2, 3, 0, 1]).tobytes()])
 >>> enc = PackedEncoding.from_packed(columns, 0, ["x"] * 5 + ["hi", "!"])

@@ -1,5 +1,8 @@
 """Byte-level pre-tokenization (GPT-2 style): the GPT-2/cl100k split patterns, the byte map, :class:`ByteLevel`.
 
+GPT2_PATTERN and CL100K_PATTERN are written out by hand in kernels/src/scan.c; bytes_to_unicode and
+bytes_to_symbols are mirrored by kernels/src/byte_symbols.c.
+
 >>> bytes_to_symbols(" é".encode()), unicode_to_bytes()["Ġ"]
 ('ĠÃ©', 32)
 """

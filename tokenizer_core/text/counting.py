@@ -8,6 +8,9 @@ cases take a fast path: lines are scanned in ~1 MB chunks with one regex call, a
 past a few MB the chunks are spread over forked worker processes (2 cores here),
 because in Python the GPT-2 regex scan, not the merging, dominates training time.
 
+The compiled kernel's PieceCounter (kernels/src/counter.c; byte symbols in
+kernels/src/byte_symbols.c) counts the same pieces in the same order.
+
 >>> from tokenizer_core.text.pre_tokenizers import ByteLevel
 >>> sorted(count_words(["the cat\\n", "the\\n"], pre_tokenizer=ByteLevel()).items())
 [('the', 2), ('Ċ', 2), ('Ġcat', 1)]

@@ -6,6 +6,8 @@ GIL), and the chunk counters are merged into the total in chunk order as they fi
 chunk order keeps the order of first appearance of one pass over the corpus, so the result is the
 same, piece for piece and in order, whatever the number of threads.
 
+The counter itself is kernels/src/counter.c.
+
 >>> from tokenizer_core.text.kernel_codes import PieceSplit
 >>> from tokenizer_core.text.native import available
 >>> not available() or count_native(["a b a\\n", "b c\\n"], how=PieceSplit.WHITESPACE, threads=2) == {"a": 2, "b": 2, "c": 1}

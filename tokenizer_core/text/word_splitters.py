@@ -1,5 +1,8 @@
 """Pre-tokenizers that split text into words: on whitespace, punctuation, a pattern, or SentencePiece's "▁".
 
+Whitespace, WordSplit and WhitespaceSplit are mirrored by kernels/src/scan.c (next_word), which
+training's counts use.
+
 >>> Punctuation().words("hi, you")
 ['hi', ',', ' you']
 """

@@ -4,6 +4,8 @@ One node per position of each word (plus one at its end), one edge per piece occ
 so forward-backward is a few vectorised passes per word position rather than a Python
 loop per word.
 
+kernels/src/unigram_core.c follows this module step by step, one word's lattice at a time.
+
 >>> from tokenizer_core.unigram.words import hash_strings
 >>> w = WordTable(["ab"], np.ones(1))
 >>> hashes = hash_strings(["a", "b", "ab"])

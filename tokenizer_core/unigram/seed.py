@@ -1,5 +1,7 @@
 """Seed pieces for Unigram training: frequent maximal substrings (what a suffix array finds) plus every character.
 
+kernels/src/unigram_seed.c computes the same seeds in C (see native_lattice.py).
+
 >>> w = WordTable(["▁hug", "▁hug", "▁pug"], np.ones(3))
 >>> pieces, lp = seed_pieces(w, w.runs(split_by_script=True, split_digits=False), max_len=4, seed_size=10)
 >>> pieces[:5], sorted(pieces[5:])   # characters first, then repeated substrings

@@ -136,6 +136,7 @@ class SentencePieceUnigram(ScoredPieceLookup):
         gap = [math.inf]
         return self._viterbi(text, 0.0, gap), gap[0]
 
+    # Mirrored in C by kernels/src/chunks_viterbi.c (a chunk table's near ties): change both together.
     def _viterbi(self, text: str, start_score: float, gap: Optional[list[float]]) -> list[tuple[int, int, int]]:
         n = len(text)
         best = [-math.inf] * (n + 1)

@@ -18,7 +18,7 @@ import numpy as np
 from tokenizer_core.unigram.edge_order import distinct
 
 BOUNDARY = "▁"
-_HASH_BASE = np.uint64(0x100000001B3)  # odd multiplier of the polynomial window hash (mod 2**64)
+_HASH_BASE = np.uint64(0x100000001B3)  # odd multiplier of the polynomial window hash (mod 2**64); UG_BASE in kernels/src/unigram.h
 
 
 #: Characters of Han or kana script whose Unicode names do not say so (the names are our only
