@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import grimp
@@ -80,9 +81,55 @@ def _python_files(*folders: str) -> list[Path]:
     return sorted(p for folder in folders for p in (ROOT / folder).rglob("*.py"))
 
 
+def _kernel_sources() -> list[Path]:
+    return sorted((ROOT / "kernels" / "src").glob("*.[ch]"))
+
+
 def test_no_module_over_400_lines():
-    long = {str(p.relative_to(ROOT)): n for p in _python_files("tokenizer_core", "ui", "pages")
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    """Python of the core, the app and the benchmarks, and the kernel's C sources and headers."""
+    files = [*_python_files("tokenizer_core", "ui", "pages", "bench"), *_kernel_sources()]
+    long = {str(p.relative_to(ROOT)): n for p in files if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    assert long == {}
+
+
+#: The first line of a C function's definition: at the margin, a type and the function's name.
+_C_FUNCTION = re.compile(r"^(?!typedef\b|struct\b|enum\b|union\b|static const\b|#)[A-Za-z_][\w \t*]*?\b(\w+)\(")
+
+
+def c_function_lengths(text: str) -> dict[str, int]:
+    r"""Each function defined at the margin of a C file (its parameters may take several lines), with
+    its lines from the first of its signature to its closing brace.
+
+    >>> c_function_lengths("static int f(int a,\n          int b) {\n    return a;\n}\nint g(void);\n")
+    {'f': 4}
+    """
+    lines, out, i = text.splitlines(), {}, 0
+    while i < len(lines):
+        m = _C_FUNCTION.match(lines[i])
+        end = i
+        while m and end < len(lines) and not lines[end].rstrip().endswith(("{", ";")):
+            end += 1  # the parameters go on
+        if not m or end == len(lines) or lines[end].rstrip().endswith(";"):
+            i = end + 1 if m else i + 1
+            continue
+        depth, j = 0, end
+        while True:
+            depth += lines[j].count("{") - lines[j].count("}")
+            if depth == 0:
+                break
+            j += 1
+        out[m.group(1)] = j - i + 1
+        i = j + 1
+    return out
+
+
+def test_no_c_function_over_100_lines():
+    """A reader never scrolls one function (issue 42: Encoder_init was 162 lines, MergeState_init and
+    ChunkTable_put 121). The parser finds the functions it must (a file without any would be a miss)."""
+    found = {path.name: c_function_lengths(path.read_text(encoding="utf-8")) for path in _kernel_sources()
+             if path.suffix == ".c"}
+    assert {"Encoder_init", "Encoder_encode", "MergeState_init", "ChunkTable_put"} <= {f for fns in found.values() for f in fns}
+    long = {f"{name}:{fn}": n for name, fns in found.items() for fn, n in fns.items() if n > 100}
     assert long == {}
 
 
