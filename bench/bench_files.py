@@ -33,6 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.bench_bpe import timed  # noqa: E402
+from bench.results import record  # noqa: E402
 from bench.tokenizer_files import FILES, FetchError, mixed_lines, tokenizer_file  # noqa: E402
 
 ENGINES = ("ours", "tokenizers", "fastokens", "gigatoken")
@@ -172,6 +173,22 @@ def run(mb: float = 1.0, files: Sequence[str] = tuple(FILES)) -> list[str]:
     return out
 
 
+def figures(file: str, rows: dict[str, Any]) -> dict[str, Any]:
+    """One file's row of the manual's table: our fast path, and ours / theirs for every engine that
+    loaded the file (ids checked against ``tokenizers``), or why it could not."""
+    ours = rows.get("ours", {})
+    out: dict[str, Any] = {"file": file, "path": ours.get("path", ""), "engines": {}}
+    for name, row in rows.items():
+        if name == "ours":
+            continue
+        if "error" in row or "load" not in ours:
+            out["engines"][name] = {"error": row.get("error", "ours failed")}
+            continue
+        out["engines"][name] = {op: ours[op] / row[op] for op in OPS}
+        out["engines"][name]["same_ids"] = bool(row.get("same_whole")) and row.get("same") == len(row["ids"])
+    return out
+
+
 def one_op(engine: str, file: str, op: str, lines: Sequence[str]) -> None:
     """Load one file with one engine and run one op once (for whole-process timing from outside)."""
     e = Engine(engine, tokenizer_file(file))
@@ -190,6 +207,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--one", choices=ENGINES, help="run only this engine, once (with --op), and print nothing")
     ap.add_argument("--op", choices=OPS, default="batch")
+    ap.add_argument("--record", action="store_true", help="keep the ratios for the manual (docs/bench/files.json)")
     args = ap.parse_args(argv)
     files = [f for f in args.files.split(",") if f]
     unknown = [f for f in files if f not in FILES]
@@ -203,6 +221,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     engines = available([e for e in args.engines.split(",") if e])
     print(f"{len(lines):,} lines, {sum(map(len, lines)):,} characters; engines: {', '.join(engines)}; "
           f"{os.cpu_count()} cores")
+    kept = []
     for file in files:
         try:
             rows = measure(file, engines, lines, repeat=args.repeat)
@@ -210,6 +229,11 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"\n{file}: {err}")
             continue
         print("\n".join(report(file, rows, len(lines))), flush=True)
+        kept.append(figures(file, rows))
+    if args.record:
+        note = (f"bench_files --mb {args.mb:g} --repeat {args.repeat}: {len(lines):,} lines, "
+                f"{sum(map(len, lines)):,} characters")
+        print("recorded in", record("files", {"files": kept}, note=note))
     return 0
 
 

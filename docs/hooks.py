@@ -1,15 +1,18 @@
-"""MkDocs hooks: the command line's reference, generated from its parser when the site is built.
+"""MkDocs hooks: what the manual shows is generated when the site is built, never kept by hand.
 
-A page holding the line ``<!-- cli-reference -->`` gets, in its place, each subcommand's usage and
-options as ``python -m tokenizer_core SUBCOMMAND --help`` prints them, so the reference cannot
-drift from the code.
+* ``<!-- cli-reference -->``: each subcommand's usage and options as ``python -m tokenizer_core
+  SUBCOMMAND --help`` prints them, so the reference cannot drift from the code.
+* ``<!-- bench:files -->``: the last recorded run of ``bench_files --record`` (``docs/bench/files.json``,
+  :mod:`bench.results`) as a table of ratios.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 MARKER = "<!-- cli-reference -->"
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,5 +33,37 @@ def cli_reference() -> str:
     return "\n".join(parts)
 
 
+def _ratio(value: float) -> str:
+    return f"{value:.2f}x" if value < 2 else f"{value:.1f}x"
+
+
+def _cells(engine: dict[str, Any], ops: tuple[str, ...]) -> str:
+    if "error" in engine:
+        return "cannot load: " + engine["error"].split(":")[0]
+    same = "" if engine.get("same_ids") else " (ids differ)"
+    return " · ".join(_ratio(engine[op]) for op in ops) + same
+
+
+def files_table() -> str:
+    """The tokenizer files' table: ours / theirs per engine and operation (below 1: ours is faster)."""
+    data = json.loads((ROOT / "docs" / "bench" / "files.json").read_text(encoding="utf-8"))
+    engines = [e for e in ("tokenizers", "fastokens", "gigatoken") if any(e in f["engines"] for f in data["files"])]
+    ops = {"tokenizers": ("load", "batch", "whole")}
+    head = ["file", "our fast path"] + [f"vs `{e}`: " + " · ".join(ops.get(e, ("batch", "whole"))) for e in engines]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for f in data["files"]:
+        cells = [f["file"], f["path"].removeprefix("Fast path: ").rstrip(".") or "-"]
+        cells += [_cells(f["engines"][e], ops.get(e, ("batch", "whole"))) if e in f["engines"] else "-" for e in engines]
+        rows.append("| " + " | ".join(cells) + " |")
+    return (f"Recorded {data['date']} on {data['machine']} ({data['note']}); ours / theirs, below 1 ours is "
+            "faster, in the same run.\n\n" + "\n".join(rows))
+
+
+GENERATED = {MARKER: cli_reference, "<!-- bench:files -->": files_table}
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:  # noqa: ANN001 (MkDocs' objects)
-    return markdown.replace(MARKER, cli_reference()) if MARKER in markdown else markdown
+    for marker, make in GENERATED.items():
+        if marker in markdown:
+            markdown = markdown.replace(marker, make())
+    return markdown
