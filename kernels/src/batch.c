@@ -7,7 +7,7 @@
 
 /* Every text is checked to be a str before any is encoded, and each is held here: another thread may
  * change the caller's list while this one has let the GIL go. */
-PyObject **batch_hold_texts(PyObject *texts, Py_ssize_t *n) {
+static PyObject **batch_hold_texts(PyObject *texts, Py_ssize_t *n) {
     PyObject *seq = PySequence_Fast(texts, "encode_batch takes a sequence of str");
     if (!seq) return NULL;
     *n = PySequence_Fast_GET_SIZE(seq);
@@ -28,6 +28,15 @@ PyObject **batch_hold_texts(PyObject *texts, Py_ssize_t *n) {
     }
     Py_DECREF(seq);
     return items;
+}
+
+/* A batch call's start: `threads` checked (1 to 64), then the texts held (batch_hold_texts). */
+PyObject **batch_start(PyObject *texts, Py_ssize_t threads, Py_ssize_t *n) {
+    if (threads < 1 || threads > 64) {
+        PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
+        return NULL;
+    }
+    return batch_hold_texts(texts, n);
 }
 
 void batch_release_texts(PyObject **items, Py_ssize_t n) {

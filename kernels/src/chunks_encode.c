@@ -112,12 +112,8 @@ PyObject *ChunkTable_encode_batch(ChunkTable *c, PyObject *args, PyObject *kw) {
     }
     int has_extra = chunks_read_extra(c, extra_o);
     if (has_extra < 0 || slot_offsets(encoding, PACKED, 3, at) < 0) return NULL;
-    if (threads < 1 || threads > 64) {
-        PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
-        return NULL;
-    }
     Py_ssize_t n = 0;
-    PyObject **items = batch_hold_texts(texts, &n);
+    PyObject **items = batch_start(texts, threads, &n);
     if (!items) return NULL;
     Row *rows = PyMem_Calloc(WINDOW_ROWS, sizeof(Row));
     PyObject *out = PyList_New(n);

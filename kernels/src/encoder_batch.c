@@ -192,12 +192,8 @@ PyObject *Encoder_encode_batch(Encoder *e, PyObject *args, PyObject *kw) {
     if (encoding && (packed ? slot_offsets(encoding, PACKED_SLOTS, 3, packed_at)
                             : slot_offsets(encoding, ENCODING_FIELDS, 9, offsets)) < 0)
         return NULL;
-    if (threads < 1 || threads > 64) {
-        PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
-        return NULL;
-    }
     Py_ssize_t n = 0;
-    PyObject **items = batch_hold_texts(texts, &n);
+    PyObject **items = batch_start(texts, threads, &n);
     if (!items) return NULL;
     Result *res = PyMem_Calloc(WINDOW_TEXTS, sizeof(Result));
     PyObject *out = PyList_New(n), *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1);

@@ -165,7 +165,7 @@ void tokbuf_free(TokBuf *b);
 
 /* The texts of a sequence, each held (new references), once every one is checked to be a str; NULL
  * with the exception set. */
-PyObject **batch_hold_texts(PyObject *texts, Py_ssize_t *n);
+PyObject **batch_start(PyObject *texts, Py_ssize_t threads, Py_ssize_t *n);
 void batch_release_texts(PyObject **items, Py_ssize_t n);
 /* worker(job) on `threads` threads, this one included (call without the GIL). */
 void batch_run_threads(void *(*worker)(void *), void *job, int threads);
