@@ -1,31 +1,27 @@
 """A page's inputs kept in its address, so a reload or a shared link shows the same view.
 
-Each page lists its inputs as :class:`UrlParam` (a short name in the address, the session-state
-key of the widget, a default and a parser). Before its widgets are drawn the page calls
-:func:`restore`, which copies every parameter the address carries into session state, once per
-distinct value: a later edit by the user is not overwritten by the address on the next rerun.
-After drawing, :func:`publish` writes the current values back; values equal to their default are
-left out, so an untouched page keeps a clean address.
+Each page lists its inputs as :class:`UrlParam`: a short name in the address, the session-state key of the widget,
+a default and a parser. Before its widgets are drawn the page calls :func:`restore`. It copies every parameter the
+address carries into session state, once per distinct value, so the address does not overwrite a later edit by the
+user on the next rerun. After drawing, :func:`publish` writes the current values back. Values equal to their default
+are left out, so an untouched page keeps a clean address.
 
-This is the app's one mechanism for the address (Streamlit's own ``bind="query-params"`` is not
-used: it cannot restore values that are not widgets, such as the BPE page's step or the active
-corpus, nor report a malformed value, nor seed a widget that code fills in first). A page declares
-its parameters once; :func:`seed` restores them and gives every widget its default, so widgets are
-drawn with a ``key`` and no ``value``/``index``/``default`` of their own.
+This is the app's one mechanism for the address. Streamlit's own ``bind="query-params"`` is not used: it cannot
+restore values that are not widgets, such as the BPE page's step or the active corpus; it cannot report a malformed
+value; it cannot seed a widget that code fills in first. A page declares its parameters once. :func:`seed` restores
+them and gives every widget its default, so widgets are drawn with a ``key`` and no ``value``, ``index`` or
+``default`` of their own.
 
-One length policy: a text longer than :data:`MAX_URL_TEXT` characters is never cut. It is left out
-of the address, and the sidebar says so (:func:`left_out`); a link carrying a longer one is
-refused with a message.
+One length policy: a text longer than :data:`MAX_URL_TEXT` characters is never cut. It is left out of the address,
+and the sidebar says so (:func:`left_out`). A link carrying a longer one is refused with a message.
 
-The address describes what is on screen. The inputs of a form that only acts when a button is
-pressed (Train, Import) are marked with :func:`form`: the address shows the values of the last
-press (:func:`commit`), or the link's, never the ones being edited, so a link copied at any time
-names the run on show.
+The address describes what is on screen. Some forms act only when a button is pressed (Train, Import); their inputs
+are marked with :func:`form`. For them the address shows the values of the last press (:func:`commit`) or the link's,
+never the ones being edited. So a link copied at any time names the run on show.
 
-History: a run's address changes are written at once (:func:`one_entry`): one browser history entry
-per run that changes the view, none for one that does not. Back and Forward rerun the page with the
-address they go to (:func:`history_navigation`); every parameter is then read from it, those absent
-going back to their defaults.
+History: a run's address changes are written at once (:func:`one_entry`). A run that changes the view makes one
+browser history entry; one that does not makes none. Back and Forward rerun the page with the address they go to
+(:func:`history_navigation`). Every parameter is then read from it, and those absent go back to their defaults.
 
 Visits: Streamlit forgets the widgets of a page not on show; :func:`recall` gives them back.
 

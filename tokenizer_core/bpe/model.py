@@ -1,22 +1,20 @@
 """The BPE model: vocabulary, ranked merges and ``tokenizers``' options, encoding one piece at a time.
 
-A word (one pre-tokenized piece) starts as one symbol per character (for
-byte-level models, per byte symbol such as ``Ġ``); then, as GPT-2, ``tokenizers``
-and ``tiktoken`` do, the adjacent pair with the lowest merge rank is merged, the
-leftmost one on equal ranks, until no adjacent pair has a rank. Two rank rules:
+A word, one pre-tokenized piece, starts as one symbol per character; in byte-level models, one per byte symbol such
+as ``Ġ``. Then, as GPT-2, ``tokenizers`` and ``tiktoken`` do, the adjacent pair with the lowest merge rank is merged,
+the leftmost one on equal ranks, until no adjacent pair has a rank. Two rank rules:
 
-* ``MergeRanks.MERGES``: the rank of a pair is its position in ``merges``
-  (GPT-2 files, ``tokenizers``, our trainer);
-* ``MergeRanks.TOKENS``: the rank of a pair is the id of the token it spells, and
-  any two tokens whose concatenation is a token may merge (``tiktoken``'s rule).
+* ``MergeRanks.MERGES``: a pair's rank is its position in ``merges`` (GPT-2 files, ``tokenizers``, our trainer).
+* ``MergeRanks.TOKENS``: a pair's rank is the id of the token it spells, and any two tokens whose concatenation is a
+  token may merge. This is ``tiktoken``'s rule.
 
-Every other setting (unknown characters, word prefix and suffix, ``ignore_merges``) is one
-:class:`~tokenizer_core.bpe.options.BpeModelOptions` value.
+Every other setting is one :class:`~tokenizer_core.bpe.options.BpeModelOptions` value: unknown characters, word
+prefix and suffix, ``ignore_merges``.
 
-Results are cached per piece; long pieces (``"a" * 100_000``) merge one rank at a time over a
-linked list (see :mod:`tokenizer_core.bpe.merge_waves`), so encoding stays ``O(n log n)``. BPE-dropout
-(Provilkov et al.) skips each candidate merge with probability ``p``; skipped merges come
-back after the next merge that happens, and ``p = 0`` is the deterministic result.
+Results are cached per piece. Long pieces (``"a" * 100_000``) merge one rank at a time over a linked list (see
+:mod:`tokenizer_core.bpe.merge_waves`), so encoding stays ``O(n log n)``. BPE-dropout (Provilkov et al.) skips each
+candidate merge with probability ``p``. Skipped merges come back after the next merge that happens, and ``p = 0``
+gives the deterministic result.
 
 >>> m = BPE({"a": 0, "b": 1, "c": 2, "d": 3, "aa": 4, "ab": 5, "aaab": 6},
 ...         [("a", "a"), ("a", "b"), ("aa", "ab")])

@@ -1,30 +1,26 @@
 """BPE training: word counts in, merges + vocabulary + a step trace out.
 
-The trainer follows Hugging Face ``tokenizers``' ``BpeTrainer`` so that, given the
-same pre-tokenized word counts and settings, it learns the same merges:
+The trainer follows Hugging Face ``tokenizers``' ``BpeTrainer``: given the same pre-tokenized word counts and
+settings, it learns the same merges. Its rules:
 
-* ids go to the special tokens first, then to the alphabet sorted by code point,
-  then to merge results in creation order (a merge whose string already exists
-  reuses that id and the vocabulary does not grow);
-* at each step the pair with the highest count is merged; **among equal counts the
-  pair with the smallest ``(id_left, id_right)`` wins** (the tie is recorded in the trace);
-* pair statistics are incremental: an index from each pair to the words holding it
-  and a lazily corrected priority queue, so a merge only touches the words that
-  contain the pair, never the whole corpus;
-* within a word, occurrences are merged left to right without overlap (``aaa`` with
-  ``a a`` gives ``aa a``) and the pair counts are adjusted exactly as ``tokenizers``
-  does (including its bookkeeping for pairs that reappear after being merged).
+* Ids go to the special tokens first, then to the alphabet sorted by code point, then to merge results in creation
+  order. A merge whose string already exists reuses that id, and the vocabulary does not grow.
+* Each step merges the pair with the highest count. **Among equal counts the pair with the smallest
+  ``(id_left, id_right)`` wins**, and the trace records the tie.
+* Pair statistics are incremental: an index from each pair to the words holding it, and a lazily corrected priority
+  queue. A merge touches only the words that contain the pair, never the whole corpus.
+* Within a word, occurrences are merged left to right without overlap (``aaa`` with ``a a`` gives ``aa a``). Pair
+  counts are adjusted exactly as ``tokenizers`` adjusts them, including its bookkeeping for pairs that reappear after
+  being merged.
 
-Two choices differ because ``tokenizers`` leaves them to hash-map order: tokens
-decorated with ``continuing_subword_prefix``/``end_of_word_suffix`` (e.g. ``w</w>``)
-get their ids after the alphabet in sorted order, and ``limit_alphabet`` drops the
-rarest characters first, the larger code point first among equal counts.
+Two choices differ, because ``tokenizers`` leaves them to hash-map order. Tokens decorated with
+``continuing_subword_prefix`` or ``end_of_word_suffix`` (e.g. ``w</w>``) get their ids after the alphabet, in sorted
+order. ``limit_alphabet`` drops the rarest characters first, the larger code point first among equal counts.
 
-For teaching, ``tie_break="first"`` instead picks, among equal counts, the pair seen
-first in the corpus (words in the order given, left to right), which is what the
-Python of Sennrich et al.'s Algorithm 1 does; with ``suffix_as_symbol=True`` the
-end-of-word marker is a symbol of its own (``l o w </w>``) as in that paper, rather
-than glued to the last character (``l o w</w>``) as in subword-nmt and ``tokenizers``.
+For teaching, ``tie_break="first"`` instead picks, among equal counts, the pair seen first in the corpus: words in
+the order given, each read left to right. That is what the Python of Sennrich et al.'s Algorithm 1 does. With
+``suffix_as_symbol=True`` the end-of-word marker is a symbol of its own (``l o w </w>``), as in that paper. Otherwise
+it is glued to the last character (``l o w</w>``), as in subword-nmt and ``tokenizers``.
 
 >>> r = train_bpe_counts({"low": 5, "lower": 2, "newest": 6, "widest": 3},
 ...                      num_merges=4, end_of_word_suffix="</w>", special_tokens=())

@@ -1,29 +1,28 @@
 """The default English corpus: prose from the documentation that ships with Python.
 
-It ships with the project, built once from CPython 3.11.7 (``samples/default.txt.xz``, 540 kB),
-so every machine and every Python sees the same corpus and the first page of a fresh install opens
-at once; ``python -m tokenizer_core.corpus.ship`` rebuilds that file from the running
-Python. Sources, in this order (deterministic for a given Python version):
+The corpus ships with the project (``samples/default.txt.xz``, 540 kB), built once from CPython 3.11.7. So every
+machine and every Python sees the same corpus, and the first page of a fresh install opens at once.
+``python -m tokenizer_core.corpus.ship`` rebuilds that file from the running Python. Sources, in this order, which
+is deterministic for a given Python version:
 
-1. ``pydoc_data.topics`` — the language-reference topics that ``help()`` shows,
-   generated from the Python documentation (imported: it is a plain data module);
-2. the docstrings of the standard library's ``.py`` files, found by parsing them
-   with :mod:`ast` (never importing them), files and folders in sorted order,
-   test suites and bundled third-party packages left out;
-3. the comment blocks of those same files.
+1. ``pydoc_data.topics``: the language-reference topics that ``help()`` shows, generated from the Python
+   documentation. It is imported, being a plain data module.
+2. The docstrings of the standard library's ``.py`` files, found by parsing them with :mod:`ast`, never by importing
+   them. Files and folders come in sorted order. Test suites and bundled third-party packages are left out.
+3. The comment blocks of those same files.
 
-All of it is © Python Software Foundation and distributed under the PSF License
-Agreement (the documentation under the same terms), which allows copying and
-derived works with the licence notice: ``samples/PSF-LICENSE.txt`` carries it.
+All of it is © Python Software Foundation and distributed under the PSF License Agreement, the documentation under
+the same terms. It allows copying and derived works with the licence notice, which ``samples/PSF-LICENSE.txt``
+carries.
 
-Only prose survives: a paragraph is dropped when it is a doctest (``>>>``), a
-reST directive, a literal/code block, a grammar rule, or mostly identifiers; reST
-inline markup (``:func:`x```, ````x````, ``*x*``) is reduced to its text. Each kept
-paragraph becomes one line; exact duplicates are dropped. The result is about
-2 MB with 13 000+ distinct lowercase words. Should the shipped file be missing or damaged, the
-corpus is built from the running Python instead (about 2 s) and cached on disk, keyed by Python
-version, under ``$TOKENIZER_PLAYGROUND_CACHE`` or ``~/.cache/tokenizer-playground``, written
-atomically so concurrent first uses cannot see half a file.
+Only prose survives. A paragraph is dropped when it is a doctest (``>>>``), a reST directive, a literal or code
+block, a grammar rule, or mostly identifiers. reST inline markup (``:func:`x```, ````x````, ``*x*``) is reduced to
+its text. Each kept paragraph becomes one line, and exact duplicates are dropped. The result is about 2 MB, with
+13 000+ distinct lowercase words.
+
+If the shipped file is missing or damaged, the corpus is built from the running Python instead, in about 2 s. It is
+then cached on disk, keyed by Python version, under ``$TOKENIZER_PLAYGROUND_CACHE`` or
+``~/.cache/tokenizer-playground``. The file is written atomically, so concurrent first uses cannot see half a file.
 
 >>> clean_paragraph(["Return the :func:`len` of *items*, or ``None``", "when empty."])
 'Return the len of items, or None when empty.'

@@ -1,22 +1,21 @@
 """The pipeline's fast path for byte-level BPE (GPT-2, cl100k_base): whole encodings in bulk.
 
-When there is no normalizer, the pre-tokenizer is :class:`~tokenizer_core.text.byte_level.ByteLevel`
-with its split regex and no added prefix space (its pieces, matches and gaps, lie end to end) and the model is
-:class:`~tokenizer_core.bpe.model.BPE`, a piece's tokens depend on the piece's text only, and
-so do their offsets *relative to the piece*. Each distinct piece is therefore encoded once,
-by the very code of the general path (byte symbols, :meth:`BPE.tokenize`,
-:meth:`Piece.token_span`), and remembered as ``(ids, token strings, relative offsets)``;
-every later occurrence costs one dictionary lookup. An encoding is then assembled with a
-few list operations over all pieces at once instead of a :class:`Token` per token.
+It applies when there is no normalizer, the pre-tokenizer is :class:`~tokenizer_core.text.byte_level.ByteLevel` with
+its split regex and no added prefix space, and the model is :class:`~tokenizer_core.bpe.model.BPE`. Its pieces,
+both matches and gaps, then lie end to end. A piece's tokens depend on the piece's text only, and so do their offsets
+*relative to the piece*. So each distinct piece is encoded once, by the very code of the general path: byte symbols,
+:meth:`BPE.tokenize`, :meth:`Piece.token_span`. It is remembered as ``(ids, token strings, relative offsets)``, and
+every later occurrence costs one dictionary lookup. An encoding is then assembled with a few list operations over all
+pieces at once, instead of a :class:`Token` per token.
 
-With the compiled kernel (:mod:`~tokenizer_core.bpe.kernel`: it walks the GPT-2 and cl100k_base
-patterns itself and is given the pieces of any other) the same steps run in C: splitting, merging, the piece cache and the assembly of
-the lists; the Python code below is what the kernel is checked against. The kernel's results come
-back as packed columns (:class:`~tokenizer_core.fast.packed.PackedEncoding`, lists made when
-read), a text holding added tokens too: one kernel call per segment between them, their rows in between.
+With the compiled kernel (:mod:`~tokenizer_core.bpe.kernel`) the same steps run in C: splitting, merging, the piece
+cache and the assembly of the lists. The kernel walks the GPT-2 and cl100k_base patterns itself and is given the
+pieces of any other. The Python code below is what the kernel is checked against. The kernel's results come back as
+packed columns (:class:`~tokenizer_core.fast.packed.PackedEncoding`), whose lists are made when read. A text holding
+added tokens comes back this way too: one kernel call per segment between them, with their rows in between.
 
-The result is the :class:`~tokenizer_core.types.Encoding` the general path gives, field
-for field (tests/test_bpe_fast_pipeline.py and tests/test_kernel.py compare them on many texts).
+The result is the :class:`~tokenizer_core.types.Encoding` the general path gives, field for field.
+tests/test_bpe_fast_pipeline.py and tests/test_kernel.py compare them on many texts.
 
 >>> from tokenizer_core.text.byte_level import ByteLevel, bytes_to_unicode
 >>> from tokenizer_core.text.added_vocabulary import AddedVocabulary

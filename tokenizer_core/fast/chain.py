@@ -1,38 +1,32 @@
 """The fast path of pre-tokenizer chains that stay inside chunks: encodings from cached chunks.
 
-A chain such as ``Sequence([Digits(individual_digits=True), Punctuation(), Metaspace()])`` before
-a BPE, WordPiece or Unigram model splits the whole text into pieces and tokenizes each piece on
-its own. Where the text can be cut into chunks that no piece ever crosses, each distinct chunk is
-encoded once, by the general path's steps on the chunk alone, and a text is a lookup per chunk.
+A chain such as ``Sequence([Digits(individual_digits=True), Punctuation(), Metaspace()])`` before a BPE, WordPiece or
+Unigram model splits the text into pieces and tokenizes each piece alone. If the text can be cut into chunks that no
+piece crosses, each distinct chunk is encoded once, by the general path's steps, and a text is a lookup per chunk.
+There are two chunk rules (:attr:`LocalChainFastPath.chunk_rule`):
 
-Two chunk rules (:attr:`LocalChainFastPath.chunk_rule`), each cut at a boundary character:
+* ``"words"``: chunks are runs of characters other than space, tab, LF and CR; separators produce no token. The chain
+  needs a *dropper*, whose pieces hold no white space and whose matches never cross it: ``Whitespace``,
+  ``WhitespaceSplit``, ``WordSplit`` or ``BertPreTokenizer``.
+* ``"spaces"``: chunks are ``" *[^ ]+| +"``, a run of spaces and what follows up to the next space. Every character
+  is in a chunk, so a space can start a token ("▁word"). Tab and newline are ordinary characters here. The chain
+  needs a *cutter* at spaces: a dropper; ``Metaspace(split=True)``, where every "▁" after a piece's first character
+  starts a piece, whatever ``prepend_scheme`` says; or a literal ``Split(" ")`` that removes or isolates the space or
+  glues it to what follows.
 
-* ``"words"``: chunks are runs of characters other than space, tab, LF and CR; the separators
-  between them produce no token. The chain needs a *dropper* (``Whitespace``, ``WhitespaceSplit``,
-  ``WordSplit``, ``BertPreTokenizer``: no piece holds white space, no match crosses it).
-* ``"spaces"``: chunks are ``" *[^ ]+| +"``, a run of spaces and what follows up to the next
-  space; every character belongs to a chunk, so a space can start a token ("▁word"). A tab or a
-  newline is an ordinary character here. The chain needs a *cutter* at spaces: a dropper,
-  ``Metaspace(split=True)`` (every "▁" after a piece's first character starts a piece, whatever
-  ``prepend_scheme`` says) or a literal ``Split(" ")`` that removes, isolates or glues the space
-  to what follows.
+Before the dropper or cutter only *run splitters* may come: ``Digits``, ``Punctuation`` (every behaviour), literal
+``Split`` patterns holding no boundary character, and under ``"spaces"`` ``Split(" ", "merged_with_previous")``. They
+cut where a character class changes, never change the text, and leave boundary characters in their gaps. So at a
+boundary at most one piece crosses: a gap run, or a delimiter glued across. Each later stage sees the boundary
+inside that piece, so this holds until the cutter cuts exactly there. After the cut, pieces equal the chunks' pieces
+and any stage may follow: its result depends only on a piece's text and on whether the piece begins the text. With
+``Metaspace(prepend_scheme="first")`` a text's first chunk therefore has an entry of its own. Refused before the
+cutter: ``Metaspace(split=False)`` and ``ByteLevel``, which change the text, and regex splits that may match across
+a boundary (:func:`~tokenizer_core.fast.locality.regex_split_role`).
 
-Before the dropper or cutter only *run splitters* may come, stages that cut a piece where a
-character class changes and never change its text: ``Digits``, ``Punctuation`` (every behaviour)
-and literal ``Split`` patterns holding no boundary character (``Split(" ", "merged_with_previous")``
-too, under ``"spaces"``). Their classes put the boundary character among the gaps, so on a text
-``u + v`` cut at a boundary their pieces are those of ``u`` and of ``v``, except that the last
-piece of ``u`` and the first of ``v`` may be one piece (a gap run crossing, or a delimiter glued
-across); the next stage sees such a piece with the boundary inside it, so the same holds after it,
-until the cutter cuts exactly there. From then on pieces equal the chunks' pieces and any stage
-may follow (its result depends on a piece's text, and on whether the piece begins the text:
-``Metaspace(prepend_scheme="first")``, which is why the first chunk of a text has an entry of its
-own when such a stage is present). ``Metaspace(split=False)``, ``ByteLevel`` and regex splits
-before the cutter change the text or may match across a boundary: refused. Normalizers: those of
-:mod:`tokenizer_core.fast.locality` (``Lowercase``, the Unicode forms, literal ``Replace``; a
-leading ``Precompiled`` and space-run ``Replace(" {2,}", " ")``, the T5 and XLM-R chains, with a
-guard: texts it finds take the general path); ``BertNormalizer`` under ``"words"`` (separators
-become spaces, which the dropper drops). Models: ``BPE``, ``WordPiece``, ``Unigram``,
+Normalizers: those :mod:`tokenizer_core.fast.locality` accepts. A leading ``Precompiled`` and ``Replace(" {2,}", " ")``,
+as in the T5 and XLM-R chains, come with a guard: texts it finds take the general path. ``BertNormalizer`` qualifies
+under ``"words"``: separators become spaces, which the dropper drops. Models: ``BPE``, ``WordPiece`` and ``Unigram``,
 whose best segmentation of a piece is fixed.
 
 >>> from tokenizer_core.bpe.model import BPE

@@ -1,60 +1,34 @@
-"""Which normalizers and regex ``Split`` stages never look across a chunk boundary (for
-:mod:`tokenizer_core.fast.chain`).
+"""Which normalizers and regex ``Split`` stages never look across a chunk boundary.
 
-Normalizers. A chunked encoding normalizes each chunk alone, so a normalizer qualifies when the
-normalization of ``u + b + v`` (``b`` a boundary character: space, tab, LF, CR) is that of ``u``,
-then ``b`` unchanged, then that of ``v``, alignment included:
+:mod:`tokenizer_core.fast.chain` normalizes each chunk alone. So a normalizer must normalize ``u + b + v`` as ``u``,
+then ``b`` unchanged, then ``v``, alignment included. ``b`` is a boundary character: space, tab, LF or CR. Accepted:
 
-* ``Lowercase``, ``StripAccents``: one character at a time (a character lowercases on its own, no
-  final sigma; a mark is dropped on its own); no character lowercases to white space.
-* ``NFC``, ``NFD``, ``NFKC``, ``NFKD``: space, tab, LF and CR are starters (canonical combining
-  class 0) that no composition starts or ends with and that map to themselves in every form, so
-  no normalization reorders, composes or decomposes across them. Our aligned form
-  (``_UnicodeForm._units``) works on starter-led runs and joins a run to the one before only when
-  their forms differ together and apart, which never happens in front of a boundary starter; a
-  run led by a boundary character (``"\\t\\u0301"``) holds only marks after it, which compose with
-  nothing, so they normalize and align alike without it (the composing branch needs a starter that
-  composes). The compatibility forms do map other characters *to* spaces (U+00A0, U+2002, U+3000,
-  U+00A8 " ̈"): such a space appears inside a chunk's normalized text, where the splitting stages
-  see it like any other (see ``makes_spaces``), never at a chunk's edge in the original text.
-* ``Replace`` of a literal holding no boundary character by content holding none: a match never
-  spans a boundary, so the leftmost scan finds the same matches chunk by chunk; each replacement
-  points at its match's last character.
-* ``Sequence``: of the above (each keeps the boundary characters and their positions).
+* ``Lowercase``, ``StripAccents``: one character at a time, with no final sigma; a mark is dropped on its own. No
+  character lowercases to white space.
+* ``NFC``, ``NFD``, ``NFKC``, ``NFKD``: nothing is reordered, composed or decomposed across a boundary character.
+  :func:`makes_spaces` says why, and where the compatibility forms' new spaces go.
+* ``Replace`` of a literal by content, neither holding a boundary character: no match spans a boundary, so the
+  leftmost scan finds the same matches chunk by chunk. Each replacement points at its match's last character.
+* ``Sequence`` of the above: each keeps the boundary characters and their positions.
+* ``Precompiled``, alone or first in its ``Sequence``: it maps extended grapheme clusters on their own. A guard over
+  the raw text (:func:`normalizer_plan`) sends a text to the general path where a cluster or a removed character
+  would break that. ``_precompiled_fit`` lists the conditions.
+* ``Replace`` of a regex matching only runs of spaces, never the empty string, by spaces (``Replace(" {2,}", " ")``).
+  Under ``"words"`` the dropper drops the runs whatever their length, and other characters keep their alignment.
+  Under ``"spaces"`` a chunk's leading run is the text's whole run only when the chunk before ends in a non-space.
+  So only ``Lowercase`` and a guarded ``Precompiled`` may come before it.
 
-* ``Precompiled`` (:func:`normalizer_plan`), first in its ``Sequence`` or alone, with a guard over
-  the raw text. It maps extended grapheme clusters, each on its own (the shortest charsmap key that
-  starts a cluster under 6 bytes replaces all of it, else each character is looked up alone), so
-  the text's normalization is its clusters' when no cluster crosses a boundary and each boundary
-  cluster (" ", "\\t", "\\n", "\\r", "\\r\\n") maps to itself, or under ``"words"`` to white space
-  the dropper drops (nmt_nfkc: tab, LF, CR -> " "), never to nothing (``"a\\rb"`` would join). The
-  cluster segmentation of ``u + b + v`` is that of ``u``, ``b``, ``v`` when ``b`` is a cluster alone
-  (no rule looks back across a character that is neither Extend, ZWJ nor a regional indicator).
-  Tab, LF and CR are controls, always clusters alone (CR LF together: both boundaries). A space is
-  not: the guard finds a space before an Extend, ZWJ or SpacingMark character (" \\u0301") or after
-  a Prepend one ("\\u0600 "). ``tokenizers``' alignment slips when the text *begins* with removed
-  characters (every later character shifts), so the guard also finds a text, or under ``"words"``
-  a chunk, that begins with the first character of a key mapped to nothing (controls).
-* ``Replace`` of a regex matching only runs of spaces, never the empty string, by spaces
-  (``Replace(" {2,}", " ")``). Under ``"words"`` only runs of spaces change, which the dropper drops
-  whatever their length, and every other character keeps its alignment. Under ``"spaces"`` a
-  chunk's leading run is the text's whole run when the chunk before ends in something else than a
-  space: only ``Precompiled`` (guarded: a character whose key writes a space or nothing, later
-  followed by a space in its chunk) and ``Lowercase`` may come before it.
+Refused: ``Prepend`` and ``Strip``, since each chunk would have the text's ends; other regex ``Replace``;
+``Precompiled`` after another normalizer, since the guard reads the raw text; ``BertNormalizer`` under ``"spaces"``,
+since it turns tabs into spaces.
 
-Refused: ``Prepend`` and ``Strip`` (they act at the text's ends, which each chunk would have),
-other regex ``Replace``, ``Precompiled`` after another normalizer (the guard reads the raw text),
-``BertNormalizer`` under ``"spaces"`` (it turns tabs into spaces).
-
-Regex splits (:func:`regex_split_role`): parsed with :mod:`tokenizer_core.text.regex_parse` (an
-unparsable pattern is refused), a pattern with a look-around or ``$`` is refused (they see past a
-match's end), one that can match the empty string too. When no atom of the pattern matches a
-boundary character, no match holds one and a match attempt ends at a boundary as it would at the
-text's end, so the matches of ``u + b + v`` are those of ``u`` and of ``b + v``: the split is a
-run splitter like a literal one (every behaviour, ``invert`` too); with ``invert`` and
-``"removed"`` only the matches are pieces, none holding white space: a cutter. A pattern that is one
-quantified class ``C{1,…}`` taking every boundary character, ``"removed"``, is a cutter too: every
-character of ``C`` is matched, so the pieces are the runs of characters outside ``C``.
+Regex splits (:func:`regex_split_role`) are refused when :mod:`tokenizer_core.text.regex_parse` cannot parse them,
+when they hold a look-around or ``$``, which see past a match's end, or when they can match the empty string. If no
+atom matches a boundary character, no match holds one, and a match attempt ends at a boundary as at the text's end.
+So ``u + b + v`` has the matches of ``u`` and of ``b + v``, and the split is a run splitter like a literal one, in
+every behaviour, inverted or not. Inverted and ``"removed"``, it is a cutter: its pieces are the matches, none
+holding white space. One quantified class ``C{1,…}`` that takes every boundary character, with ``"removed"``, is
+a cutter too: every character of ``C`` is matched, so the pieces are the runs of characters outside ``C``.
 
 >>> from tokenizer_core.text.normalizers import NFKC, Lowercase, Sequence
 >>> makes_spaces(Sequence([NFKC(), Lowercase()]), "spaces"), makes_spaces(Lowercase(), "words")
@@ -96,7 +70,16 @@ _COMPAT = (NFKC, NFKD)  # map U+00A0, U+2000-U+200A, U+3000, U+00A8... to (a tex
 
 def makes_spaces(normalizer: Any, rule: str) -> Optional[bool]:
     """None when ``normalizer`` is not proven chunk-local under ``rule`` (module docstring), else
-    whether it may write a space where the original text has none."""
+    whether it may write a space where the original text has none.
+
+    Why the Unicode forms qualify. Space, tab, LF and CR are starters (combining class 0) that map to themselves in
+    every form, and no composition starts or ends with them. Our aligned form, ``_UnicodeForm._units``, works on
+    starter-led runs. It joins a run to the one before only when their forms differ together and apart, which never
+    happens in front of a boundary starter. A run led by a boundary character (``"\\t\\u0301"``) holds only marks.
+    They compose with nothing, since the composing branch needs a starter that composes, so they normalize and align
+    alike without it. The compatibility forms map some other characters to spaces (U+00A0, U+2002, U+3000,
+    U+00A8 " ̈"). Such a space lies inside a chunk's normalized text, never at a chunk's edge in the original, and
+    the splitting stages see it like any other."""
     kind = type(normalizer)
     if normalizer is None or kind in _CHAR_BY_CHAR:
         return False
@@ -155,8 +138,22 @@ def charsmap_rules(blob: bytes) -> Optional[dict[str, str]]:
 
 
 def _precompiled_fit(stage: Precompiled, rule: str) -> Optional[tuple[str, str]]:
-    """None when ``stage`` maps a boundary cluster otherwise than the module docstring allows, else
-    two guards: the one it always needs, and the one a later run-of-spaces ``Replace`` needs."""
+    """None when ``stage`` maps a boundary cluster otherwise than allowed below, else two guards: the one it always
+    needs, and the one a later run-of-spaces ``Replace`` needs.
+
+    ``Precompiled`` maps each extended grapheme cluster on its own. The shortest charsmap key under 6 bytes that
+    starts a cluster replaces all of it; else each character is looked up alone. That is chunk-local when:
+
+    * no cluster crosses a boundary. A boundary that is a cluster alone splits the clusters there: no rule looks back
+      past a character other than Extend, ZWJ or a regional indicator. Tab, LF and CR are controls, always clusters
+      alone (CR LF: two boundaries). A space is not always alone: the guard finds one before an Extend, ZWJ or
+      SpacingMark character (" \\u0301") or after a Prepend one ("\\u0600 ").
+    * each boundary cluster (" ", "\\t", "\\n", "\\r", "\\r\\n") maps to itself, or under ``"words"`` to white space the
+      dropper drops (nmt_nfkc: tab, LF, CR -> " "). Never to nothing: ``"a\\rb"`` would join.
+    * no text, nor under ``"words"`` a chunk, begins with the first character of a key mapped to nothing (controls).
+      ``tokenizers``' alignment slips there (every later character shifts), so the guard finds those.
+
+    The second guard finds a character whose key writes a space or nothing, later followed by a space in its chunk."""
     rules = charsmap_rules(stage.charsmap.blob)
     if rules is None:
         return None

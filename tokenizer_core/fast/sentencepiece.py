@@ -1,31 +1,28 @@
 """The fast path of SentencePiece models (BPE and Unigram): encodings from cached chunks.
 
-A SentencePiece model segments its normalized text, in which every space is a "▁". When no piece
-holds a "▁" after another character (:func:`~tokenizer_core.bpe.sentencepiece_bpe.chunk_mode` is
-``"before"`` or ``"before_run"``: Llama's, Mistral's and the trainer's defaults), no token crosses
-the start of a run of "▁", so the text is the concatenation of its chunks, each a run of spaces
-(characters the rule table maps to a space: tab, newline, NBSP ... under ``nmt_nfkc``) and the word
-after it. Where the rule table replaces each character on its own (no longer key applies), a
-chunk's normalized form and its alignment with the original depend on the chunk alone (its first
-"▁" and the dummy prefix on where it stands: first, middle or a trailing run of spaces). Each
-distinct chunk is segmented once and remembered as ids, tokens and offsets relative to it; a text
-is a lookup per chunk.
+A SentencePiece model segments its normalized text, in which every space is a "▁". When no piece holds a "▁" after
+another character, no token crosses the start of a run of "▁". That is so when
+:func:`~tokenizer_core.bpe.sentencepiece_bpe.chunk_mode` is ``"before"`` or ``"before_run"``: Llama's, Mistral's and
+the trainer's defaults. The text is then the concatenation of its chunks, each a run of spaces and the word after it.
+Spaces here are the characters the rule table maps to a space, such as tab, newline and NBSP under ``nmt_nfkc``.
 
-A Unigram model's Viterbi adds 32-bit float scores along the whole text, so which of two near-equal
-segmentations of a chunk wins depends on the score accumulated before it (x + xxx against xxx + x).
-The path keeps that running score, rounded as the whole text's Viterbi rounds it, and each chunk
-remembers the smallest gap between two of its candidates: where rounding at the running score could
-close it, the chunk is segmented again from that score.
+Where the rule table replaces each character on its own (no longer key applies), a chunk's normalized form and its
+alignment with the original depend on the chunk alone. Its first "▁" and the dummy prefix depend on where it stands:
+first, in the middle, or a trailing run of spaces. Each distinct chunk is segmented once and remembered as ids,
+tokens and offsets relative to it. A text is a lookup per chunk.
 
-With the compiled kernel the chunks are kept in its ``ChunkTable`` (:mod:`tokenizer_core.fast.chunk_table`),
-which cuts, looks up and assembles texts and batches in C and segments Unigram near ties again
-itself; this module then only computes the chunks it lacks. Without the kernel the Python assembly
-below does the same.
+A Unigram model's Viterbi adds 32-bit float scores along the whole text. So which of two near-equal segmentations of
+a chunk wins depends on the score accumulated before it (x + xxx against xxx + x). The path keeps that running
+score, rounded as the whole text's Viterbi rounds it. Each chunk remembers the smallest gap between two of its
+candidates. Where rounding at the running score could close that gap, the chunk is segmented again from that score.
 
-The result equals the general path's :class:`~tokenizer_core.types.Encoding` field for field
-(``tests/test_sentencepiece_fast.py`` compares them on hostile texts); texts the path does not
-cover (a literal "▁", added tokens, keys of several characters, characters deleted or replaced by
-text holding a space) take the general path.
+With the compiled kernel the chunks are kept in its ``ChunkTable`` (:mod:`tokenizer_core.fast.chunk_table`). It cuts,
+looks up and assembles texts and batches in C, and segments Unigram near ties again itself. This module then only
+computes the chunks it lacks. Without the kernel the Python assembly below does the same.
+
+The result equals the general path's :class:`~tokenizer_core.types.Encoding`, field for field;
+``tests/test_sentencepiece_fast.py`` compares them on hostile texts. Texts the path does not cover take the general
+path: a literal "▁", added tokens, keys of several characters, characters deleted or replaced by text holding a space.
 
 >>> from tokenizer_core.pipeline import Tokenizer
 >>> from tokenizer_core.unigram.sentencepiece_normalizer import SentencePieceNormalizer

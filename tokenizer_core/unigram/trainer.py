@@ -1,33 +1,29 @@
 """Training a Unigram language model the SentencePiece way (Kudo 2018).
 
-0. **Characters**: the most frequent characters covering ``character_coverage`` of the text
-   (SentencePiece's default 0.9995) are the alphabet; the rarest rest become unknown, and
-   words are cut at them (see :mod:`~tokenizer_core.unigram.coverage`).
-1. **Seed**: every substring of at most ``max_piece_length`` characters that occurs
-   twice or more and branches, as a node of SentencePiece's suffix array over the lines'
-   UTF-8 bytes does: the characters after it differ in their first byte (a word's end is
-   followed by "▁" mid-line or by the line's end). The best ``seed_size`` by
-   ``frequency * length``, plus every character. A piece may hold "▁" only at its start
-   and, like SentencePiece's defaults, may not mix Unicode scripts (letters of one
-   script; digits and punctuation count as "common").
-2. **EM**: the E-step runs forward-backward over every distinct word's lattice and
-   collects expected piece counts; the M-step turns them into log-probabilities
-   with SentencePiece's Bayesian update ``digamma(count) - digamma(total)`` and
-   drops pieces expected fewer than 0.5 times.
-3. **Prune**: for each piece, the loss of corpus likelihood if it were replaced by
-   its best split into other pieces; keep the ``shrinking_factor`` share with the
-   highest loss, then EM again, until at most 1.1 times the whole vocabulary (special
-   tokens included) remains; then keep the most probable ``vocab_size`` by the last EM
-   step's scores (SentencePiece 0.2 runs no EM after the last pruning). Single characters
-   are never removed, so every kept character stays representable.
+0. **Characters**: the most frequent characters covering ``character_coverage`` of the text are the alphabet.
+   SentencePiece's default coverage is 0.9995. The rarest rest become unknown, and words are cut at them
+   (see :mod:`~tokenizer_core.unigram.coverage`).
+1. **Seed**: every substring of at most ``max_piece_length`` characters that occurs twice or more and branches.
+   It branches as a node of SentencePiece's suffix array over the lines' UTF-8 bytes does: the characters after it
+   differ in their first byte. A word's end is followed by "▁" mid-line or by the line's end. The seed is the best
+   ``seed_size`` of these by ``frequency * length``, plus every character. A piece may hold "▁" only at its start.
+   Like SentencePiece's defaults, a piece may not mix Unicode scripts: its letters share one script, and digits and
+   punctuation count as "common".
+2. **EM**: the E-step runs forward-backward over every distinct word's lattice and collects expected piece counts.
+   The M-step turns them into log-probabilities with SentencePiece's Bayesian update
+   ``digamma(count) - digamma(total)``. It drops pieces expected fewer than 0.5 times.
+3. **Prune**: a piece's loss is the loss of corpus likelihood if it were replaced by its best split into other
+   pieces. Keep the ``shrinking_factor`` share with the highest loss, then run EM again. Repeat until at most 1.1
+   times the whole vocabulary (special tokens included) remains. Then keep the most probable ``vocab_size`` by the
+   last EM step's scores; SentencePiece 0.2 runs no EM after the last pruning. Single characters are never removed,
+   so every kept character stays representable.
 
-The steps live in their own modules: :mod:`~tokenizer_core.unigram.words` (the packed
-corpus), :mod:`~tokenizer_core.unigram.seed`, :mod:`~tokenizer_core.unigram.batched_lattice`
-(all lattices of the corpus as flat numpy arrays; with the compiled kernel,
-:mod:`~tokenizer_core.unigram.native_lattice` builds each word's lattice when a pass needs it instead),
-:mod:`~tokenizer_core.unigram.em`,
-:mod:`~tokenizer_core.unigram.pruning` and :mod:`~tokenizer_core.unigram.results`; this
-module runs the rounds and builds the complete tokenizer.
+The steps live in their own modules: :mod:`~tokenizer_core.unigram.words` (the packed corpus),
+:mod:`~tokenizer_core.unigram.seed`, :mod:`~tokenizer_core.unigram.batched_lattice` (all lattices of the corpus as
+flat numpy arrays), :mod:`~tokenizer_core.unigram.em`, :mod:`~tokenizer_core.unigram.pruning` and
+:mod:`~tokenizer_core.unigram.results`. With the compiled kernel, :mod:`~tokenizer_core.unigram.native_lattice`
+instead builds each word's lattice when a pass needs it. This module runs the rounds and builds the complete
+tokenizer.
 
 >>> res = train_unigram({"▁hug": 10, "▁pug": 5, "▁pun": 12, "▁bun": 4, "▁hugs": 5}, vocab_size=12)
 >>> len(res.pieces) <= 12, set("▁hugpnbs") <= {p for p, _ in res.pieces}

@@ -1,38 +1,30 @@
 """WordPiece training over word counts: likelihood-scored merges with a step trace.
 
-WordPiece (Schuster & Nakajima 2012, the vocabulary of BERT) starts from single
-characters, the first character of a word as it is and every other character
-with the continuation prefix ``##`` (``"hugs"`` -> ``h ##u ##g ##s``), and then
+WordPiece (Schuster & Nakajima 2012, the vocabulary of BERT) starts from single characters. A word's first character
+stays as it is; every other one gets the continuation prefix ``##`` (``"hugs"`` -> ``h ##u ##g ##s``). It then
 repeatedly merges the adjacent pair with the highest score::
 
     score(a, b) = count(ab) / (count(a) * count(b))
 
-where ``count(ab)`` is how often the pair occurs side by side and ``count(a)``
-how often ``a`` occurs at all (weighted by word counts). BPE merges the most
-*frequent* pair; WordPiece prefers pairs whose parts rarely occur apart, which
-is why each trace record also names the pair BPE would have merged.
+``count(ab)`` is how often the pair occurs side by side, ``count(a)`` how often ``a`` occurs at all, both weighted by
+word counts. BPE merges the most *frequent* pair; WordPiece prefers pairs whose parts rarely occur apart. So each
+trace record also names the pair BPE would have merged. ``tokenizers``' ``WordPieceTrainer`` does not use this
+score: it trains BPE, merging by count, and only *encodes* WordPiece-style (greedy longest match with ``##``
+continuations). This module implements the real criterion, as in the Hugging Face course. Deterministic rules:
 
-Note: ``tokenizers``' ``WordPieceTrainer`` does not use this score. It trains
-BPE (merging by count) and only *encodes* WordPiece-style (greedy longest match
-with ``##`` continuations); this module implements the real criterion, as in the
-Hugging Face course.
+* Among pairs with equal scores the pair that occurs *first* wins: words in the order of the mapping (for counts
+  made from text, the order of first appearance), each read left to right in its current segmentation. This is the
+  rule of the course's reference code ("the first pair is merged"). Scores are compared as floating point numbers;
+  division is correctly rounded, so equal ratios always tie.
+* Pairs occurring fewer than ``min_frequency`` times are never merged.
+* The vocabulary holds the special tokens first, then the alphabet sorted by code point, then the merged tokens in
+  order. A merge whose string already exists keeps the existing id.
 
-Tie-breaking (deterministic): among pairs with equal scores (compared as
-floating point numbers; division is correctly rounded, so equal ratios always
-tie) the pair that occurs *first* wins: reading the words in the order of the
-mapping (for counts made from text, the order of first appearance) and each
-word left to right, in the current segmentation. This is the rule of the Hugging
-Face course's reference code ("the first pair is merged"). Pairs occurring
-fewer than ``min_frequency`` times are never merged. The vocabulary holds the
-special tokens first, then the alphabet sorted by code point, then the merged
-tokens in order; a merge whose string already exists keeps the existing id.
-
-Statistics are incremental: only the words containing the merged pair are
-rewritten, and only pairs whose count, first occurrence or part counts changed
-are re-scored (priority queues with lazy invalidation), so there is no full
-recount per step. That bookkeeping lives in :mod:`~tokenizer_core.wordpiece.pair_stats`
-(counts) and :mod:`~tokenizer_core.wordpiece.ranking` (heaps), the records in
-:mod:`~tokenizer_core.wordpiece.trace`; this module runs the merge loop.
+Statistics are incremental, with no full recount per step. Only the words containing the merged pair are rewritten,
+and only pairs whose count, first occurrence or part counts changed are scored again. The counts live in
+:mod:`~tokenizer_core.wordpiece.pair_stats`, the lazily invalidated priority queues in
+:mod:`~tokenizer_core.wordpiece.ranking`, the records in :mod:`~tokenizer_core.wordpiece.trace`. This module runs
+the merge loop.
 
 >>> result = train_wordpiece({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
 ...                          vocab_size=10, special_tokens=())
@@ -77,15 +69,12 @@ def train_wordpiece(
 ) -> WordPieceTraining:
     """Learn a WordPiece vocabulary of at most ``vocab_size`` entries (specials included).
 
-    ``word_counts`` maps pre-tokenized words to how often they occur. The whole
-    alphabet is always kept, even when it alone exceeds ``vocab_size``.
-    ``limit_alphabet`` keeps only the most frequent characters (others are
-    dropped from the words, which split there); ``num_merges`` caps the number
-    of steps; ``top_k`` is the number of runner-ups kept per trace record.
-    Words longer than ``max_word_length`` characters are left out (``None``
-    keeps all): the encoder turns them into the unknown token whatever the
-    vocabulary (its ``max_input_chars_per_word``, 100 in BERT), and leaving them
-    out keeps every merge's cost bounded.
+    ``word_counts`` maps pre-tokenized words to how often they occur. The whole alphabet is always kept, even when it
+    alone exceeds ``vocab_size``. ``limit_alphabet`` keeps only the most frequent characters; the others are dropped
+    from the words, which split there. ``num_merges`` caps the number of steps. ``top_k`` is the number of runner-ups
+    kept per trace record. Words longer than ``max_word_length`` characters are left out; ``None`` keeps all. The
+    encoder turns such words into the unknown token whatever the vocabulary (its ``max_input_chars_per_word``, 100
+    in BERT), and leaving them out keeps every merge's cost bounded.
 
     >>> r = train_wordpiece({"aab": 4, "ab": 2}, vocab_size=6, special_tokens=())
     >>> [(m.new_token, round(m.score, 3)) for m in r.merges]
