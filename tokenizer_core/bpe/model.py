@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 #: The longest token (in symbols: bytes, for byte-level vocabularies) of a vocabulary merged by
 #: token rank (``MergeRanks.TOKENS``, tiktoken's rule). Its merge table is every split of every
 #: token into two tokens, so building it takes time that grows with the square of a token's length
-#: (the compiled kernel builds it holding the GIL); real ranks files stay at 128 or fewer.
+#: (the compiled kernel builds it holding the GIL, in kernels/src/ranked.c); real ranks files stay at 128 or fewer.
 MAX_RANKED_TOKEN_LENGTH = 1024
 
 # Re-exported: tests, ui/ and bench/ import these from here.

@@ -17,6 +17,9 @@ added tokens comes back this way too: one kernel call per segment between them, 
 The result is the :class:`~tokenizer_core.types.Encoding` the general path gives, field for field.
 tests/test_bpe_fast_pipeline.py and tests/test_kernel.py compare them on many texts.
 
+Its C mirror: kernels/src/encode.c (a text's pieces, tokens and lists) and
+kernels/src/encoder_batch.c (encode_batch).
+
 >>> from tokenizer_core.text.byte_level import ByteLevel, bytes_to_unicode
 >>> from tokenizer_core.text.added_vocabulary import AddedVocabulary
 >>> from tokenizer_core.bpe.model import BPE
