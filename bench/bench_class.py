@@ -16,7 +16,7 @@ memory::
     python -m bench.bench_class                          # one server, SQLite, 6 browsers + 34 light
     python -m bench.bench_class --servers 2 --postgres   # two servers sharing a throwaway PostgreSQL
 
-``tests/test_live_class_load.py`` runs the two-server PostgreSQL case and holds it to the issue's
+``tests/load/test_live_class_load.py`` runs the two-server PostgreSQL case and holds it to the issue's
 limits (median follow under 2 s, no answer lost or counted twice, no script run).
 """
 

@@ -19,7 +19,7 @@ server's peak resident memory (VmHWM of the server process) and the size of the 
 
 One Chromium, one tab per session (its own websocket, so its own Streamlit session), driven with
 Playwright's async API (sync Playwright cannot run one instance per thread).
-``tests/test_concurrent_sessions.py`` runs twenty. The sessions' data is :mod:`bench.session_data`, their
+``tests/load/test_concurrent_sessions.py`` runs twenty. The sessions' data is :mod:`bench.session_data`, their
 moves in the browser :mod:`bench.session_flow`.
 """
 

@@ -15,7 +15,7 @@ in Python, which must agree exactly:
 - ``train``: a random corpus trained to a random vocabulary size with the kernel and without it
   (byte-level BPE and whitespace BPE), merges and vocabularies equal.
 
-Text is drawn by :mod:`bench.fuzz_texts`. ``tests/test_kernel_fuzz.py`` runs a fixed set of seeds in
+Text is drawn by :mod:`bench.fuzz_texts`. ``tests/kernel/test_kernel_fuzz.py`` runs a fixed set of seeds in
 CI (also under the sanitizers, ``scripts/sanitized_kernel.sh``); the long mode runs fresh seeds for a
 while and reports cases, crashes and divergences:
 

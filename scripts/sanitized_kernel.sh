@@ -25,11 +25,11 @@ export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:print_summa
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export PYTHONMALLOC=malloc
 export PYTHONPATH="$OUT/lib${PYTHONPATH:+:$PYTHONPATH}"
-# tests/test_kernel_fuzz.py checks that this build, not the installed one, is the one loaded.
+# tests/kernel/test_kernel_fuzz.py checks that this build, not the installed one, is the one loaded.
 export TOKENIZER_KERNEL_EXPECT="$OUT/lib"
 # --capture=sys: pytest leaves file descriptor 2 alone, so a report reaches the terminal (captured at
 # the descriptor, it would vanish with the process the sanitizer stops).
-python -m pytest -p no:cacheprovider --capture=sys -n 2 -q tests/test_kernel.py tests/test_kernel_boundary.py \
-  tests/test_kernel_limits.py tests/test_kernel_fuzz.py tests/test_kernel_split.py tests/test_regex_program.py \
-  tests/test_unigram_kernel.py tests/test_chunk_table.py tests/test_split_fast.py tests/test_merge_tables_native.py \
-  tests/test_packed_encoding.py "$@"
+python -m pytest -p no:cacheprovider --capture=sys -n 2 -q tests/kernel/test_kernel.py tests/kernel/test_kernel_boundary.py \
+  tests/kernel/test_kernel_limits.py tests/kernel/test_kernel_fuzz.py tests/kernel/test_kernel_split.py tests/kernel/test_regex_program.py \
+  tests/kernel/test_unigram_kernel.py tests/kernel/test_chunk_table.py tests/kernel/test_split_fast.py tests/kernel/test_merge_tables_native.py \
+  tests/kernel/test_packed_encoding.py "$@"

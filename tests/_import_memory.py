@@ -1,4 +1,4 @@
-"""Run in a process of its own by tests/test_import_memory.py (and bench/bench_imports.py): ten
+"""Run in a process of its own by tests/load/test_import_memory.py (and bench/bench_imports.py): ten
 sessions import the same tokenizer files through the app's import path, then close; prints what
 the process held at each point, as JSON.
 

@@ -1,6 +1,6 @@
 /*
  * The integer codes Python passes into the kernel, defined once. module.c exports each of them as
- * a module constant of the same name, and tests/test_kernel_constants.py checks that the Python
+ * a module constant of the same name, and tests/kernel/test_kernel_constants.py checks that the Python
  * enums (tokenizer_core/text/kernel_codes.py) hold the same values.
  */
 #ifndef TOKENIZER_KERNEL_CODES_H

@@ -8,7 +8,7 @@
  * in characters, word ids) are built without a Python loop. This file holds the type: its checks, its
  * methods but encode_batch (encoder_batch.c) and the type object; encoder_init.c builds it.
  * tokenizer_core/bpe/kernel.py builds and wraps it; the Python path it is checked against is
- * tokenizer_core/fast/byte_level.py (tests/test_kernel.py). */
+ * tokenizer_core/fast/byte_level.py (tests/kernel/test_kernel.py). */
 #include "encoder_type.h"
 
 /* Objects come from tp_new zeroed and usable before __init__ (Encoder.__new__(Encoder)): every

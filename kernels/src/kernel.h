@@ -2,7 +2,7 @@
  * tokenizer_kernel: the compiled fast path of tokenizer_core's byte-level BPE and BPE training.
  *
  * The pure-Python code in tokenizer_core is the reference; this module computes the same things
- * in bulk, and tests/test_kernel.py checks the two against each other (pieces, tokens, offsets,
+ * in bulk, and tests/kernel/test_kernel.py checks the two against each other (pieces, tokens, offsets,
  * word ids, counts, whole training runs) on corpora and random text.
  *
  *   scan.c     pre-tokenization: the GPT-2 and cl100k_base split patterns written out as the

@@ -2,7 +2,7 @@
  * (merge_everywhere) and bpe/merge_engines.py (QueueEngine: its queue and stash of runner-ups) run
  * it under bpe/merge_loop.py, with ties by ids: the same pair counts, the same queue entries (-count,
  * key, sequence number, word list), the same lazy correction of stale entries, and the same in-place
- * edits of the words, so it picks the same pair at every step (tests/test_kernel.py compares whole
+ * edits of the words, so it picks the same pair at every step (tests/kernel/test_kernel.py compares whole
  * runs). merges_init.c builds it (pair_stats.py's pair_queue); merge_engines.py's KernelEngine drives it. */
 #include "merges.h"
 

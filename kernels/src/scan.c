@@ -1,7 +1,7 @@
 /* Pre-tokenization: the GPT-2 and cl100k_base split patterns, and the word splitters of training.
  *
  * Each pattern is written out as the regex engine walks it: alternatives in order, greedy and
- * possessive runs, look-aheads. tests/test_kernel.py compares the pieces with the `regex` module's.
+ * possessive runs, look-aheads. tests/kernel/test_kernel.py compares the pieces with the `regex` module's.
  * Mirrors: GPT2_PATTERN and CL100K_PATTERN in tokenizer_core/text/byte_level.py; the word splitters
  * are Whitespace, WordSplit and WhitespaceSplit of tokenizer_core/text/word_splitters.py, and BERT's
  * chunks (PieceSplit in tokenizer_core/text/kernel_codes.py names each). */

@@ -4,7 +4,7 @@
  * The numbers follow tokenizer_core/unigram/batched_lattice.py step by step (the same edges, the
  * same order inside each node's group, numpy's way of summing a group); the E-step's sums over the
  * whole corpus go word by word instead of level by level, so expected counts may differ from numpy's
- * in the last bits (tests/test_unigram_kernel.py holds the two together). Viterbi, the splits and
+ * in the last bits (tests/kernel/test_unigram_kernel.py holds the two together). Viterbi, the splits and
  * the seeds add integers or compare, and come out exactly equal. */
 #include <math.h>
 #include <stdlib.h>

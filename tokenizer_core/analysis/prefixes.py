@@ -5,7 +5,7 @@ merge, a merge that spells an existing token reusing its id) and stop *only* on 
 (or when nothing is left to merge). Their choices never depend on the target size, so training to
 ``vocab_size`` V stops exactly where a longer run passed V: the smaller tokenizer is the longer
 run's first merges (BPE) or vocabulary entries (WordPiece), with the same ids.
-``tests/test_sweep.py`` checks this against separate trainings at each size.
+``tests/core/analysis/test_sweep.py`` checks this against separate trainings at each size.
 
 >>> from tokenizer_core.bpe.trainer import train_bpe
 >>> from tokenizer_core.options import TrainOptions

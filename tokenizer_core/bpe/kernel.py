@@ -9,7 +9,7 @@ module here, and the kernel is given each piece's end (:class:`SplitByRegex`, ov
 of pattern ``EXTERNAL``): the merging, the piece cache and the lists stay in C either way. It computes exactly what the pure-Python path computes
 (:class:`~tokenizer_core.text.byte_level.ByteLevel`, :meth:`BPE.tokenize <tokenizer_core.bpe.model.BPE.tokenize>`,
 :class:`~tokenizer_core.text.pre_tokenizer_base.Piece` offsets), which stays the reference the
-app's pages step through; ``tests/test_kernel.py`` holds the two against each other.
+app's pages step through; ``tests/kernel/test_kernel.py`` holds the two against each other.
 
 The Encoder is kernels/src/encoder.c (its methods), encoder_init.c (the arguments built here,
 checked) and encoder_batch.c (encode_batch).

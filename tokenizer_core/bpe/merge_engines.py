@@ -5,7 +5,7 @@
 merge it everywhere; the loop itself only applies the size limits and records the steps.
 
 * :class:`KernelEngine`: the compiled kernel's ``MergeState`` on its own copy of the words; ties
-  by ids, runner-ups as the queue's (tests/test_kernel.py compares whole runs with the Python engines).
+  by ids, runner-ups as the queue's (tests/kernel/test_kernel.py compares whole runs with the Python engines).
 * :class:`QueueEngine`: the Python reference; a lazily corrected queue of pairs (ties by ids).
 * :class:`FirstSeenEngine`: the queue, but among tied pairs the one seen first in the corpus wins.
 

@@ -78,7 +78,7 @@ def merge_everywhere(
     # Long on purpose: this is the innermost loop of training. The common case (one occurrence
     # of `a` in the word) and its two neighbour updates are written out inline, because a helper
     # would add a Python call to every pair update; words with several occurrences are rarer and
-    # go to _merge_repeated. tests/test_pair_stats.py pins the result against a recount.
+    # go to _merge_repeated. tests/core/bpe/test_pair_stats.py pins the result against a recount.
     gained: dict[int, list[int]] = {}
     gained_get = gained.get
     pc_get = pair_counts.get

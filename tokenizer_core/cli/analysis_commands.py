@@ -28,7 +28,7 @@ from tokenizer_core.cli.train_args import add_corpus_args, add_option_args, opti
 from tokenizer_core.errors import TokenizerError
 
 # The analysis package is imported by the commands that use it, not by every command line (it
-# costs 45 ms, a sixth of training 1 MB); tests/test_compare_cli.py checks these names against it.
+# costs 45 ms, a sixth of training 1 MB); tests/cli/test_compare_cli.py checks these names against it.
 GRANULARITIES = ("word", "char", "byte")
 SWEEP_MODELS = ("bpe", "wordpiece", "unigram")
 

@@ -15,7 +15,7 @@ packed columns (:class:`~tokenizer_core.fast.packed.PackedEncoding`), whose list
 added tokens comes back this way too: one kernel call per segment between them, with their rows in between.
 
 The result is the :class:`~tokenizer_core.types.Encoding` the general path gives, field for field.
-tests/test_bpe_fast_pipeline.py and tests/test_kernel.py compare them on many texts.
+tests/core/fast/test_bpe_fast_pipeline.py and tests/kernel/test_kernel.py compare them on many texts.
 
 Its C mirror: kernels/src/encode.c (a text's pieces, tokens and lists) and
 kernels/src/encoder_batch.c (encode_batch).

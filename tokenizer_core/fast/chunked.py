@@ -16,7 +16,7 @@ With the compiled kernel the chunks are kept in its ``ChunkTable`` (:mod:`tokeni
 which cuts, looks up and assembles texts and batches in C, on every core for a batch.
 
 The result is the general path's :class:`~tokenizer_core.types.Encoding`, field for field
-(tests/test_fast_paths.py compares them on hostile texts).
+(tests/core/fast/test_fast_paths.py compares them on hostile texts).
 
 >>> from tokenizer_core.wordpiece.model import WordPiece
 >>> from tokenizer_core.text.normalizers import BertNormalizer

@@ -29,7 +29,7 @@ IDS, STARTS, ENDS, WORDS = range(4)
 ID_BYTES = 4  # int32, array("i")
 POS_BYTES = 8  # int64, array("q")
 #: Bytes per token: an id and three positions.
-ROW_BYTES = ID_BYTES + 3 * POS_BYTES  # PACKED_ROW_BYTES in kernels/src/kernel.h (tests/test_packed_encoding.py holds them equal)
+ROW_BYTES = ID_BYTES + 3 * POS_BYTES  # PACKED_ROW_BYTES in kernels/src/kernel.h (tests/kernel/test_packed_encoding.py holds them equal)
 #: The largest id an int32 column holds.
 ID_MAX = 2**31 - 1
 _TYPECODE = ("i", "q", "q", "q")

@@ -21,7 +21,7 @@ looks up and assembles texts and batches in C, and segments Unigram near ties ag
 computes the chunks it lacks. Without the kernel the Python assembly below does the same.
 
 The result equals the general path's :class:`~tokenizer_core.types.Encoding`, field for field;
-``tests/test_sentencepiece_fast.py`` compares them on hostile texts. Texts the path does not cover take the general
+``tests/core/fast/test_sentencepiece_fast.py`` compares them on hostile texts. Texts the path does not cover take the general
 path: a literal "▁", added tokens, keys of several characters, characters deleted or replaced by text holding a space.
 
 >>> from tokenizer_core.pipeline import Tokenizer

@@ -2,7 +2,7 @@
 
 The ranks files hold only ``token bytes -> rank``; how a text is cut into pieces and which
 special tokens sit above the ranks is defined by each model's own code. These tables copy
-those definitions (and ``tests/test_references_more.py`` checks them against ``tiktoken``'s
+those definitions (and ``tests/core/io/test_references_more.py`` checks them against ``tiktoken``'s
 own ``o200k_base``/``o200k_harmony`` and the packages' loaders):
 
 * ``o200k_base`` / ``o200k_harmony``: ``tiktoken_ext.openai_public`` (GPT-4o, GPT-OSS);

@@ -1,7 +1,7 @@
 """Read a SentencePiece ``.model`` file: a ``ModelProto`` protocol buffer, decoded here by hand.
 
 Only the fields that decide how text becomes ids are kept (the published
-``sentencepiece_model.proto`` numbers them; ``tests/test_sentencepiece_matrix.py`` checks
+``sentencepiece_model.proto`` numbers them; ``tests/core/io/test_sentencepiece_matrix.py`` checks
 ours against the ``sentencepiece`` package's own schema). Reading the wire format directly
 needs neither ``protobuf`` nor ``sentencepiece``, and lets every defect of a damaged file
 end in a :class:`~tokenizer_core.errors.FormatError` that says what is wrong.

@@ -1,7 +1,7 @@
 """The integer codes Python passes into the compiled kernel, as enums.
 
 The C side defines them once, in ``kernels/src/codes.h``, and the module exports each under its C
-name (``tokenizer_kernel.PAT_GPT2`` ...); ``tests/test_kernel_constants.py`` holds these enums
+name (``tokenizer_kernel.PAT_GPT2`` ...); ``tests/kernel/test_kernel_constants.py`` holds these enums
 equal to those constants, so a code changed on one side only fails a test instead of silently
 splitting text the wrong way. Each member's :attr:`c_name` is that exported name.
 

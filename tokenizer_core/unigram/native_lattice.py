@@ -5,7 +5,7 @@ kernels/src/unigram*.c) instead of every lattice of the corpus as numpy arrays.
 The numpy path (:mod:`.seed`, :mod:`.batched_lattice`) stays the reference and runs wherever the kernel
 is missing or switched off (``TOKENIZER_CORE_PURE=1``). Seeds, Viterbi counts and splits come out
 exactly equal to it; expected counts differ in the last bits at most (the kernel adds the corpus up
-word by word, numpy level by level, with its own ``exp``), which tests/test_unigram_kernel.py bounds.
+word by word, numpy level by level, with its own ``exp``), which tests/kernel/test_unigram_kernel.py bounds.
 
 >>> from tokenizer_core.unigram.words import WordTable
 >>> w = WordTable(["▁hug", "▁hug", "▁pug"], np.ones(3))

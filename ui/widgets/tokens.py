@@ -5,7 +5,7 @@ Rules (the same on every page):
 - a token's colour comes from its id (:func:`token_colour`), so a token keeps its colour across
   pages, runs and machines; the :data:`PALETTE` is six light colours that stay at least 16
   CIEDE2000 apart for normal, deuteranopic, protanopic and tritanopic vision (Machado et al. 2009
-  simulation, tests/test_chip_colours.py), all under dark text; in a row of chips, a token whose
+  simulation, tests/app/test_chip_colours.py), all under dark text; in a row of chips, a token whose
   colour is the one of the different token just before it takes its id's second colour
   (:func:`row_colours`), so two neighbouring tokens never share a colour;
 - chips are separated by a gap and a dark outline, so tokens stay apart without colour too;
