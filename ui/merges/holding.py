@@ -7,7 +7,7 @@ token (a separator inside a symbol can only add matches), so the page segments t
 through and the answer is exactly the slow scan's. The BPE page asks this on every step, for a
 thousand kept words: segmenting all of them with the merges so far took most of a step's server time.
 
->>> from ui.merges.run import TreeNode
+>>> from ui.merges.tree import TreeNode
 >>> tree = TreeNode("hug", 3, 2, TreeNode("hu", 2, 1, TreeNode("h", 0), TreeNode("u", 1)), TreeNode("g", 4))
 >>> needle = holding_needle(tree)
 >>> needle in joined_symbols(["h", "u", "g", "s"]), needle in joined_symbols(["u", "g", "h"])
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:  # run.py imports this module
-    from ui.merges.run import TreeNode
+    from ui.merges.tree import TreeNode
 
 #: Between symbols (any character works: one inside a symbol can only add matches).
 SEP = "\x1f"

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from tokenizer_core.errors import TokenizerError
 from ui.merges.holding import NEEDLE_NODES, holding_needle, joined_symbols
 from ui.merges.settings import MergeSettings
+from ui.merges.tree import TreeNode
 from ui.widgets.tokens import Scheme, scheme_for
 
 if TYPE_CHECKING:
@@ -94,29 +95,6 @@ class StepInfo:
     def candidates(self) -> tuple[Candidate, ...]:
         """The chosen pair first, then the runner-ups."""
         return (self.chosen, *self.runner_ups)
-
-
-@dataclass(frozen=True)
-class TreeNode:
-    """How a token is built: leaves are initial symbols; inner nodes name the merge step that made them.
-
-    A node with a ``step`` but no children is a merge left collapsed because the tree was too big to draw.
-    """
-
-    token: str
-    token_id: Optional[int]
-    step: Optional[int] = None
-    left: Optional["TreeNode"] = None
-    right: Optional["TreeNode"] = None
-
-    @property
-    def is_leaf(self) -> bool:
-        return self.left is None or self.right is None
-
-    def leaves(self) -> list[str]:
-        if self.left is None or self.right is None:
-            return [self.token]
-        return self.left.leaves() + self.right.leaves()
 
 
 @dataclass(frozen=True)
