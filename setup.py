@@ -47,7 +47,13 @@ def kernel_extension() -> Extension:
 
 
 class BuildKernel(build_ext):
-    """setuptools' optional extensions fail with a page of compiler output; one line says what it means."""
+    """setuptools' optional extensions fail with a page of compiler output; one line says what it means.
+    The kernel's C files compile on every core (``build_ext --parallel``, unless told otherwise)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
 
     def build_extension(self, ext: Extension) -> None:
         try:
