@@ -220,7 +220,12 @@ static int read_scores(PutColumns *p, PyObject *scores_o) {
     if (!seq) return -1;
     p->ns = PySequence_Fast_GET_SIZE(seq);
     p->sc = PyMem_RawMalloc((size_t)(p->ns ? p->ns : 1) * sizeof(double));
-    for (Py_ssize_t k = 0; p->sc && k < p->ns; k++) p->sc[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
+    /* The first bad score ends the reading: a later one's __float__ is Python code, never to run with
+     * an error set. */
+    for (Py_ssize_t k = 0; p->sc && k < p->ns; k++) {
+        p->sc[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
+        if (p->sc[k] == -1.0 && PyErr_Occurred()) break;
+    }
     Py_DECREF(seq);
     if (!p->sc) { PyErr_NoMemory(); return -1; }
     if (PyErr_Occurred()) return -1;

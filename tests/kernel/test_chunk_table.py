@@ -219,3 +219,23 @@ def test_batch_rows_are_left_out_of_the_cyclic_gc() -> None:
     assert rows[0].tokens == ["hello", "Ġworld"] and rows[-1].ids == [ord("x") - 32]
     gc.collect()
     assert rows[1].offsets == [(0, 1), (1, 3), (3, 5)]
+
+
+def test_a_bad_score_raises_its_own_error_even_when_a_later_score_runs_python() -> None:
+    """put() stops reading scores at the first bad one: a later score's ``__float__`` (Python code)
+    must not run with that error still set, where handling an exception of its own cleared it and the
+    bad score was stored as -1.0 without a word."""
+    kernel = native.kernel()
+
+    class Later:
+        def __float__(self) -> float:
+            try:  # an exception raised and handled inside: it wipes out the error still set, if any
+                raise KeyError("inside")
+            except KeyError:
+                pass
+            return 1.0
+
+    table = kernel.ChunkTable(STRS, rule=RULE_SPACES, scored=True, max_score=10.0)
+    with pytest.raises(TypeError):
+        table.put("ab", False, [65, 66], [0, 1], [1, 2], [0, 0], 0, ["bad", Later()], 1.0, 2)
+    assert table.put("ab", False, [65, 66], [0, 1], [1, 2], [0, 0], 0, [-0.1, -0.2], 1.0, 2)
