@@ -16,7 +16,7 @@ import sys
 import venv
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests._paths import ROOT
 
 
 def ignore_patterns(path: Path = ROOT / ".dockerignore") -> list[str]:

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from tests._packaging import ROOT
+from tests._paths import ROOT
 
 dockerfile_parse = pytest.importorskip("dockerfile_parse")
 

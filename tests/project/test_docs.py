@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests._packaging import ROOT
+from tests._paths import ROOT
 
 pytest.importorskip("mkdocs")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import subprocess
 
-from tests._packaging import ROOT
+from tests._paths import ROOT
 
 QUICK_START = ("pip install -r requirements.txt && streamlit run app.py", "bash scripts/test.sh")
 BUILD_OUTPUTS = ("build/lib.linux-x86_64-cpython-311/tokenizer_kernel.so", "build/sanitized/lib/x.so",
