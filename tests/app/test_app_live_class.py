@@ -168,3 +168,38 @@ def test_the_class_moves_before_the_teachers_step_draws(monkeypatch):
     assert teacher.exception and "the figure's engine failed" in teacher.exception[0].message
     moved = live.room().state(code)
     assert moved.version > before.version and moved.step == 5 and moved.view.get("step") == "6"
+
+
+def test_a_following_students_run_reads_the_class_once_and_the_teachers_each_time(monkeypatch):
+    """Forty students follow each step with forty page runs: each reads the class from the store once
+    (every part of the page draws from that snapshot), and the next run reads it again; a teacher's
+    run moves the class as it goes, so its reads are never shared."""
+    from ui.store.classes import ClassRoom
+
+    teacher = fresh(lesson="strawberry")
+    teacher.button(key="lessons_class_start").click()
+    teacher = ok(teacher.run())
+    code = teacher.session_state["lessons_class_code"]
+    student = fresh(**{"class": code})
+    student.button(key="FormSubmitter:lessons_class_join_form-Join").click()
+    student = ok(student.run())
+    reads: list[str] = []
+    real = ClassRoom.state
+
+    def counted(self, code):
+        reads.append(code)
+        return real(self, code)
+
+    monkeypatch.setattr(ClassRoom, "state", counted)
+    teacher.session_state["lessons_step"] = 1  # the count question: panel, sidebar and question all read
+    teacher = ok(teacher.run())
+    assert len(reads) >= 3  # the teacher's parts each asked the store
+    reads.clear()
+    student = ok(student.run())
+    assert reads == [code] and heading(student) == f"2. {STRAWBERRY.steps[1].title}"
+    reads.clear()
+    teacher.session_state["lessons_step"] = 2
+    teacher = ok(teacher.run())
+    reads.clear()
+    student = ok(student.run())  # a new run reads the new step, not the last run's snapshot
+    assert reads == [code] and heading(student) == f"3. {STRAWBERRY.steps[2].title}"

@@ -55,6 +55,7 @@ def lead(page: str) -> None:
 def follow(pages: Mapping[str, Any], current: str) -> None:
     """Before the page draws: a following session takes the class's lesson, step, page and view when
     the class changed since this session last showed it (a late joiner lands where the class is)."""
+    live.new_run()
     live.open_speaker_link()
     if not live.following():  # most runs: nobody here follows a class
         return
@@ -62,7 +63,7 @@ def follow(pages: Mapping[str, Any], current: str) -> None:
     if r is None:
         return
     try:
-        state = r.state(st.session_state[live.CODE])
+        state = live.class_state(r, st.session_state[live.CODE])
     except (ClassError, StoreError):
         return  # the class panel says what is wrong
     if state.version == st.session_state.get(live.SEEN):

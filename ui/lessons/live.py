@@ -64,6 +64,28 @@ def _forget() -> None:
         st.session_state.pop(name, None)
 
 
+_SNAPSHOT = "lessons_class_snapshot"  # (code, ClassState) as this run first read it
+
+
+def new_run() -> None:
+    """Forget the last run's view of the class (the router's first call of every full run)."""
+    st.session_state.pop(_SNAPSHOT, None)
+
+
+def class_state(r: ClassRoom, code: str) -> ClassState:
+    """The class as this run sees it. A student's or speaker's run reads it once and every part of the
+    page draws from that one snapshot (forty students following a step are forty reads, not two
+    hundred, and no part of a page shows a newer step than another); a teacher's run moves the class
+    as it goes, so the teacher's reads always go to the store. Fragments read the store themselves.
+    """
+    if role() == "teacher":
+        return r.state(code)
+    snap = st.session_state.get(_SNAPSHOT)
+    if snap is None or snap[0] != code:
+        snap = st.session_state[_SNAPSHOT] = (code, r.state(code))
+    return snap[1]
+
+
 def following() -> bool:
     """Whether this session's screen goes where the class is (a student not exploring, a speaker screen)."""
     return role() == "speaker" or role() == "student" and bool(st.session_state.get(FOLLOW, True))
@@ -143,7 +165,7 @@ def render_sidebar_panel() -> None:
                 _start_or_join(r, lesson_id=str(st.session_state.get("lessons_lesson") or "bpe-aaabdaaabac"),
                                title="A live class", prefix=PREFIX + "sb_")
             return
-        state = r.state(st.session_state[CODE])
+        state = class_state(r, st.session_state[CODE])
         who = {"teacher": "You lead", "student": "You are in", "speaker": "Speaker screen of"}[role()]
         st.caption(escape_markdown(f"{who} class {state.code} · {state.students} student"
                                    f"{'s' if state.students != 1 else ''}"))
@@ -214,14 +236,14 @@ def speaker_url(code: str, secret: str) -> str:
 
 
 def _speaker_panel(r: ClassRoom, *, next_title: str) -> None:
-    state = r.state(st.session_state[CODE])
+    state = class_state(r, st.session_state[CODE])
     st.info(escape_markdown(f"Speaker screen of class {state.code} · {state.students} students: it follows the "
                             "teacher; the notes are always shown here."), icon=":material/speaker_notes:")
     st.markdown(escape_markdown(f"Next: {next_title}" if next_title else "This is the lesson's last step."))
 
 
 def _student_panel(r: ClassRoom) -> None:
-    state = r.state(st.session_state[CODE])
+    state = class_state(r, st.session_state[CODE])
     if following():
         st.info(escape_markdown(f"In class {state.code} · “{state.title}”: your screen follows the teacher."),
                 icon=":material/groups:")
@@ -240,7 +262,7 @@ def render_question(lesson_id: str, index: int, q: Question) -> bool:
     if key is None:
         return True
     code = st.session_state[CODE]
-    state = r.state(code)
+    state = class_state(r, code)
     shown = index in state.revealed
     if role() == "teacher":
         return _teacher_question(r, state, index, q, key, shown)
