@@ -2,13 +2,13 @@
 
 The teacher (a browser tab) starts a class on the Lessons page with the ``strawberry`` lesson and
 walks it with the N key. ``--browsers`` students join in their own browser contexts (each its own
-Streamlit session, spread over the servers) and follow; ``--light`` more students are store clients
-that do what a student's session does to the database: poll the class's version every second and
-answer each question once (``ui.store.classes.ClassRoom``, on the same database). On every step the
-bench records when the class's new version reaches the store (the teacher's move) and when each
-browser student's page first shows the teacher's step (the page checks every 20 ms; clock: the
-machine's); on the count question every student answers (browser students
-through the page's form), and the bench checks that the teacher's page counts every answer exactly
+Streamlit session, spread over the servers) and follow; ``--light`` more students are websocket
+clients (:mod:`bench.st_client`): real Streamlit sessions on the servers, which join through the
+page's form, poll the class in the page's fragment and rerun with it, without a browser's renderer.
+On every step the bench records when the class's new version reaches the store (the teacher's move)
+and when each student's page first shows the teacher's step (a browser page checks every 20 ms, a
+light one as each element arrives; clock: the machine's); on the count question every student
+answers through the page's form, and the bench checks that the teacher's page counts every answer exactly
 once. A browser student's name and free-text answer are hostile HTML, and no page may run it.
 Reported: follow time (median, max), answers sent and counted, each server's CPU seconds and peak
 memory::
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -59,7 +60,7 @@ class ClassResult:
     scripts_run: list[str] = field(default_factory=list)
     cpu_s: dict[str, float] = field(default_factory=dict)
     peak_mb: dict[str, float] = field(default_factory=dict)
-    light_polls: int = 0
+    light_runs: int = 0  # script runs (fragment polls included) the light students' sessions received
 
     @property
     def follow_median_ms(self) -> float:
@@ -120,29 +121,93 @@ def _moved(room: Any, code: str, before: Any) -> float:
     return time.time() * 1000
 
 
-def _light_students(room: Any, code: str, n: int, stop: threading.Event, result: ClassResult,
-                    answered: dict[int, int], lock: threading.Lock) -> list[threading.Thread]:
-    """Store clients: each polls the version every second and answers the count question once."""
-    ids = [room.join(code, name=f"light {i}") for i in range(n)]
+class LightStudent:
+    """A student as a websocket client (:mod:`bench.st_client`): a real Streamlit session on the
+    server (it joins through the page's form, its fragment polls the class every second, its page
+    reruns when the class moves, it answers through the question's form), without a browser."""
 
-    def student(sid: str, i: int) -> None:
-        done = False
-        while not stop.is_set():
-            room.version(code)
-            state = room.state(code)
-            with lock:
-                result.light_polls += 1
-            if state.step == COUNT_STEP and not done:
-                room.answer(code, sid, step=COUNT_STEP, answer=str(i % 5))
-                done = True
-                with lock:
-                    answered[COUNT_STEP] = answered.get(COUNT_STEP, 0) + 1
-            stop.wait(1.0)
+    def __init__(self, base: str, code: str, name: str) -> None:
+        from bench.st_client import Session
 
-    threads = [threading.Thread(target=student, args=(sid, i), daemon=True) for i, sid in enumerate(ids)]
+        self._want: Optional[re.Pattern[str]] = None
+        self.seen_ms: Optional[float] = None
+        self.session = Session(base, on_text=self._text, timeout=TIMEOUT_MS / 1000)
+        self.session.__enter__()
+        self.session.open("lessons", f"class={code}")
+        self.session.fill(self.session.widget(key="lessons_class_join_name"), name)
+        self.session.click(self.session.widget(label="Join"))
+        self.session.wait_for_text("your screen follows the teacher")
+
+    def _text(self, _session: Any, text: str) -> None:
+        want = self._want
+        if want is not None and self.seen_ms is None and want.match(text):
+            self.seen_ms = time.time() * 1000
+
+    def watch(self, heading: str) -> None:
+        """Note when the page first shows the step heading that starts with ``heading`` ("3. ")."""
+        number = heading.split(".")[0]
+        self.seen_ms, self._want = None, re.compile(rf"(#+ )?{number}\\?\. ")
+
+    def wait_seen(self) -> float:
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while self.seen_ms is None:
+            if time.monotonic() > deadline:
+                raise TimeoutError("a light student never showed the teacher's step")
+            time.sleep(0.01)
+        return self.seen_ms
+
+    def answer_count(self, value: int) -> None:
+        s = self.session
+        s.wait_idle()
+        s.fill(s.widget(key=f"lessons_cq_{COUNT_STEP}_in"), value)
+        s.click(next(w for w in s.widgets() if w.id.endswith(f"FormSubmitter:lessons_cq_{COUNT_STEP}-Send")))
+        s.wait_for_text("Sent")
+
+    def close(self) -> None:
+        self.session.close()
+
+
+def _each(students: list[LightStudent], act: Any) -> None:
+    """``act(student, index)`` for every light student at once (each in its own thread)."""
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            act(students[i], i)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(students))]
     for t in threads:
         t.start()
-    return threads
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
+def _light_students(bases: list[str], code: str, n: int) -> list[LightStudent]:
+    """``n`` light students joined in parallel (spread over the servers ``bases``)."""
+    out: list[Optional[LightStudent]] = [None] * n
+    errors: list[BaseException] = []
+
+    def join(i: int) -> None:
+        try:
+            out[i] = LightStudent(bases[i % len(bases)], code, f"light {i}")
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=join, args=(i,), daemon=True) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        for student in out:
+            if student is not None:
+                student.close()
+        raise errors[0]
+    return [s for s in out if s is not None]
 
 
 def run_class(apps: list[Any], db_url: str, *, browsers: int, light: int, steps: int = 4) -> ClassResult:
@@ -154,8 +219,7 @@ def run_class(apps: list[Any], db_url: str, *, browsers: int, light: int, steps:
     result = ClassResult()
     cpu0 = {a.url: cpu_seconds(a.pid) for a in apps}
     room = ClassRoom.open(db_url)
-    stop, lock, answered = threading.Event(), threading.Lock(), {}
-    threads: list[threading.Thread] = []
+    light_students: list[LightStudent] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
@@ -167,11 +231,13 @@ def run_class(apps: list[Any], db_url: str, *, browsers: int, light: int, steps:
                 page.on("dialog", lambda d: d.dismiss())
                 _join(page, apps[i % len(apps)].url, code, HOSTILE if i == 0 else f"student {i}")
                 students.append(page)
-            threads = _light_students(room, code, light, stop, result, answered, lock)
+            light_students = _light_students([a.url for a in apps], code, light)
             for k in range(1, steps + 1):
                 heading = f"{k + 1}. "
                 for page in students:
                     page.evaluate(_WATCH, heading)
+                for student in light_students:
+                    student.watch(heading)
                 before = room.version(code)
                 start = time.time() * 1000
                 teacher.keyboard.press("n")
@@ -179,16 +245,19 @@ def run_class(apps: list[Any], db_url: str, *, browsers: int, light: int, steps:
                 for page in students:
                     page.wait_for_function("() => window.__seen !== null", timeout=TIMEOUT_MS)
                     result.follow_ms.append(page.evaluate("() => window.__seen") - start)
+                for student in light_students:
+                    result.follow_ms.append(student.wait_seen() - start)
                 if k == COUNT_STEP:
                     for i, page in enumerate(students):
                         _idle(page)
                         page.locator(".st-key-lessons_cq_1_in input").fill(str(3 + i % 2))
                         page.get_by_role("button", name="Send").click()
                         page.get_by_text("Sent", exact=False).first.wait_for(timeout=TIMEOUT_MS)
+                    _each(light_students, lambda st, i: st.answer_count(3 + i % 2))
                     total = browsers + light
                     expect(teacher.get_by_test_id("stMetricValue").filter(has_text=f"{total} of {total}")
                            ).to_be_visible(timeout=TIMEOUT_MS)
-                    result.answers_sent = browsers + answered.get(COUNT_STEP, 0)
+                    result.answers_sent = browsers + len(light_students)
                     result.answers_counted = room.answered(code, step=COUNT_STEP)
                 if k == TEXT_STEP and students:
                     _idle(students[0])
@@ -201,9 +270,9 @@ def run_class(apps: list[Any], db_url: str, *, browsers: int, light: int, steps:
                 if page.evaluate("() => window.__xss === 1"):
                     result.scripts_run.append(name)
         finally:
-            stop.set()
-            for t in threads:
-                t.join(timeout=5)
+            result.light_runs = sum(student.session.runs for student in light_students)
+            for student in light_students:
+                student.close()
             browser.close()
     for a in apps:
         result.cpu_s[a.url] = cpu_seconds(a.pid) - cpu0[a.url]
@@ -216,7 +285,7 @@ def report(result: ClassResult, *, browsers: int, light: int, servers: int, db: 
              f"follow: median {result.follow_median_ms:.0f} ms, max {max(result.follow_ms, default=0):.0f} ms "
              f"over {len(result.follow_ms)} page-steps; the teacher's move reached the store after "
              f"{statistics.median(result.move_ms or [float('nan')]):.0f} ms (median)",
-             f"answers: {result.answers_sent} sent, {result.answers_counted} counted; light polls {result.light_polls}",
+             f"answers: {result.answers_sent} sent, {result.answers_counted} counted; light students' script runs {result.light_runs}",
              f"scripts run by hostile input: {result.scripts_run or 'none'}"]
     if each:
         lines.append(f"follow ms: {[round(x) for x in result.follow_ms]}; move ms: {[round(x) for x in result.move_ms]}")

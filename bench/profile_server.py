@@ -41,7 +41,7 @@ def install(out_dir: Path, min_ms: float) -> None:
             n = next(numbers)
             if ms >= min_ms:
                 kind = "fragment" if getattr(rerun_data, "fragment_id_queue", None) else "page"
-                text = profiler.output_text(unicode=True, color=False, show_all=False)
+                text = profiler.output_text(unicode=True, color=False, show_all=os.environ.get("BENCH_PROFILE_ALL") == "1")
                 (out_dir / f"{n:04d}-{ms:.0f}ms-{kind}.txt").write_text(text, encoding="utf-8")
 
     script_runner.ScriptRunner._run_script = profiled
