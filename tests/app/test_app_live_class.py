@@ -203,3 +203,26 @@ def test_a_following_students_run_reads_the_class_once_and_the_teachers_each_tim
     reads.clear()
     student = ok(student.run())  # a new run reads the new step, not the last run's snapshot
     assert reads == [code] and heading(student) == f"3. {STRAWBERRY.steps[2].title}"
+
+
+def test_a_teacher_over_the_start_limit_is_told_when_and_stays_out_of_a_class():
+    """The store's per-person limit on opening classes reaches the page as a message (where the
+    button was), not a traceback; the session takes no class."""
+    from dataclasses import replace
+
+    from ui.lessons import live
+
+    teacher = fresh(lesson="strawberry")
+    teacher.button(key="lessons_class_start").click()
+    teacher = ok(teacher.run())
+    live.room().limits = replace(live.room().limits, starts=1)
+    try:
+        teacher.button(key="lessons_class_end").click()
+        teacher = ok(teacher.run())
+        teacher.button(key="lessons_class_start").click()
+        teacher = ok(teacher.run())
+    finally:
+        live.room().limits = replace(live.room().limits, starts=10)
+    assert any("opened 1 classes in the last 60 minutes" in w.value for w in teacher.warning)
+    assert "lessons_class_code" not in teacher.session_state and teacher.button(key="lessons_class_start")
+    assert not any(b.label == "Leave the class" for b in teacher.button)  # never in a class: nothing to leave

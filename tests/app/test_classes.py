@@ -26,7 +26,7 @@ def open_room(request, tmp_path):
         url = request.getfixturevalue("postgres_url")
         room = ClassRoom.open(url)
         with room.engine.begin() as conn:  # empty: the server is shared by the module
-            for table in ("tp_class_answers", "tp_class_students", "tp_classes"):
+            for table in ("tp_class_answers", "tp_class_students", "tp_classes", "tp_class_starts"):
                 conn.execute(sa.text(f"DELETE FROM {table}"))
 
     def make(limits: ClassLimits = QUICK) -> ClassRoom:
@@ -125,6 +125,24 @@ def test_limits_refuse_floods_outsiders_and_full_classes(open_room):
     other, _ = room.start(lesson="l", title="t")
     with pytest.raises(ClassError, match="join the class"):
         room.answer(other, a, step=0, answer="1", now=200.0)  # a student of one class cannot answer in another
+
+
+def test_one_person_opens_a_few_classes_an_hour_and_others_are_not_held_back(open_room):
+    """A flood of classes from one address would fill the server's classes for everyone: each person
+    opens at most ``starts`` per window; another person, and the same one after the window, may."""
+    room = open_room(ClassLimits(starts=3, start_window=3600.0))
+    for t in (0.0, 10.0, 20.0):
+        room.start(lesson="l", title="t", person="address:10.0.0.7", now=1000.0 + t)
+    with pytest.raises(ClassError, match=r"opened 3 classes in the last 60 minutes \(at most 3\); try again in 60 minutes"):
+        room.start(lesson="l", title="t", person="address:10.0.0.7", now=1030.0)
+    room.start(lesson="l", title="t", person="address:10.0.0.8", now=1030.0)  # another person
+    with pytest.raises(ClassError, match="try again in 1 minute$"):
+        room.start(lesson="l", title="t", person="address:10.0.0.7", now=4570.0)
+    room.start(lesson="l", title="t", person="address:10.0.0.7", now=4601.0)  # the first start left the hour
+    room.start(lesson="l", title="t", now=4601.0)  # no person (the store's own callers): no limit
+    with room.engine.begin() as conn:  # the person is kept as a hash, never as the address
+        people = conn.execute(sa.text("SELECT person FROM tp_class_starts")).scalars().all()
+    assert people and not any("10.0.0" in p for p in people)
 
 
 def test_classes_expire_and_end_with_their_answers(open_room):

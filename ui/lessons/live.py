@@ -16,6 +16,7 @@ import threading
 from typing import Any, Optional
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from tokenizer_core.lessons.questions import Question
 from ui import address
@@ -53,6 +54,16 @@ def room() -> Optional[ClassRoom]:
         if found is None or found.engine is not store.engine:  # a store opened again (tests) gets its own
             found = _ROOMS[url] = ClassRoom(store.engine)
         return found
+
+
+def person() -> str:
+    """Who asks, for the per-person limits: the connection's address where the server sees one (a new
+    tab is the same person), else the session (Streamlit gives no address on localhost)."""
+    address_ = st.context.ip_address
+    if isinstance(address_, str) and address_:
+        return "address:" + address_
+    ctx = get_script_run_ctx()
+    return "session:" + str(ctx.session_id if ctx is not None else "")
 
 
 def role() -> Optional[str]:
@@ -137,9 +148,13 @@ def _start_or_join(r: ClassRoom, *, lesson_id: str, title: str, prefix: str = PR
         st.caption("Students join with a code; their screens follow your pages and steps, and their answers "
                    "reach you.")
         if st.button("Start a class", key=prefix + "class_start", icon=":material/co_present:", type="primary"):
-            code, secret = r.start(lesson=lesson_id, title=title)
-            st.session_state.update({ROLE: "teacher", CODE: code, SECRET: secret})
-            st.rerun()
+            try:
+                code, secret = r.start(lesson=lesson_id, title=title, person=person())
+            except ClassError as err:  # a limit: say which, and stay as you were
+                st.warning(escape_markdown(str(err)), icon=":material/hourglass_top:")
+            else:
+                st.session_state.update({ROLE: "teacher", CODE: code, SECRET: secret})
+                st.rerun()
     with join:
         st.markdown("**Join a class**")
         with st.form(prefix + "class_join_form", border=False):

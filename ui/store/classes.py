@@ -7,7 +7,7 @@ that grows at every move, so a student's poll compares one number. Answers are o
 (class, step, student): answering again replaces the answer, so nothing is counted twice, and the
 tally is a ``GROUP BY`` in the database, never every answer loaded into every session. Limits keep a
 shared server alive: students per class, name and answer sizes, one answer per student per
-``answer_gap`` seconds, classes per server; a class idle for ``lifetime`` seconds expires.
+``answer_gap`` seconds, classes per server and classes one person opens per hour; a class idle for ``lifetime`` seconds expires.
 
 >>> room = ClassRoom.open("sqlite://")
 >>> code, secret = room.start(lesson="bpe-aaabdaaabac", title="BPE by hand")
@@ -68,6 +68,11 @@ _ANSWERS = sa.Table(
     sa.Column("answer", sa.Text, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
 )
+_STARTS = sa.Table(  # who opened a class when: one person cannot fill the server's classes
+    "tp_class_starts", _META,
+    sa.Column("person", sa.String(64), nullable=False, index=True),  # a hash: no address is stored
+    sa.Column("at", sa.Float, nullable=False, index=True),
+)
 #: Class codes: no 0/O, 1/I/L, so a code read off a projector is typed right.
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -86,6 +91,8 @@ class ClassLimits:
     answer_chars: int = 400
     answer_gap: float = 0.5  # seconds between two answers of one student
     classes: int = 500  # open classes on the server
+    starts: int = 10  # classes one person may open per ``start_window`` seconds
+    start_window: float = 3600.0
     lifetime: float = 12 * 3600.0  # seconds a class lives after its last move
 
 
@@ -153,13 +160,20 @@ class ClassRoom:
             raise StoreUnavailable(f"the class store cannot {what} ({describe_error(err)})") from err
 
     # -- the teacher ------------------------------------------------------------------------------
-    def start(self, *, lesson: str, title: str, page: str = "lessons", now: Optional[float] = None) -> tuple[str, str]:
-        """Open a class; returns its code and the teacher's secret (keep it in the teacher's session only)."""
+    def start(self, *, lesson: str, title: str, page: str = "lessons", person: str = "",
+              now: Optional[float] = None) -> tuple[str, str]:
+        """Open a class; returns its code and the teacher's secret (keep it in the teacher's session only).
+
+        ``person``: who asks (the app passes the connection's address, or the session where there is
+        none); one person opens at most ``limits.starts`` classes per ``limits.start_window`` seconds.
+        """
         now = time.time() if now is None else now
         secret = secrets.token_urlsafe(24)
 
         def work(conn: sa.Connection) -> str:
             conn.execute(_CLASSES.delete().where(_CLASSES.c.updated < now - self.limits.lifetime))
+            if person:
+                self._throttle_start(conn, _hash(person), now)
             open_now = conn.execute(sa.select(sa.func.count()).select_from(_CLASSES)).scalar() or 0
             if open_now >= self.limits.classes:
                 raise ClassError(f"this server already has {open_now} open classes; try again later")
@@ -177,6 +191,16 @@ class ClassRoom:
             raise ClassError("no free class code was found; try again")
 
         return self._run("open a class", work), secret
+
+    def _throttle_start(self, conn: sa.Connection, who: str, now: float) -> None:
+        window, most = self.limits.start_window, self.limits.starts
+        conn.execute(_STARTS.delete().where(_STARTS.c.at < now - window))
+        times = conn.execute(sa.select(_STARTS.c.at).where(_STARTS.c.person == who).order_by(_STARTS.c.at)).scalars().all()
+        if len(times) >= most:
+            wait = max(1, round((times[len(times) - most] + window - now) / 60))
+            raise ClassError(f"you have opened {len(times)} classes in the last {window / 60:.0f} minutes (at most "
+                             f"{most}); try again in {wait} minute{'s' if wait != 1 else ''}")
+        conn.execute(_STARTS.insert().values(person=who, at=now))
 
     def _owned(self, conn: sa.Connection, code: str, secret: str, *, speaker: bool = False) -> Any:
         """The class row when ``secret`` is its teacher's (or, with ``speaker``, the speaker token)."""
