@@ -1,0 +1,13 @@
+"""Chat templates: a conversation rendered as a model's tokenizer_config.json says, in a sandbox.
+
+>>> from tokenizer_core.chat import ChatTemplate
+>>> ChatTemplate("{{ bos_token }}{{ messages[0].content }}", special={"bos_token": "<s>"}).render(
+...     [{"role": "user", "content": "hi"}])
+'<s>hi'
+"""
+
+from tokenizer_core.chat.sandbox import Budget, TemplateBudgetError, TemplateError
+from tokenizer_core.chat.template import ChatTemplate, ChatTurns, Turn, special_tokens, template_sources
+
+__all__ = ["Budget", "ChatTemplate", "ChatTurns", "TemplateBudgetError", "TemplateError", "Turn",
+           "special_tokens", "template_sources"]
