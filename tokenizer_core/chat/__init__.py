@@ -6,8 +6,10 @@
 '<s>hi'
 """
 
+from tokenizer_core.chat.builtin import builtin_template, template_for
 from tokenizer_core.chat.sandbox import Budget, TemplateBudgetError, TemplateError
 from tokenizer_core.chat.template import ChatTemplate, ChatTurns, Turn, special_tokens, template_sources
+from tokenizer_core.chat.tokens import ChatToken, ChatTokens, TurnCount, chat_tokens
 
-__all__ = ["Budget", "ChatTemplate", "ChatTurns", "TemplateBudgetError", "TemplateError", "Turn",
-           "special_tokens", "template_sources"]
+__all__ = ["Budget", "ChatTemplate", "ChatToken", "ChatTokens", "ChatTurns", "TemplateBudgetError", "TemplateError",
+           "Turn", "TurnCount", "builtin_template", "chat_tokens", "special_tokens", "template_for", "template_sources"]

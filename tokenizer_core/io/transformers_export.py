@@ -155,6 +155,9 @@ def transformers_documents(tok: Any, *, options: TransformersOptions = Transform
         "model_input_names": ["input_ids", "token_type_ids", "attention_mask"],
         **special_map,
     }
+    template = (tok.metadata.get("tokenizer_config") or {}).get("chat_template")
+    if template is not None:  # an imported model's chat template travels with it (AutoTokenizer reads it)
+        config["chat_template"] = template
     return {"tokenizer.json": hf, "tokenizer_config.json": config,
             "special_tokens_map.json": special_map}
 

@@ -46,6 +46,11 @@ def sniff(name: str, data: bytes) -> tuple[str, Any]:
     """The importer name for one file, and its parsed JSON when it is JSON (read once: a 30 MB
     tokenizer.json takes a second to parse), else None."""
     lower = name.lower()
+    if lower.endswith(".jinja"):  # a chat_template.jinja beside the tokenizer (transformers saves it so)
+        try:
+            return "chat_template", data.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise FormatError(f"{name}: a chat template must be UTF-8 text ({err})") from None
     if lower.endswith(".model"):
         return "sentencepiece", None
     if lower.endswith(".tiktoken"):
@@ -94,13 +99,48 @@ def is_tokenizer_config(content: dict[str, Any]) -> bool:
 _CONFIG_KEYS = ("tokenizer_class", "added_tokens_decoder", "chat_template", "model_max_length")
 #: What the app keeps of a tokenizer_config.json uploaded beside its tokenizer (to name it).
 CONFIG_FIELDS = ("name_or_path", "_name_or_path", "tokenizer_class", "model_max_length")
+#: ...and for its chat template (tokenizer_core/chat/): the template and the special tokens it is given.
+SPECIAL_FIELDS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+MAX_TEMPLATE_BYTES = 1_000_000
+
+
+def _token_text(value: Any) -> Optional[str]:
+    if isinstance(value, dict):
+        value = value.get("content")
+    return value if isinstance(value, str) else None
+
+
+def kept_config(config: dict[str, Any], *, template: Optional[str] = None) -> dict[str, Any]:
+    """What the shelf keeps of a tokenizer_config.json: its name fields, its chat template (well
+    formed: text, or a list of named texts; ``template``, a chat_template.jinja's text, wins) and its
+    special tokens as text.
+
+    >>> kept_config({"tokenizer_class": "X", "chat_template": 3, "bos_token": {"content": "<s>"}})
+    {'tokenizer_class': 'X', 'bos_token': '<s>'}
+    """
+    kept: dict[str, Any] = {k: config[k] for k in CONFIG_FIELDS if isinstance(config.get(k), (str, int))}
+    raw = template if template is not None else config.get("chat_template")
+    if isinstance(raw, str):
+        kept["chat_template"] = raw
+    elif isinstance(raw, list) and raw and all(isinstance(t, dict) and isinstance(t.get("name"), str)
+                                               and isinstance(t.get("template"), str) for t in raw):
+        kept["chat_template"] = [{"name": t["name"], "template": t["template"]} for t in raw]
+    for name in SPECIAL_FIELDS:
+        text = _token_text(config.get(name))
+        if text is not None:
+            kept[name] = text
+    extra = [t for t in map(_token_text, config.get("additional_special_tokens") or []) if t is not None]
+    if extra:
+        kept["additional_special_tokens"] = extra
+    return kept
 
 
 def import_files(files: Sequence[tuple[str, bytes]], *, lowercase: bool = True,
                  progress: Optional[ProgressCallback] = None) -> Tokenizer:
     """A tokenizer from uploaded files: one file, or GPT-2's ``encoder.json`` and ``vocab.bpe``;
-    a ``tokenizer_config.json`` may come beside it (its class and name are kept in the
-    tokenizer's ``metadata["tokenizer_config"]``, which names it on the shelf).
+    a ``tokenizer_config.json`` and a ``chat_template.jinja`` may come beside it (its class, name, chat
+    template and special tokens are kept in the tokenizer's ``metadata["tokenizer_config"]``, which
+    names it on the shelf and gives the Chat page its template).
 
     ``lowercase`` applies to a BERT ``vocab.txt`` (uncased models lowercase their input).
     ``progress(done, total, what)`` is called between the stages (reading, building, checking).
@@ -117,9 +157,15 @@ def import_files(files: Sequence[tuple[str, bytes]], *, lowercase: bool = True,
     report(0, 3, "Reading the files")
     sniffed = [(name, data, *sniff(name, data)) for name, data in files]
     configs = [content for _, _, fmt, content in sniffed if fmt == "config"]
-    sniffed = [entry for entry in sniffed if entry[2] != "config"]
-    if len(configs) > 1 or not sniffed:
-        raise FormatError("upload one tokenizer file, with at most one tokenizer_config.json beside it")
+    templates = [(name, content) for name, _, fmt, content in sniffed if fmt == "chat_template"]
+    sniffed = [entry for entry in sniffed if entry[2] not in ("config", "chat_template")]
+    if len(configs) > 1 or len(templates) > 1 or not sniffed:
+        raise FormatError("upload one tokenizer file, with at most one tokenizer_config.json and one "
+                          "chat_template.jinja beside it")
+    for name, text in templates:
+        if len(text.encode("utf-8")) > MAX_TEMPLATE_BYTES:
+            raise FormatError(f"{name}: a chat template of {len(text):,} characters; at most "
+                              f"{MAX_TEMPLATE_BYTES:,} bytes are read")
     formats = [fmt for _, _, fmt, _ in sniffed]
     if len(sniffed) > 1 and set(formats) != {"gpt2"}:
         raise FormatError("upload one tokenizer file at a time (two files only for GPT-2's encoder.json + vocab.bpe)")
@@ -131,9 +177,9 @@ def import_files(files: Sequence[tuple[str, bytes]], *, lowercase: bool = True,
     else:
         tok = _import_from_files([(n, d) for n, d, _, _ in sniffed], fmt, lowercase=lowercase)
     report(3, 3, "Done")
-    if configs:
-        tok.metadata["tokenizer_config"] = {k: configs[0][k] for k in CONFIG_FIELDS
-                                            if isinstance(configs[0].get(k), (str, int))}
+    if configs or templates:
+        tok.metadata["tokenizer_config"] = kept_config(configs[0] if configs else {},
+                                                       template=templates[0][1] if templates else None)
     return tok
 
 

@@ -193,3 +193,27 @@ def test_a_tokenizer_transformers_cannot_express_is_refused(corpus_lines, tmp_pa
     code, _ = run(["export", "-t", str(path), "--format", "transformers", "-o", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2 and "tokenizers cannot express" in err and not (tmp_path / "out").exists()
+
+
+def test_an_imported_chat_template_travels_with_the_export_and_renders_the_same(tmp_path):
+    """A model imported with its chat template exports it in tokenizer_config.json: transformers
+    renders it there as the Chat page renders it here, and the folder reads back the same template."""
+    from tokenizer_core.chat import ChatTemplate
+    from tokenizer_core.chat.builtin import CHATML
+    from tokenizer_core.io.uploads import import_files
+
+    qwen = load_reference("qwen")
+    config = {"chat_template": CHATML, "eos_token": "<|im_end|>"}
+    tok = import_files([("tokenizer.json", json.dumps(qwen.to_hf_json()).encode()),
+                        ("tokenizer_config.json", json.dumps(config).encode())])
+    folder = tmp_path / "qwen"
+    save_transformers(tok, folder)
+    chat = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "2+2?"}]
+    hf = transformers.AutoTokenizer.from_pretrained(str(folder))
+    ours = ChatTemplate.from_folder(folder)
+    assert hf.apply_chat_template(chat, tokenize=False, add_generation_prompt=True) == \
+        ours.render(chat, add_generation_prompt=True) == \
+        "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\n2+2?<|im_end|>\n<|im_start|>assistant\n"
+    ids = hf.apply_chat_template(chat, tokenize=True, add_generation_prompt=True)
+    ids = ids if isinstance(ids, list) else ids["input_ids"]
+    assert ids == tok.encode(ours.render(chat, add_generation_prompt=True), add_special_tokens=False).ids

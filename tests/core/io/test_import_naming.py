@@ -25,7 +25,9 @@ def test_a_config_beside_the_file_names_the_model(gpt2_json):
     stages: list[str] = []
     tok = import_files([("tokenizer.json", gpt2_json), ("tokenizer_config.json", config)],
                        progress=lambda done, total, what: stages.append(f"{done}/{total} {what}"))
-    assert tok.metadata["tokenizer_config"] == {"tokenizer_class": "GPT2TokenizerFast", "model_max_length": 1024}
+    # the name fields, and the chat template (the Chat page renders it); nothing else of the config
+    assert tok.metadata["tokenizer_config"] == {"tokenizer_class": "GPT2TokenizerFast", "model_max_length": 1024,
+                                                "chat_template": "{{ messages }}"}
     assert stages == ["0/3 Reading the files", "1/3 Building the model", "3/3 Done"]
     name = imported_name(["tokenizer.json", "tokenizer_config.json"], model_type=type(tok.model).__name__,
                          vocab_size=tok.vocab_size, config=tok.metadata["tokenizer_config"])
@@ -34,6 +36,29 @@ def test_a_config_beside_the_file_names_the_model(gpt2_json):
     alone = import_files([("tokenizer.json", gpt2_json)])
     assert "tokenizer_config" not in alone.metadata
     assert alone.encode("Hello there, 12345!").ids == tok.encode("Hello there, 12345!").ids
+
+
+def test_a_chat_template_jinja_and_the_configs_special_tokens_are_kept(gpt2_json):
+    config = json.dumps({"chat_template": "from the config", "bos_token": {"content": "<|endoftext|>", "lstrip": False},
+                         "eos_token": "<|endoftext|>", "pad_token": None, "additional_special_tokens": ["<a>", 3]}).encode()
+    tok = import_files([("tokenizer.json", gpt2_json), ("tokenizer_config.json", config),
+                        ("chat_template.jinja", "{{ bos_token }}{% for m in messages %}{{ m.content }}{% endfor %}".encode())])
+    assert tok.metadata["tokenizer_config"] == {
+        "chat_template": "{{ bos_token }}{% for m in messages %}{{ m.content }}{% endfor %}",  # the file wins
+        "bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "additional_special_tokens": ["<a>"]}
+    named = [{"name": "default", "template": "d"}, {"name": "tool_use", "template": "t", "extra": 1}]
+    tok = import_files([("tokenizer.json", gpt2_json), ("tokenizer_config.json", json.dumps({"chat_template": named}).encode())])
+    assert tok.metadata["tokenizer_config"]["chat_template"] == [{"name": "default", "template": "d"},
+                                                                 {"name": "tool_use", "template": "t"}]
+    # a template alone beside the file is kept too; malformed ones are refused with a message
+    assert import_files([("tokenizer.json", gpt2_json), ("chat_template.jinja", b"x")]).metadata["tokenizer_config"] == \
+        {"chat_template": "x"}
+    with pytest.raises(FormatError, match="must be UTF-8"):
+        import_files([("tokenizer.json", gpt2_json), ("chat_template.jinja", b"\xff\xfe\x00")])
+    with pytest.raises(FormatError, match="at most 1,000,000 bytes"):
+        import_files([("tokenizer.json", gpt2_json), ("chat_template.jinja", b"x" * 1_000_001)])
+    with pytest.raises(FormatError, match="one chat_template.jinja"):
+        import_files([("tokenizer.json", gpt2_json), ("a.jinja", b"x"), ("b.jinja", b"y")])
 
 
 def test_names_say_the_model_before_the_file():
