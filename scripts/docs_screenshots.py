@@ -27,6 +27,7 @@ SHOTS = {
     "compare": "/compare?text=Tokenizers%20split%20unhappiness%20into%20pieces.",
     "lattice": "/lattice?text=unhappiness",
     "batch": "/batch",
+    "chat": "/chat",
     "lessons": "/lessons?lesson=bpe-aaabdaaabac&step=3",
 }
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"

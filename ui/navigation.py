@@ -27,5 +27,6 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", "compare", "Compare"),
     PageSpec("pages/lattice.py", "Unigram lattice", ":material/share:", "lattice", "Unigram lattice"),
     PageSpec("pages/batch.py", "Batch", ":material/table_rows:", "batch", "Batch"),
+    PageSpec("pages/chat.py", "Chat templates", ":material/forum:", "chat", "Chat templates"),
     PageSpec("pages/lessons.py", "Lessons", ":material/school:", "lessons", "Lessons"),
 )
