@@ -16,6 +16,7 @@ gives them (see :mod:`~tokenizer_core.text.added_vocabulary`).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -111,7 +112,37 @@ def load_from_hub(repo_id: str, *, revision: Optional[str] = None, cache_dir: Op
         raise TokenizerError(f"could not download {repo_id!r} from the Hub: {err}") from err
     tok = load_hf_file(path)
     tok.metadata["source"] = f"hub:{repo_id}" + (f"@{revision}" if revision else "")
+    config = _hub_model_config(hf_hub_download, repo_id, revision=revision, cache_dir=cache_dir, online=online)
+    if config:
+        tok.metadata["tokenizer_config"] = config
     return tok
+
+
+def _hub_model_config(download: Any, repo_id: str, *, revision: Optional[str], cache_dir: Optional[str],
+                      online: bool) -> dict[str, Any]:
+    """The repository's tokenizer_config.json and chat_template.jinja, as an upload beside the file
+    keeps them (its name, chat template and special tokens); {} when it has neither. Both are optional:
+    a missing or unreadable one is left out, never an error for the tokenizer itself."""
+    from tokenizer_core.io.model_config import MAX_TEMPLATE_BYTES, kept_config
+
+    def text_of(filename: str) -> Optional[str]:
+        try:
+            found = Path(download(repo_id, filename, revision=revision, cache_dir=cache_dir, etag_timeout=5,
+                                  local_files_only=not online))
+            if found.stat().st_size > MAX_TEMPLATE_BYTES * 4:  # a config holds a template and some names
+                return None
+            return found.read_text(encoding="utf-8-sig")
+        except Exception:  # noqa: BLE001 - absent, private, offline or not text: the tokenizer loads without it
+            return None
+
+    raw, template = text_of("tokenizer_config.json"), text_of("chat_template.jinja")
+    try:
+        config = json.loads(raw) if raw else {}
+    except (json.JSONDecodeError, RecursionError):
+        config = {}
+    if not isinstance(config, dict):
+        config = {}
+    return kept_config(config, template=template) if config or template else {}
 
 
 def hub_reachable(*, timeout: float = 3.0) -> bool:

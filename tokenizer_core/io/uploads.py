@@ -27,6 +27,7 @@ from typing import Any, Optional
 from tokenizer_core.errors import FormatError
 from tokenizer_core.io.hf_json import tokenizer_from_hf
 from tokenizer_core.io.importers import IMPORTERS
+from tokenizer_core.io.model_config import MAX_TEMPLATE_BYTES, kept_config
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.pipeline_files import FORMAT_NAME
 from tokenizer_core.types import ProgressCallback
@@ -97,44 +98,6 @@ def is_tokenizer_config(content: dict[str, Any]) -> bool:
 
 #: Keys only a tokenizer_config.json has (one is enough to tell it from the other JSON files).
 _CONFIG_KEYS = ("tokenizer_class", "added_tokens_decoder", "chat_template", "model_max_length")
-#: What the app keeps of a tokenizer_config.json uploaded beside its tokenizer (to name it).
-CONFIG_FIELDS = ("name_or_path", "_name_or_path", "tokenizer_class", "model_max_length")
-#: ...and for its chat template (tokenizer_core/chat/): the template and the special tokens it is given.
-SPECIAL_FIELDS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
-MAX_TEMPLATE_BYTES = 1_000_000
-
-
-def _token_text(value: Any) -> Optional[str]:
-    if isinstance(value, dict):
-        value = value.get("content")
-    return value if isinstance(value, str) else None
-
-
-def kept_config(config: dict[str, Any], *, template: Optional[str] = None) -> dict[str, Any]:
-    """What the shelf keeps of a tokenizer_config.json: its name fields, its chat template (well
-    formed: text, or a list of named texts; ``template``, a chat_template.jinja's text, wins) and its
-    special tokens as text.
-
-    >>> kept_config({"tokenizer_class": "X", "chat_template": 3, "bos_token": {"content": "<s>"}})
-    {'tokenizer_class': 'X', 'bos_token': '<s>'}
-    """
-    kept: dict[str, Any] = {k: config[k] for k in CONFIG_FIELDS if isinstance(config.get(k), (str, int))}
-    raw = template if template is not None else config.get("chat_template")
-    if isinstance(raw, str):
-        kept["chat_template"] = raw
-    elif isinstance(raw, list) and raw and all(isinstance(t, dict) and isinstance(t.get("name"), str)
-                                               and isinstance(t.get("template"), str) for t in raw):
-        kept["chat_template"] = [{"name": t["name"], "template": t["template"]} for t in raw]
-    for name in SPECIAL_FIELDS:
-        text = _token_text(config.get(name))
-        if text is not None:
-            kept[name] = text
-    extra = [t for t in map(_token_text, config.get("additional_special_tokens") or []) if t is not None]
-    if extra:
-        kept["additional_special_tokens"] = extra
-    return kept
-
-
 def import_files(files: Sequence[tuple[str, bytes]], *, lowercase: bool = True,
                  progress: Optional[ProgressCallback] = None) -> Tokenizer:
     """A tokenizer from uploaded files: one file, or GPT-2's ``encoder.json`` and ``vocab.bpe``;

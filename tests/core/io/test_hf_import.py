@@ -138,8 +138,9 @@ def test_legacy_metaspace_without_prepend_scheme(add_prefix_space, scheme):
     assert ours.encode("hi").tokens == (["hi"] if scheme == "never" else ["▁hi"])
 
 
-def _fake_hub_cache(root, repo_id: str, tokenizer_json: str) -> None:
-    """Lay out a Hub cache entry the way huggingface_hub stores downloads."""
+def _fake_hub_cache(root, repo_id: str, tokenizer_json: str, **others: str) -> None:
+    """Lay out a Hub cache entry the way huggingface_hub stores downloads (``others``: more files,
+    by name with dots as underscores)."""
     commit = "0123456789abcdef0123456789abcdef01234567"
     repo = root / ("models--" + repo_id.replace("/", "--"))
     (repo / "refs").mkdir(parents=True)
@@ -147,6 +148,8 @@ def _fake_hub_cache(root, repo_id: str, tokenizer_json: str) -> None:
     snap = repo / "snapshots" / commit
     snap.mkdir(parents=True)
     (snap / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
+    for name, text in others.items():
+        (snap / name.replace("_json", ".json").replace("_jinja", ".jinja")).write_text(text, encoding="utf-8")
 
 
 def test_hub_load_uses_the_local_cache_when_offline(tmp_path, monkeypatch):
@@ -156,6 +159,28 @@ def test_hub_load_uses_the_local_cache_when_offline(tmp_path, monkeypatch):
     ours = load_from_hub("someone/tiny-words", cache_dir=str(tmp_path))
     assert ours.encode("The Python language").ids == theirs.encode("The Python language").ids
     assert ours.metadata["source"] == "hub:someone/tiny-words"
+
+
+def test_hub_load_brings_the_models_config_and_chat_template(tmp_path, monkeypatch):
+    """The Hub's tokenizer_config.json and chat_template.jinja come with the tokenizer, kept as an
+    upload beside the file keeps them (the Chat templates page renders the template); a repository
+    without them, or with a broken config, loads its tokenizer all the same."""
+    from tokenizer_core.chat import template_for
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    theirs = _hf_word_tokenizer(normalizers.Lowercase(), pre_tokenizers.Whitespace())
+    config = json.dumps({"tokenizer_class": "PreTrainedTokenizerFast", "bos_token": {"content": "[UNK]"},
+                         "chat_template": "from the config"})
+    _fake_hub_cache(tmp_path, "someone/chat", theirs.to_str(), tokenizer_config_json=config,
+                    chat_template_jinja="{{ bos_token }}{% for m in messages %}{{ m.content }}{% endfor %}")
+    tok = load_from_hub("someone/chat", cache_dir=str(tmp_path))
+    assert tok.metadata["tokenizer_config"] == {
+        "tokenizer_class": "PreTrainedTokenizerFast", "bos_token": "[UNK]",
+        "chat_template": "{{ bos_token }}{% for m in messages %}{{ m.content }}{% endfor %}"}
+    template, why = template_for(tok)
+    assert template.render([{"role": "user", "content": "python"}]) == "[UNK]python" and "own" in why
+    _fake_hub_cache(tmp_path, "someone/broken", theirs.to_str(), tokenizer_config_json="[1, 2")
+    assert "tokenizer_config" not in load_from_hub("someone/broken", cache_dir=str(tmp_path)).metadata
 
 
 def test_hub_load_offline_and_uncached_is_a_clear_error(tmp_path, monkeypatch):
