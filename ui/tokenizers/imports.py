@@ -40,7 +40,7 @@ from ui.tokenizers import PREFIX
 from ui.widgets.cancel import cancel_button, throttled
 from ui.widgets.text import escape_markdown
 
-UPLOAD_TYPES = ["json", "model", "txt", "tiktoken", "bpe"]
+UPLOAD_TYPES = ["json", "model", "txt", "tiktoken", "bpe", "jinja"]
 Select = Callable[[shelf.ShelfItem], None]  # shows a shelf item on the page (the picker is drawn later)
 _ROUND = PREFIX + "upload_round"  # a new uploader after each import: it never keeps the last file
 _DONE = PREFIX + "upload_done"  # what the last import did, said in the next run
@@ -134,7 +134,8 @@ def upload_panel(*, params: Sequence[url_state.UrlParam], select: Select) -> Non
     with st.container(key=PREFIX + "upload"):
         files = st.file_uploader(
             "Tokenizer file", type=UPLOAD_TYPES, accept_multiple_files=True, key=f"{PREFIX}upload_file_{round_}",
-            help="tokenizer.json (Hugging Face; its tokenizer_config.json beside it names the model), a "
+            help="tokenizer.json (Hugging Face; its tokenizer_config.json beside it names the model and brings "
+                 "its chat template, as does a chat_template.jinja), a "
                  "SentencePiece .model, a BERT vocab.txt, a .tiktoken file, GPT-2's encoder.json + vocab.bpe "
                  "(both), or a file downloaded from this page.")
     lowercase = st.checkbox("vocab.txt: uncased model (lowercase the input)", key=PREFIX + "uncased")
@@ -174,7 +175,8 @@ def upload_panel(*, params: Sequence[url_state.UrlParam], select: Select) -> Non
 def hub_panel(*, select: Select) -> None:
     """Load a tokenizer.json from the Hugging Face Hub (online, or from the local Hub cache)."""
     repo = st.text_input("Model id on the Hugging Face Hub", key=PREFIX + "hub_id", placeholder="owner/name",
-                         max_chars=120, help="Reads the repository's tokenizer.json (online, or from the local Hub cache).")
+                         max_chars=120, help="Reads the repository's tokenizer.json, with its tokenizer_config.json and chat template "
+                              "when it has them (online, or from the local Hub cache).")
     if not st.button("Load from the Hub", key=PREFIX + "hub_load", disabled=not repo, icon=":material/cloud_download:"):
         return
     tok: Optional[Tokenizer] = None
