@@ -211,3 +211,20 @@ def test_a_link_with_a_sweep_range_and_a_bad_value():
     assert at.select_slider(key="compare_sweep_range").value == (256, 1000)
     assert at.number_input(key="compare_sweep_points").value == 6  # refused, and said
     assert any("compare_sweep_points" in w.value for w in at.warning)
+
+
+def test_the_round_trip_tab_marks_what_each_tokenizer_loses():
+    """The word and char baselines trained on a tiny corpus lose what they never saw (unknown
+    tokens, struck through); GPT-2 and cl100k give the hostile text back, escaped."""
+    from tokenizer_core.analysis.round_trip import round_trip
+
+    at = show(open_page(text=HOSTILE), "Round trip")
+    table = at.dataframe[0].value
+    lines = list(load_sample("sennrich-low-lower-newest-widest").lines())
+    word = round_trip(granularity_tokenizer("word", lines), HOSTILE)
+    rows = dict(zip(table["tokenizer"], table["gives the text back"]))
+    assert rows["gpt2"] == rows["cl100k_base"] == "yes" and rows["word"] == ("yes" if word.lossless else "no") == "no"
+    assert int(table.set_index("tokenizer").loc["word", "unknown tokens"]) == word.unknown > 0
+    assert any("unknown token" in w.value for w in at.warning)
+    bodies = html_bodies(at)
+    assert 'class="tp-lost"' in bodies and "<script>" not in bodies and "&lt;script&gt;" in bodies

@@ -15,6 +15,23 @@ HOSTILE = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2"> u
 
 
 
+def test_the_round_trip_tab_strikes_what_is_lost_and_runs_nothing(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{streamlit_server}/compare?compare_tab=Round+trip&text={quote(HOSTILE + ' ÉCOLE')}")
+    expect(page.get_by_role("heading", name="Compare", exact=True)).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_test_id("stDataFrame")).to_be_visible(timeout=60_000)
+    # the word baseline loses words it never saw: struck through, its [UNK] added in green
+    expect(main.locator(".tp-rt .tp-lost").first).to_be_visible()
+    expect(main.locator(".tp-rt .tp-added", has_text="[UNK]").first).to_be_visible()
+    expect(main.get_by_text("Gives the text back exactly.").first).to_be_visible()  # GPT-2, cl100k, bytes
+    assert main.locator(".tp-rt script, .tp-rt img").count() == 0
+    assert page.evaluate("typeof window.__xss") == "undefined"
+
+
 def test_hostile_url_text_is_aligned_as_text(streamlit_server, browser_page):
     from playwright.sync_api import expect
 

@@ -46,6 +46,10 @@ class RoundTrip:
         return self.text == self.decoded
 
 
+def _spaces(text: str) -> int:
+    return sum(1 for c in text if c.isspace())
+
+
 def _marked(text: str) -> bool:
     return any(unicodedata.combining(c) for c in unicodedata.normalize("NFD", text))
 
@@ -85,6 +89,9 @@ def round_trip(tok: Any, text: str) -> RoundTrip:
         if unknown:
             reasons.append(f"{unknown} unknown token{'s' if unknown != 1 else ''} stand{'s' if unknown == 1 else ''} "
                            "for characters the vocabulary lacks")
+        spaces = any(c.kind != "equal" and _spaces(c.before) != _spaces(c.after) for c in changes)
+        if spaces and reasons:
+            reasons.append("its decoder adds or drops spaces")
         if not reasons:
             reasons.append("its decoder does not give back every character as it was typed (spaces or "
                            "markers it joins, drops or adds)")
