@@ -228,3 +228,18 @@ def test_the_round_trip_tab_marks_what_each_tokenizer_loses():
     assert any("unknown token" in w.value for w in at.warning)
     bodies = html_bodies(at)
     assert 'class="tp-lost"' in bodies and "<script>" not in bodies and "&lt;script&gt;" in bodies
+
+
+def test_the_numbers_tab_draws_each_tokenizers_splits_of_0_to_9999():
+    from tokenizer_core.analysis.numbers import number_splits
+
+    at = show(open_page(), "Numbers")
+    text = "\n".join(m.value for m in at.markdown)
+    assert "**cl100k\\_base** · digits in groups of up to 3, counted from the left" in text
+    assert "**gpt2** · whatever digit strings" in text and "**byte** · every digit a token of its own" in text
+    # the baselines trained on a corpus without digits: unknown tokens, said so
+    assert "**word** · most numbers hold an unknown token" in text and "**char** · most numbers hold an unknown" in text
+    cl = number_splits(load_reference("cl100k_base"))
+    assert any(f"0-9999 cost {sum(cl.counts):,} tokens" in c.value.replace("\\", "") for c in at.caption)
+    charts = at.get("plotly_chart")
+    assert len(charts) == 5  # word, char, byte, gpt2, cl100k_base

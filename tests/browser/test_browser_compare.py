@@ -32,6 +32,20 @@ def test_the_round_trip_tab_strikes_what_is_lost_and_runs_nothing(streamlit_serv
     assert page.evaluate("typeof window.__xss") == "undefined"
 
 
+def test_the_numbers_tab_draws_a_heatmap_per_tokenizer(streamlit_server, browser_page):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{streamlit_server}/compare?compare_tab=Numbers")
+    expect(page.get_by_role("heading", name="Compare", exact=True)).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_text(re.compile(r"^cl100k_base · digits in groups of up to 3, counted from the left"))
+           ).to_be_visible(timeout=60_000)
+    expect(main.get_by_test_id("stPlotlyChart")).to_have_count(5, timeout=60_000)
+    expect(main.locator(".js-plotly-plot .heatmaplayer").first).to_be_attached(timeout=60_000)
+
+
 def test_hostile_url_text_is_aligned_as_text(streamlit_server, browser_page):
     from playwright.sync_api import expect
 

@@ -14,12 +14,12 @@ import streamlit as st
 
 from ui import session as state
 from ui import url_state
-from ui.compare import PREFIX, choices, probes, round_trip_view, sweep_view, text_source, views
+from ui.compare import PREFIX, choices, numbers_view, probes, round_trip_view, sweep_view, text_source, views
 from ui.widgets import display
 from ui.widgets.text import display_name, escape_markdown
 
 TAB = PREFIX + "tab"
-TABS = ("Side by side", "Metrics", "Robustness", "Languages", "Round trip", "Vocabulary-size sweep")
+TABS = ("Side by side", "Metrics", "Robustness", "Languages", "Round trip", "Numbers", "Vocabulary-size sweep")
 URL_PARAMS = (url_state.choice(TAB, TAB, TABS, default=TABS[0]), *text_source.URL_PARAMS, *choices.URL_PARAMS,
               *views.URL_PARAMS, *probes.URL_PARAMS, *sweep_view.URL_PARAMS)
 
@@ -42,13 +42,13 @@ def render_page() -> None:
     translate = display.markers_toggle("compare")
     # The tabs are drawn before the tokenizers are built: the page's skeleton is on screen at once and
     # the open tab fills in (a first visit builds the corpus' baselines there, under progress bars).
-    aligned, metrics, robust, languages, trip, sweep = st.tabs(TABS, key=TAB, on_change="rerun")
+    aligned, metrics, robust, languages, trip, numbers, sweep = st.tabs(TABS, key=TAB, on_change="rerun")
     if sweep.open:
         with sweep:
             sweep_view.render_sweep(corpus)
         url_state.publish(URL_PARAMS)
         return
-    tab = next(tab for tab in (aligned, metrics, robust, languages, trip) if tab.open)
+    tab = next(tab for tab in (aligned, metrics, robust, languages, trip, numbers) if tab.open)
     with tab:
         chosen = build()
         if not chosen:
@@ -61,6 +61,8 @@ def render_page() -> None:
             probes.render_robustness(chosen, translate=translate)
         elif trip.open:
             round_trip_view.render_round_trip(text, chosen)
+        elif numbers.open:
+            numbers_view.render_numbers(chosen)
         else:
             probes.render_languages(chosen)
     url_state.publish(URL_PARAMS)
