@@ -243,3 +243,15 @@ def test_the_numbers_tab_draws_each_tokenizers_splits_of_0_to_9999():
     assert any(f"0-9999 cost {sum(cl.counts):,} tokens" in c.value.replace("\\", "") for c in at.caption)
     charts = at.get("plotly_chart")
     assert len(charts) == 5  # word, char, byte, gpt2, cl100k_base
+
+
+def test_the_aligned_view_says_why_the_counts_differ():
+    from tokenizer_core.analysis.rules import split_rules
+
+    at = open_page(text="I don't have 1234 cats")
+    said = "\n".join(m.value for m in at.markdown)
+    assert "*cl100k\\_base*:" in said and "*gpt2*:" in said
+    # a rule only some rows have is bold (a cause): cl100k's digit groups, the bytes GPT-2 and cl100k read
+    assert "**digits in groups of up to 3, from the left**" in said
+    plain = said.replace("\\", "")
+    assert all(r in plain for r in split_rules(load_reference("gpt2")))

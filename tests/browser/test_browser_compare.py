@@ -44,6 +44,12 @@ def test_the_numbers_tab_draws_a_heatmap_per_tokenizer(streamlit_server, browser
            ).to_be_visible(timeout=60_000)
     expect(main.get_by_test_id("stPlotlyChart")).to_have_count(5, timeout=60_000)
     expect(main.locator(".js-plotly-plot .heatmaplayer").first).to_be_attached(timeout=60_000)
+    # the Side by side tab says why the counts differ, each row's rules in words
+    page.get_by_role("tab", name="Side by side").click()
+    wait_idle(page)
+    page.locator("[data-testid=stExpander] summary").filter(has_text="Why the counts differ").click()
+    expect(main.get_by_text(re.compile(r"^cl100k_base: .*digits in groups of up to 3, from the left"))
+           ).to_be_visible(timeout=60_000)
 
 
 def test_hostile_url_text_is_aligned_as_text(streamlit_server, browser_page):

@@ -20,7 +20,7 @@ from tokenizer_core.analysis.vocabulary import token_bytes
 from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.wordpiece.trace import WordPieceTraining
 from ui import url_state
-from ui.compare import PREFIX
+from ui.compare import PREFIX, rules_view
 from ui.compare.align import MAX_ALIGNED_CHARS, aligned_html
 from ui.compare.choices import Compared
 from ui.compare.corpus_metrics import CORPUS_METRIC_CHARS, corpus_rows
@@ -82,6 +82,7 @@ def render_aligned(text: str, chosen: Sequence[Compared], *, translate: bool) ->
                "Hover a token, or Tab to it, for its id and bytes."
                + (f" Only the first {MAX_ALIGNED_CHARS:,} characters are aligned." if len(text) > MAX_ALIGNED_CHARS else ""))
     _wordpiece_notes(text, chosen, [segs for _, segs in rows])
+    rules_view.render_rules(chosen)
 
 
 def _wordpiece_notes(text: str, chosen: Sequence[Compared], rows: Optional[Sequence[list]] = None) -> None:
