@@ -78,3 +78,14 @@ def open_lessons(**params: str) -> AppTest:
 def lesson_heading(at: AppTest) -> str:
     """The shown step's heading (``3. Second merge: ab → Y``)."""
     return at.subheader[0].value.replace("\\", "")
+
+
+def goto_page(page, url: str, heading: str):  # noqa: ANN001, ANN201 (Playwright objects)
+    """Open ``url`` in the browser tab ``page``, wait for the page's ``heading`` and the end of its
+    run; returns the page's main area."""
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    return page.get_by_test_id("stMain")

@@ -98,18 +98,22 @@ def test_students_follow_the_teacher_answer_and_see_the_answer_only_once_shown()
     assert not any("<img" in h.proto.body for h in teacher.get("html"))
 
 
+def teacher_and_student(lesson: str) -> tuple[AppTest, AppTest]:
+    """A teacher's session that started a class on ``lesson``, and a student's that joined it."""
+    teacher = fresh(lesson=lesson)
+    teacher.button(key="lessons_class_start").click()
+    teacher = ok(teacher.run())
+    student = fresh(**{"class": teacher.session_state["lessons_class_code"]})
+    student.button(key="FormSubmitter:lessons_class_join_form-Join").click()
+    return teacher, ok(student.run())
+
+
 def page_title(at: AppTest) -> str:
     return at.title[0].value if at.title else ""
 
 
 def test_students_follow_the_teacher_to_another_page_and_its_view():
-    teacher = fresh(lesson="hf-course-bpe")
-    teacher.button(key="lessons_class_start").click()
-    teacher = ok(teacher.run())
-    code = teacher.session_state["lessons_class_code"]
-    student = fresh(**{"class": code})
-    student.button(key="FormSubmitter:lessons_class_join_form-Join").click()
-    student = ok(student.run())
+    teacher, student = teacher_and_student("hf-course-bpe")
     assert student.session_state["lessons_lesson"] == "hf-course-bpe"
     # The teacher opens the BPE page on the course sample at step 2 (its address is its view).
     teacher.query_params.update({"corpus": "hf-course-hug-pug", "n": "3", "step": "2"})
@@ -176,13 +180,8 @@ def test_a_following_students_run_reads_the_class_once_and_the_teachers_each_tim
     run moves the class as it goes, so its reads are never shared."""
     from ui.store.classes import ClassRoom
 
-    teacher = fresh(lesson="strawberry")
-    teacher.button(key="lessons_class_start").click()
-    teacher = ok(teacher.run())
+    teacher, student = teacher_and_student("strawberry")
     code = teacher.session_state["lessons_class_code"]
-    student = fresh(**{"class": code})
-    student.button(key="FormSubmitter:lessons_class_join_form-Join").click()
-    student = ok(student.run())
     reads: list[str] = []
     real = ClassRoom.state
 

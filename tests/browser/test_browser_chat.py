@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests._pages import wait_idle
+from tests._pages import goto_page, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -21,10 +21,7 @@ def test_a_linked_conversation_as_two_models_read_it(streamlit_server, browser_p
     from playwright.sync_api import expect
 
     page = browser_page
-    page.goto(f"{streamlit_server}/chat?chat={quote(CONVERSATION)}")
-    expect(page.get_by_role("heading", name="Chat templates", exact=True)).to_be_visible(timeout=60_000)
-    wait_idle(page)
-    main = page.get_by_test_id("stMain")
+    main = goto_page(page, f"{streamlit_server}/chat?chat={quote(CONVERSATION)}", "Chat templates")
     expect(page.locator(".st-key-chat_text textarea")).to_have_value(CONVERSATION, timeout=30_000)
     # two columns (Qwen, Llama 3), each with its metric and its turns
     expect(main.get_by_test_id("stMetric")).to_have_count(2, timeout=60_000)

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests._pages import wait_idle
+from tests._pages import goto_page, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -19,10 +19,7 @@ def test_the_round_trip_tab_strikes_what_is_lost_and_runs_nothing(streamlit_serv
     from playwright.sync_api import expect
 
     page = browser_page
-    page.goto(f"{streamlit_server}/compare?compare_tab=Round+trip&text={quote(HOSTILE + ' ÉCOLE')}")
-    expect(page.get_by_role("heading", name="Compare", exact=True)).to_be_visible(timeout=60_000)
-    wait_idle(page)
-    main = page.get_by_test_id("stMain")
+    main = goto_page(page, f"{streamlit_server}/compare?compare_tab=Round+trip&text={quote(HOSTILE + ' ÉCOLE')}", "Compare")
     expect(main.get_by_test_id("stDataFrame")).to_be_visible(timeout=60_000)
     # the word baseline loses words it never saw: struck through, its [UNK] added in green
     expect(main.locator(".tp-rt .tp-lost").first).to_be_visible()
@@ -36,10 +33,7 @@ def test_the_numbers_tab_draws_a_heatmap_per_tokenizer(streamlit_server, browser
     from playwright.sync_api import expect
 
     page = browser_page
-    page.goto(f"{streamlit_server}/compare?compare_tab=Numbers")
-    expect(page.get_by_role("heading", name="Compare", exact=True)).to_be_visible(timeout=60_000)
-    wait_idle(page)
-    main = page.get_by_test_id("stMain")
+    main = goto_page(page, f"{streamlit_server}/compare?compare_tab=Numbers", "Compare")
     expect(main.get_by_text(re.compile(r"^cl100k_base · digits in groups of up to 3, counted from the left"))
            ).to_be_visible(timeout=60_000)
     expect(main.get_by_test_id("stPlotlyChart")).to_have_count(5, timeout=60_000)
