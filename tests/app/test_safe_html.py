@@ -298,3 +298,34 @@ def test_the_text_block_escapes_hostile_text_and_its_class_and_passes_the_check(
     assert dict(starts[0][1])["class"] == 'tp-preview" onmouseover="alert(1)'  # the quote stayed inside the value
     inner = re.fullmatch(r'<div class="[^"]*" style="[^"]*">(.*)</div>', block, re.S)
     assert inner is not None and html_module.unescape(inner.group(1)) == hostile
+
+
+def test_the_chat_pages_chips_escape_hostile_control_tokens_and_text():
+    """The Chat templates page's chips: a tokenizer whose control tokens are tags, a template that
+    writes them around each message, and a message of HTML; every chip is text, none is markup."""
+    from tokenizer_core.chat import ChatTemplate, chat_tokens
+    from tokenizer_core.options import TrainOptions
+    from tokenizer_core.training import train
+    from ui.chat.view import chat_turn_chips_html
+
+    tags = tuple(HOSTILE[:2])
+    tok = train("bpe", ["plain words here\n"] * 5, options=TrainOptions(vocab_size=60, special_tokens=tags))
+    template = ChatTemplate("{% for m in messages %}" + tags[0] + "{{ m.content }}" + tags[1] + "{% endfor %}")
+    chat = [{"role": "user", "content": HOSTILE[2] + " plain"}]
+    view = chat_tokens(tok, template.turns(chat), chat)
+    assert any(t.special and t.text == tags[0] for t in view.tokens)  # the tag is one control token
+    block = chat_turn_chips_html(view, 0, "plain")
+    assert markup_problems(block) == [], block[:300]
+    assert not re.search(r"<\s*(script|img|a)\b", block, re.I) and "&lt;script&gt;" in block
+
+
+def test_the_round_trip_diff_escapes_lost_and_added_text():
+    """Compare's round-trip diff: text lost, kept and added, each of it HTML, shown as text."""
+    from tokenizer_core.analysis.round_trip import Change
+    from ui.compare.round_trip_view import diff_html
+
+    changes = [Change("equal", HOSTILE[0], HOSTILE[0]), Change("replace", HOSTILE[1], HOSTILE[2]),
+               Change("delete", HOSTILE[3], ""), Change("insert", "", "<b>added</b>")]
+    block = diff_html(changes)
+    assert markup_problems(block) == [], block[:300]
+    assert not re.search(r"<\s*(script|img|a|b)\b", block, re.I) and "&lt;b&gt;added&lt;/b&gt;" in block

@@ -49,10 +49,6 @@ def _encoded(tok: Any, texts: list[str]) -> tuple[list[list[int]], list[list[tup
             [[(int(a), int(b)) for a, b in row] for row in batch["offsets"]])
 
 
-def _offsets(tok: Any, texts: list[str]) -> list[list[tuple[int, int]]]:
-    return _encoded(tok, texts)[1]
-
-
 def _grouping(shapes: dict[int, str]) -> str:
     """The rule the shapes of long numbers follow (by numbers of 4 to 7 digits made of one repeated
     pattern: see :func:`number_splits`)."""
@@ -82,6 +78,6 @@ def number_splits(tok: Any, *, start: int = 0, stop: int = 10_000) -> NumberSpli
     shapes = tuple("+".join(str(len(p)) for p in ps if p) for ps in pieces)
     # numbers nobody's corpus has as a word: a digit run of d digits, for d = 4..7
     probes = {d: "4725386"[:d] for d in range(4, 8)}
-    probe_shapes = {d: "+".join(str(b - a) for a, b in row if b > a) for d, row in zip(probes, _offsets(tok, list(probes.values())))}
+    probe_shapes = {d: "+".join(str(b - a) for a, b in row if b > a) for d, row in zip(probes, _encoded(tok, list(probes.values()))[1])}
     grouping = "unknown" if unknown * 2 > len(texts) else _grouping(probe_shapes)
     return NumberSplits(start, pieces, shapes, grouping, unknown)

@@ -28,36 +28,9 @@ from typing import Any, Optional
 import jinja2
 
 from tokenizer_core.chat.sandbox import DEFAULT_BUDGET, Budget, TemplateError, chat_environment, render
+from tokenizer_core.io.model_config import special_tokens
 
-#: The special-token fields of a tokenizer_config.json that transformers passes to every template.
-SPECIAL_FIELDS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
 MAX_TEMPLATE_CHARS = 1_000_000
-
-
-def _token_text(value: Any) -> Optional[str]:
-    """A special token as a config stores it: a string, or an AddedToken's dict with its ``content``."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Mapping) and isinstance(value.get("content"), str):
-        return value["content"]
-    return None
-
-
-def special_tokens(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The special tokens a template sees (``bos_token``, ``eos_token``, ...), as transformers passes them.
-
-    >>> special_tokens({"bos_token": {"content": "<s>", "__type": "AddedToken"}, "eos_token": None})
-    {'bos_token': '<s>'}
-    """
-    out: dict[str, Any] = {}
-    for name in SPECIAL_FIELDS:
-        text = _token_text(config.get(name))
-        if text is not None:
-            out[name] = text
-    extra = [t for t in (_token_text(v) for v in config.get("additional_special_tokens") or []) if t is not None]
-    if extra:
-        out["additional_special_tokens"] = extra
-    return out
 
 
 def template_sources(config: Mapping[str, Any]) -> dict[str, str]:

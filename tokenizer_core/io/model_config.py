@@ -34,11 +34,22 @@ def kept_config(config: dict[str, Any], *, template: Optional[str] = None) -> di
     elif isinstance(raw, list) and raw and all(isinstance(t, dict) and isinstance(t.get("name"), str)
                                                and isinstance(t.get("template"), str) for t in raw):
         kept["chat_template"] = [{"name": t["name"], "template": t["template"]} for t in raw]
+    return {**kept, **special_tokens(config)}
+
+
+def special_tokens(config: dict[str, Any]) -> dict[str, Any]:
+    """A config's special tokens as text (an AddedToken's dict gives its ``content``), as transformers
+    passes them to a chat template.
+
+    >>> special_tokens({"bos_token": {"content": "<s>", "__type": "AddedToken"}, "eos_token": None})
+    {'bos_token': '<s>'}
+    """
+    out: dict[str, Any] = {}
     for name in SPECIAL_FIELDS:
         text = _token_text(config.get(name))
         if text is not None:
-            kept[name] = text
+            out[name] = text
     extra = [t for t in map(_token_text, config.get("additional_special_tokens") or []) if t is not None]
     if extra:
-        kept["additional_special_tokens"] = extra
-    return kept
+        out["additional_special_tokens"] = extra
+    return out

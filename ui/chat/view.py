@@ -52,7 +52,7 @@ def build(picked: Any, messages: Sequence[dict[str, Any]], *, prompt: bool) -> C
         return Column(picked.label, "", None, problem=str(err))
 
 
-def _chips(view: ChatTokens, turn: Optional[int], scheme: Any) -> str:
+def chat_turn_chips_html(view: ChatTokens, turn: Optional[int], scheme: Any) -> str:
     body = []
     for t in view.tokens:
         if t.turn != turn:
@@ -76,12 +76,12 @@ def render_column(column: Column, tokenizer: Any) -> None:
     if view.counts:
         for i, count in enumerate(view.counts):
             st.markdown(turn_caption(count))
-            render_html(_chips(view, i, scheme))
+            render_html(chat_turn_chips_html(view, i, scheme))
         if view.prompt_tokens:
             st.markdown(f"**generation prompt** · {view.prompt_tokens:,} tokens: the model answers after them")
-            render_html(_chips(view, PROMPT, scheme))
+            render_html(chat_turn_chips_html(view, PROMPT, scheme))
     else:
-        render_html(_chips(view, None, scheme))
+        render_html(chat_turn_chips_html(view, None, scheme))
     if view.note:
         st.caption(escape_markdown(view.note))
     with st.expander("The text the model reads"):
