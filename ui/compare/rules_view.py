@@ -1,8 +1,8 @@
 """Under Compare's aligned rows: why the counts differ. Each tokenizer's split rules in words
 (:mod:`tokenizer_core.analysis.rules`), a rule that not every row shares marked as a cause.
 
->>> differing([["a", "b"], ["a", "c"]])
-{'b', 'c'}
+>>> sorted(differing([["a", "b"], ["a", "c"]]))
+['b', 'c']
 """
 
 from __future__ import annotations
