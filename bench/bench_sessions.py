@@ -18,7 +18,9 @@ server's peak resident memory (VmHWM of the server process) and the size of the 
     python -m bench.bench_sessions --sessions 20
 
 One Chromium, one tab per session (its own websocket, so its own Streamlit session), driven with
-Playwright's async API (sync Playwright cannot run one instance per thread).
+Playwright's async API (sync Playwright cannot run one instance per thread); with ``--browsers K``
+only K sessions are tabs and the others websocket sessions making the same moves
+(:mod:`bench.session_light`): the server's work is the same, the renderer's CPU is spared.
 ``tests/load/test_concurrent_sessions.py`` runs twenty. The sessions' data is :mod:`bench.session_data`, their
 moves in the browser :mod:`bench.session_flow`.
 """
@@ -147,13 +149,15 @@ def report(n: int, wall: float, results: list[SessionResult], peak: float, idle:
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--sessions", type=int, default=20)
+    ap.add_argument("--browsers", type=int, default=None,
+                    help="how many of them are Chromium tabs (default all); the rest are websocket sessions")
     args = ap.parse_args(argv)
     if os.environ.get("TOKENIZER_PLAYGROUND_DB"):
         print("note: TOKENIZER_PLAYGROUND_DB is set; the store size below counts the cache folder's SQLite file only")
     with tempfile.TemporaryDirectory(prefix="tp-bench-sessions-") as tmp, server(Path(tmp)) as (url, pid):
         idle_mb, cpu = peak_rss_mb(pid), cpu_seconds(pid)
         start = time.perf_counter()
-        results = sessions(url, args.sessions)
+        results = sessions(url, args.sessions, browsers=args.browsers)
         wall = time.perf_counter() - start
         peak, cpu = peak_rss_mb(pid), cpu_seconds(pid) - cpu
         store = store_mb(Path(tmp))

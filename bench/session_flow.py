@@ -1,6 +1,7 @@
 """One session of the many-sessions bench in Chromium (:mod:`bench.bench_sessions`), with Playwright's
 async API: its moves on each page (sidebar, select boxes, fields, searches) and the whole flow, run for
-N sessions at once in one browser, a tab each (its own websocket, so its own Streamlit session)."""
+N sessions at once in one browser, a tab each (its own websocket, so its own Streamlit session), or
+for some of them in a browser and the rest as websocket sessions (:mod:`bench.session_light`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import concurrent.futures
 import contextlib
 import re
 import time
-from typing import Any
+from typing import Any, Optional
 from urllib.parse import quote
 
 from bench.app_server import CHROMIUM, CHROMIUM_ARGS
@@ -286,30 +287,41 @@ async def _session(context: Any, base: str, word: str, other: str, upload: bytes
     return result
 
 
-async def run_sessions(base: str, n: int) -> list[SessionResult]:
+async def run_sessions(base: str, n: int, *, browsers: Optional[int] = None) -> list[SessionResult]:
     """Run ``n`` sessions against ``base`` at the same time; their results, in order. Session ``i``
-    searches for the word of session ``i + 1`` (running at the same time; the first's, for the last)."""
+    searches for the word of session ``i + 1`` (running at the same time; the first's, for the last).
+    The first ``browsers`` sessions (all by default) are Chromium tabs, the rest websocket sessions of
+    :mod:`bench.session_light` (the same moves, the server's work the same, without a renderer)."""
     from playwright.async_api import async_playwright
 
+    from bench.session_light import light_session
+
     words = [session_word(i) for i in range(n)]
-    uploads = [tokenizer_json(w) for w in words]  # before the browser starts: no training in the race
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            # One context, a tab per session: each tab has its own websocket and so its own Streamlit
-            # session (the server keeps no state per cookie), and the tabs share the browser's cache
-            # of Streamlit's scripts instead of each loading and compiling them again.
-            context = await browser.new_context(viewport={"width": 1400, "height": 1000})
-            context.set_default_timeout(TIMEOUT_MS)
-            return list(await asyncio.gather(*(
-                _session(context, base, words[i], words[(i + 1) % n] if n > 1 else FOREIGN_WORD, uploads[i])
-                for i in range(n))))
-        finally:
-            await browser.close()
+    others = [words[(i + 1) % n] if n > 1 else FOREIGN_WORD for i in range(n)]
+    uploads = [tokenizer_json(w) for w in words]  # before the sessions start: no training in the race
+    tabs = n if browsers is None else max(0, min(browsers, n))
+    loop = asyncio.get_running_loop()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, n - tabs)) as threads:
+        light = [loop.run_in_executor(threads, light_session, base, words[i], others[i], uploads[i])
+                 for i in range(tabs, n)]
+        if not tabs:
+            return list(await asyncio.gather(*light))
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                # One context, a tab per session: each tab has its own websocket and so its own Streamlit
+                # session (the server keeps no state per cookie), and the tabs share the browser's cache
+                # of Streamlit's scripts instead of each loading and compiling them again.
+                context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+                context.set_default_timeout(TIMEOUT_MS)
+                return list(await asyncio.gather(
+                    *(_session(context, base, words[i], others[i], uploads[i]) for i in range(tabs)), *light))
+            finally:
+                await browser.close()
 
 
-def sessions(base: str, n: int) -> list[SessionResult]:
+def sessions(base: str, n: int, *, browsers: Optional[int] = None) -> list[SessionResult]:
     """:func:`run_sessions` from synchronous code, in a thread of its own: a sync Playwright (as
     pytest's browser fixture keeps open) leaves an event loop running in the calling thread."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, run_sessions(base, n)).result()
+        return pool.submit(asyncio.run, run_sessions(base, n, browsers=browsers)).result()

@@ -33,7 +33,7 @@ from websockets.sync.client import connect
 
 #: Element types whose proto carries a widget ``id`` (what the client can fill or click).
 _WIDGETS = frozenset({"button", "text_input", "number_input", "radio", "checkbox", "selectbox", "text_area",
-                      "button_group", "slider", "multiselect", "toggle"})
+                      "button_group", "slider", "multiselect", "toggle", "file_uploader"})
 
 
 class ClientError(RuntimeError):
@@ -103,6 +103,8 @@ class Session:
         self._stack = contextlib.ExitStack()
         self._threads: list[threading.Thread] = []
         self._send_lock = threading.Lock()
+        self.session_id = ""  # the server's id of this session (its first run says it): uploads name it
+        self._file_urls: dict[str, Any] = {}  # request id -> the server's FileURLsResponse
 
     # -- connection ---------------------------------------------------------------------------
     def __enter__(self) -> Session:
@@ -169,6 +171,8 @@ class Session:
         texts: list[str] = []
         with self._lock:
             if kind == "new_session":
+                if msg.new_session.HasField("initialize"):
+                    self.session_id = msg.new_session.initialize.session_id
                 self._run += 1
                 self._running = True
                 if not msg.metadata.run.fragment_ids:
@@ -202,6 +206,9 @@ class Session:
                 self.page_hash = msg.navigation.page_script_hash
                 self.page = next((p.url_pathname for p in msg.navigation.app_pages
                                   if p.page_script_hash == self.page_hash), self.page)
+            elif kind == "file_urls_response":
+                self._file_urls[msg.file_urls_response.response_id] = msg.file_urls_response
+                self._lock.notify_all()
             elif kind == "page_info_changed":
                 self.query = msg.page_info_changed.query_string
             elif kind == "session_status_changed":
@@ -258,6 +265,12 @@ class Session:
             items = sorted(self._elements.items())
         return [t for _, (element, _) in items for t in _element_texts(element)]
 
+    def elements(self) -> list[Element]:
+        """Every element on the page, in page order (for what ``texts`` does not say: a metric's label)."""
+        with self._lock:
+            items = sorted(self._elements.items())
+        return [element for _, (element, _) in items]
+
     def wait_for_text(self, pattern: str, *, timeout: Optional[float] = None) -> str:
         """The first text on the page matching the regular expression ``pattern``, waiting for it."""
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
@@ -304,7 +317,9 @@ class Session:
             if value not in widget.options():
                 raise ClientError(f"{value!r} is not one of {widget.label!r}'s options {widget.options()}")
             state.string_value = str(value)
-        elif widget.kind == "button_group":
+        elif widget.kind in ("button_group", "multiselect"):
+            if widget.kind == "multiselect" and not set(value) <= set(widget.options()):
+                raise ClientError(f"{value!r} are not all among {widget.label!r}'s options {widget.options()}")
             state.string_array_value.data[:] = [str(v) for v in value]
         elif widget.kind in ("checkbox", "toggle"):
             state.bool_value = bool(value)
@@ -312,6 +327,47 @@ class Session:
             raise ClientError(f"filling a {widget.kind} is not supported")
         with self._lock:
             self._states[widget.id] = state
+
+    def upload(self, widget: Widget, name: str, data: bytes, *, mime: str = "application/octet-stream") -> None:
+        """Hand a file to a file uploader as the browser does, then rerun: ask the server where to put
+        it (a ``file_urls_request``), PUT it there with the XSRF cookie and header the server checks
+        (the cookie comes with any answer of the server, its health check's here), and set the
+        widget's value to the uploaded file."""
+        import requests  # Streamlit's own dependency
+
+        if widget.kind != "file_uploader":
+            raise ClientError(f"{widget.label!r} is a {widget.kind}, not a file uploader")
+        request_id = f"upload-{time.monotonic_ns()}"
+        msg = BackMsg()
+        msg.file_urls_request.request_id = request_id
+        msg.file_urls_request.file_names[:] = [name]
+        msg.file_urls_request.session_id = self.session_id
+        self._send(msg)
+        deadline = time.monotonic() + self.timeout
+        with self._lock:
+            while request_id not in self._file_urls:
+                left = deadline - time.monotonic()
+                if self.closed is not None or left <= 0:
+                    raise ClientError(self.closed or "the server gave no upload address in time")
+                self._lock.wait(left)
+            answer = self._file_urls.pop(request_id)
+        if answer.error_msg or not answer.file_urls:
+            raise ClientError(f"the server refused the upload: {answer.error_msg or 'no address'}")
+        urls = answer.file_urls[0]
+        with requests.Session() as http:
+            http.get(f"{self._origin}/_stcore/health", timeout=self.timeout)
+            token = http.cookies.get("_streamlit_xsrf", "")
+            put = http.put(self._origin + urls.upload_url if urls.upload_url.startswith("/") else urls.upload_url,
+                           files={"file": (name, data, mime)}, headers={"X-Xsrftoken": token}, timeout=self.timeout)
+        if put.status_code >= 300:
+            raise ClientError(f"the upload was refused: HTTP {put.status_code} {put.text[:200]}")
+        state = WidgetState(id=widget.id)
+        info = state.file_uploader_state_value.uploaded_file_info.add()
+        info.file_id, info.name, info.size = urls.file_id, name, len(data)
+        info.file_urls.CopyFrom(urls)
+        with self._lock:
+            self._states[widget.id] = state
+        self.rerun()
 
     def rerun(self) -> None:
         """Rerun the page with every widget's value (what the browser does when a widget changes)."""

@@ -52,3 +52,27 @@ def test_asking_for_what_is_not_there_is_a_clear_error(streamlit_server):
             s.fill(s.widget(label="Lesson"), "no such lesson")
         with pytest.raises(ClientError, match="no text matching"):
             s.wait_for_text("never shown anywhere", timeout=0.3)
+        with pytest.raises(ClientError, match="is a selectbox, not a file uploader"):
+            s.upload(s.widget(label="Lesson"), "x.txt", b"x")
+
+
+def test_a_light_session_uploads_a_tokenizer_file_and_picks_it_in_a_multiselect(streamlit_server):
+    """The upload goes through the server's upload address (XSRF cookie and header), as the browser's
+    does; the imported file is then on the session's shelf and a multiselect can pick it."""
+    from bench.session_data import session_word, tokenizer_json
+
+    word = session_word(3)
+    with Session(streamlit_server, timeout=60) as s:
+        s.open("tokenizers", "corpus=hf-course-hug-pug&tokenizers_add_tab=Upload+a+file")
+        s.upload(s.widget(label="Tokenizer file"), "tokenizer.json", tokenizer_json(word), mime="application/json")
+        s.click(s.widget(key="tokenizers_import"))
+        s.wait_for_text(": 268 tokens. Rename it")
+        s.open("compare", s.query)
+        picker = s.widget(key="compare_shelf")
+        label = next(o for o in picker.options() if o.startswith("tokenizer.json"))
+        with pytest.raises(ClientError, match="are not all among"):
+            s.fill(picker, ["not on the shelf"])
+        s.fill(s.widget(key="compare_text"), word)
+        s.fill(picker, [label])
+        s.rerun()
+        assert re.search(r"Tokens: .*" + re.escape(label) + r"\*\* 1\b", " ".join(s.texts()))
