@@ -174,6 +174,8 @@ SWEEPS = Table("sweeps", max_entries=8, holds="vocabulary-size sweeps, by corpus
 #: Encodings of fixed probe texts (robustness, languages): key (tokenizer digest, probe set).
 PROBES = Table("probes", max_entries=64, holds="encodings of the built-in probe texts, by tokenizer digest")
 #: Lessons read from their files: key (digest of the file's text,). Built-in or uploaded, the text is the content.
+RESIDUES = Table("residues", max_entries=8, holds="residue and glitch token tables, by tokenizer and corpus digest")
+
 LESSONS = Table("lessons", max_entries=64, holds="lessons parsed and checked, by digest of the lesson file")
 #: A lesson step's figure: key (digest of the figure's checked inputs, corpus digest or "" when the figure reads no corpus).
 LESSON_FIGURES = Table("lesson-figures", max_entries=256, holds="lesson figures, by digest of their inputs and corpus digest")

@@ -155,3 +155,23 @@ def test_presenter_mode_hides_the_intro_and_folds_the_shelf_table():
     shelf = next(e for e in at.expander if e.label == "Shelf")
     assert "gpt2" in list(shelf.dataframe[0].value["name"])  # the shelf's table, folded in it
     assert at.selectbox(key="tokenizers_selected").value.startswith("gpt2")  # the picker stays in sight
+
+
+def test_residue_tab_ranks_gpt2s_glitch_tokens_first_and_counts_the_corpus():
+    """The "Residue & glitch tokens" view of GPT-2 on a sample: its known glitch tokens on top, the
+    figures the core computes, and the table's rows as the core ranks them (plain text cells)."""
+    from tokenizer_core.analysis.residue import GPT2_GLITCH_TOKENS, residue_rows
+    from tokenizer_core.corpus.loading import load_sample
+
+    at = open_page("hf-course-hug-pug")
+    gpt2 = next(o for o in at.selectbox(key="tokenizers_selected").options if o.startswith("gpt2"))
+    at.selectbox(key="tokenizers_selected").set_value(gpt2).run()
+    at = show(at, "Residue & glitch tokens")
+    metrics = {m.label: m.value for m in at.metric}
+    rows = residue_rows(load_reference("gpt2"), load_sample("hf-course-hug-pug").lines())
+    assert metrics["Unused on the corpus"] == f"{sum(not r.final for r in rows):,}"
+    assert metrics["No round trip"] == f"{sum(not r.round_trips for r in rows):,}"
+    frame = next(d.value for d in at.dataframe if "glitch" in d.value.columns)
+    assert frame["glitch"].head(len(GPT2_GLITCH_TOKENS)).all() and not frame["glitch"].iloc[len(GPT2_GLITCH_TOKENS)]
+    assert frame["id"].tolist() == [r.id for r in rows]
+    assert any(b.proto.label == "CSV" for b in at.get("download_button"))

@@ -23,6 +23,7 @@ from ui import session as state
 from ui.shelf import state as shelf
 from ui.tokenizers import PREFIX, add, explore, imports, stages
 from ui.tokenizers.explore import render_merge_tree, render_specials, render_vocabulary
+from ui.tokenizers.residue import render_residue
 from ui.tokenizers.stages import component_name, render_pipeline
 from ui.widgets import display, shelf_picker
 from ui.widgets.export import table
@@ -95,7 +96,7 @@ def _summary(tok: Tokenizer) -> None:
 
 
 ADD_TABS = ("Train on the active corpus", "Upload a file", "Hugging Face Hub")
-VIEW_TABS = ("Vocabulary", "Pipeline on a text", "Special tokens", "Merge tree")
+VIEW_TABS = ("Vocabulary", "Pipeline on a text", "Special tokens", "Merge tree", "Residue & glitch tokens")
 ADD_TAB, VIEW_TAB = PREFIX + "add_tab", PREFIX + "tab"  # the open tabs (?tokenizers_tab=Merge+tree)
 
 #: Every input of the page kept in its address, the open tabs included.
@@ -138,8 +139,11 @@ def render_page() -> None:
     _downloads(held)
     # Only the open view runs (Streamlit reruns the page when another tab is picked): the vocabulary's
     # table and corpus count, the pipeline, the special tokens and the merge tree are made on demand.
-    vocab, pipeline, specials, trees = st.tabs(VIEW_TABS, key=VIEW_TAB, on_change="rerun")
-    if pipeline.open:
+    vocab, pipeline, specials, trees, residues = st.tabs(VIEW_TABS, key=VIEW_TAB, on_change="rerun")
+    if residues.open:
+        with residues:
+            render_residue(held, state.active_corpus(), translate=translate)
+    elif pipeline.open:
         with pipeline:
             render_pipeline(tok, translate=translate)
     elif specials.open:
