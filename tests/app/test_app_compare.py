@@ -255,3 +255,23 @@ def test_the_aligned_view_says_why_the_counts_differ():
     assert "**digits in groups of up to 3, from the left**" in said
     plain = said.replace("\\", "")
     assert all(r in plain for r in split_rules(load_reference("gpt2")))
+
+
+def test_the_aligned_view_lists_the_graphemes_each_tokenizer_cuts():
+    """A family emoji, a flag and accents written with combining marks: the table's row per
+    tokenizer counts the graphemes the core finds cut; the byte row cuts every one."""
+    from tokenizer_core.analysis.compare import segments
+    from tokenizer_core.analysis.graphemes import EXAMPLES, cut_graphemes, graphemes
+
+    text = " ".join(EXAMPLES[k] for k in ("family emoji (ZWJ sequence)", "flag (regional indicators)",
+                                          "combining accents")) + " <b>x</b>"
+    at = open_page(text=text)
+    frame = next(d.value for d in at.dataframe if "graphemes cut (× tokens)" in d.value.columns)
+    rows = dict(zip(frame["tokenizer"], frame["cut"]))
+    wide = [g for g in graphemes(text) if len(g.text.encode()) > 1]
+    assert len(wide) == 5 and rows["byte"] == frame["of"].iloc[0] == 5  # family, flag, é, é, ñ
+    for name in ("gpt2", "cl100k_base"):
+        assert rows[name] == len(cut_graphemes(text, segments(load_reference(name), text)))
+    assert rows["gpt2"] >= 2  # the family and the flag are byte tokens to GPT-2
+    shown = frame.set_index("tokenizer").loc["byte", "graphemes cut (× tokens)"]
+    assert EXAMPLES["flag (regional indicators)"] + " ×8" in shown  # two 4-byte regional indicators

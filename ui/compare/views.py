@@ -24,6 +24,7 @@ from ui.compare import PREFIX, rules_view
 from ui.compare.align import MAX_ALIGNED_CHARS, aligned_html
 from ui.compare.choices import Compared
 from ui.compare.corpus_metrics import CORPUS_METRIC_CHARS, corpus_rows
+from ui.compare.graphemes_view import render_graphemes
 from ui.compare.notes import wordpiece_note
 from ui.corpus.counts import say_no_running_text
 from ui.widgets import export
@@ -82,6 +83,7 @@ def render_aligned(text: str, chosen: Sequence[Compared], *, translate: bool) ->
                "Hover a token, or Tab to it, for its id and bytes."
                + (f" Only the first {MAX_ALIGNED_CHARS:,} characters are aligned." if len(text) > MAX_ALIGNED_CHARS else ""))
     _wordpiece_notes(text, chosen, [segs for _, segs in rows])
+    render_graphemes(text[:MAX_ALIGNED_CHARS], chosen, [segs for _, segs in rows])
     rules_view.render_rules(chosen)
 
 
