@@ -18,7 +18,9 @@ but train nothing (a radio, a checkbox, a number input, a search, Next / N on th
 page again from the sidebar). A click is done when the page shows the expected change *and* the app is
 idle, checked at every animation frame, and, for any click that sent the server something, a run has
 finished since (a ``script_finished`` message on the app's WebSocket). The page settles before each
-click (idle, 150 ms without a server message; not timed). The table gives each interaction's median
+click (idle, 150 ms without a server message; not timed). A click's time starts at the press the
+page receives (pointerdown or keydown, in the page's clock), not at Playwright's call, which first
+waits for the element to be visible and still for two frames. The table gives each interaction's median
 and 95th percentile against the 300 ms target (issue 24); figures depend on the machine's load, so
 compare runs made on the same machine at the same time.
 
