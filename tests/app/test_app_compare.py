@@ -240,9 +240,35 @@ def test_the_numbers_tab_draws_each_tokenizers_splits_of_0_to_9999():
     # the baselines trained on a corpus without digits: unknown tokens, said so
     assert "**word** · most numbers hold an unknown token" in text and "**char** · most numbers hold an unknown" in text
     cl = number_splits(load_reference("cl100k_base"))
-    assert any(f"0-9999 cost {sum(cl.counts):,} tokens" in c.value.replace("\\", "") for c in at.caption)
+    assert any(f"these 10,000 numbers cost {sum(cl.counts):,} tokens" in c.value.replace("\\", "") for c in at.caption)
     charts = at.get("plotly_chart")
     assert len(charts) == 5  # word, char, byte, gpt2, cl100k_base
+
+
+def test_the_numbers_tab_splits_a_chosen_range_decimals_and_a_years_dates():
+    """Each number set's heatmap holds what the core's grid and pieces say: the counts per cell,
+    none for 30 February; the set and its start are in the address."""
+    import json
+
+    from tokenizer_core.analysis.numbers import grid_pieces, number_grid
+
+    cl = load_reference("cl100k_base")
+    at = show(open_page(), "Numbers")
+    at = ok(at.number_input(key="compare_numbers_start").set_value(1_000_000).run())
+    grid = number_grid("integers", start=1_000_000)
+    total = sum(len(p) for row in grid_pieces(cl, grid) for p in row)
+    assert any(f"these 10,000 numbers cost {total:,} tokens" in c.value.replace("\\", "") for c in at.caption)
+    assert at.query_params["compare_numbers_start"] == "1000000"
+    for kind, settings in (("decimals", {}), ("dates", {"year": 2023})):
+        at = ok(at.radio(key="compare_numbers_kind").set_value(kind).run())
+        if kind == "dates":
+            at = ok(at.number_input(key="compare_numbers_year").set_value(2023).run())
+        grid = number_grid(kind, **settings)
+        expected = [[None if p is None else len(p) for p in row] for row in grid_pieces(cl, grid)]
+        figure = json.loads(at.get("plotly_chart")[-1].proto.spec)  # the last row: cl100k_base
+        assert figure["data"][0]["z"] == expected
+    assert expected[1][29] is None and expected[1][27] is not None  # 30 February 2023 is no date
+    assert at.query_params["compare_numbers_kind"] == "dates"
 
 
 def test_the_aligned_view_says_why_the_counts_differ():

@@ -14,9 +14,11 @@ thousands do not line up); Llama 1/2, Qwen and Mistral's Tekken split every digi
 
 from __future__ import annotations
 
+import calendar
+import datetime
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 from tokenizer_core.analysis.compare import unk_id
 
@@ -81,3 +83,67 @@ def number_splits(tok: Any, *, start: int = 0, stop: int = 10_000) -> NumberSpli
     probe_shapes = {d: "+".join(str(b - a) for a, b in row if b > a) for d, row in zip(probes, _encoded(tok, list(probes.values()))[1])}
     grouping = "unknown" if unknown * 2 > len(texts) else _grouping(probe_shapes)
     return NumberSplits(start, pieces, shapes, grouping, unknown)
+
+
+#: The number sets a grid can show: integers from a start, the decimals 0.00-9.99, the days of a year.
+GRID_KINDS = ("integers", "decimals", "dates")
+MAX_START = 10**15  # integers start below this (a 16-digit number, still exact as a float in JSON)
+
+
+@dataclass(frozen=True)
+class NumberGrid:
+    """Texts laid out as a heatmap: ``cells[r][c]`` is the text at row ``r``, column ``c`` (None: no
+    such number, as 31 February), with the labels of the rows and columns."""
+
+    kind: str
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    cells: tuple[tuple[Optional[str], ...], ...]
+
+    def texts(self) -> list[str]:
+        return [t for row in self.cells for t in row if t is not None]
+
+
+def number_grid(kind: str, *, start: int = 0, year: int = 2024) -> NumberGrid:
+    """The texts of one number set, as rows and columns a reader can scan.
+
+    >>> g = number_grid("dates", year=2023)
+    >>> g.cells[1][27], g.cells[1][28], len(g.texts())
+    ('2023-02-28', None, 365)
+    >>> number_grid("decimals").cells[3][14]
+    '3.14'
+    >>> number_grid("integers", start=1_000_000).cells[0][:2]
+    ('1000000', '1000001')
+    """
+    if kind == "integers":
+        if not 0 <= start < MAX_START:
+            raise ValueError(f"integers start between 0 and {MAX_START:,}, not {start}")
+        cells = tuple(tuple(str(start + r * 100 + c) for c in range(100)) for r in range(100))
+        return NumberGrid(kind, tuple(f"{start + r * 100:,}" for r in range(100)),
+                          tuple(f"+{c}" for c in range(100)), cells)
+    if kind == "decimals":
+        cells = tuple(tuple(f"{r}.{c:02d}" for c in range(100)) for r in range(10))
+        return NumberGrid(kind, tuple(f"{r}." for r in range(10)), tuple(f".{c:02d}" for c in range(100)), cells)
+    if kind == "dates":
+        if not 1 <= year <= 9999:
+            raise ValueError(f"a year from 1 to 9999, not {year}")
+        cells = tuple(tuple(_date(year, m, d) for d in range(1, 32)) for m in range(1, 13))
+        return NumberGrid(kind, tuple(calendar.month_abbr[m] for m in range(1, 13)),
+                          tuple(str(d) for d in range(1, 32)), cells)
+    raise ValueError(f"a number set is one of {', '.join(GRID_KINDS)}, not {kind!r}")
+
+
+def _date(year: int, month: int, day: int) -> Optional[str]:
+    try:
+        return datetime.date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def grid_pieces(tok: Any, grid: NumberGrid) -> tuple[tuple[Optional[list[str]], ...], ...]:
+    """Each cell's text as ``tok`` splits it alone (no special tokens; a token covering no character,
+    as SentencePiece's word start, is kept as ""), None where the grid has no number."""
+    texts = grid.texts()
+    _, offsets = _encoded(tok, texts)
+    found = iter([t[a:b] for a, b in row] for t, row in zip(texts, offsets))
+    return tuple(tuple(None if cell is None else next(found) for cell in row) for row in grid.cells)

@@ -1,6 +1,8 @@
-"""Compare's Numbers tab: how each tokenizer splits the integers 0-9999, as a heatmap of token counts
-(rows: the hundreds, columns: the last two digits; hover shows the pieces), the grouping rule read
-from long digit runs, and the shapes of the four-digit numbers (:mod:`tokenizer_core.analysis.numbers`).
+"""Compare's Numbers tab: how each tokenizer splits numbers, as a heatmap of token counts per number
+(hover shows the pieces): ten thousand integers from a chosen start (rows: the hundreds, columns: the
+last two digits), the decimals 0.00-9.99, or every date of a year (rows: months, columns: days); the
+grouping rule read from long digit runs and the shapes of the four-digit numbers
+(:mod:`tokenizer_core.analysis.numbers`).
 
 >>> grid_of([1, 2, 3, 4], start=0, width=2)
 [[1, 2], [3, 4]]
@@ -13,8 +15,16 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 import streamlit as st
 
-from tokenizer_core.analysis.numbers import NumberSplits, number_splits
-from ui import cache
+from tokenizer_core.analysis.numbers import (
+    GRID_KINDS,
+    MAX_START,
+    NumberGrid,
+    NumberSplits,
+    grid_pieces,
+    number_grid,
+    number_splits,
+)
+from ui import cache, url_state
 from ui.compare import PREFIX
 from ui.compare.choices import Compared
 from ui.widgets.export import plotly_chart
@@ -22,6 +32,13 @@ from ui.widgets.text import escape_markdown
 
 NUMBERS = "numbers"  # the probe set, second part of a PROBES key
 WIDTH = 100
+KIND, START, YEAR = PREFIX + "numbers_kind", PREFIX + "numbers_start", PREFIX + "numbers_year"
+KINDS = {"integers": "10,000 integers", "decimals": "decimals 0.00-9.99", "dates": "every date of a year"}
+URL_PARAMS = (
+    url_state.choice(KIND, KIND, GRID_KINDS, default="integers"),
+    url_state.integer(START, START, default=0, lo=0, hi=MAX_START - 1),
+    url_state.integer(YEAR, YEAR, default=2024, lo=1, hi=9999),
+)
 RULES = {"from the left": "digits in groups of up to 3, counted from the left (1234 is 123 + 4: the thousands "
                           "do not line up with place value)",
          "from the right": "digits in groups of up to 3, counted from the right (1234 is 1 + 234: groups line up "
@@ -42,23 +59,50 @@ def splits(c: Compared) -> NumberSplits:
                                     spinner=f"Splitting 0-9999 with {c.name}…")
 
 
-def _figure(s: NumberSplits, name: str) -> go.Figure:
-    pieces = ["|".join(p or "▁" for p in ps) for ps in s.pieces]
+def grid_splits(c: Compared, grid: NumberGrid) -> tuple:
+    """``c``'s pieces of every cell of ``grid`` (once per digest and grid)."""
+    key = (c.digest, NUMBERS, grid.kind, grid.rows[0], grid.columns[0], grid.cells[0][0])
+    return cache.PROBES.get_or_make(key, lambda: grid_pieces(c.tokenizer, grid),
+                                    spinner=f"Splitting {len(grid.texts()):,} numbers with {c.name}…")
+
+
+def _figure(grid: NumberGrid, pieces: tuple) -> go.Figure:
+    counts = [[None if p is None else len(p) for p in row] for row in pieces]
+    shown = [["" if p is None else "|".join(x or "▁" for x in p) for p in row] for row in pieces]
+    texts = [["" if t is None else t for t in row] for row in grid.cells]
     fig = go.Figure(go.Heatmap(
-        z=grid_of(s.counts, start=s.start), customdata=grid_of(pieces, start=s.start),
-        x=list(range(WIDTH)), y=[s.start + i * WIDTH for i in range(len(s.pieces) // WIDTH)],
-        colorscale="Viridis", colorbar={"title": "tokens", "dtick": 1}, zmin=1,
-        hovertemplate="%{y} + %{x}: %{customdata} (%{z} tokens)<extra></extra>"))
-    fig.update_layout(height=420, margin={"l": 50, "r": 10, "t": 30, "b": 40}, title=None,
-                      xaxis_title="last two digits", yaxis_title="hundreds", yaxis={"autorange": "reversed"})
+        z=counts, customdata=[[[t, p] for t, p in zip(tr, pr)] for tr, pr in zip(texts, shown)],
+        x=list(grid.columns), y=list(grid.rows), colorscale="Viridis", colorbar={"title": "tokens", "dtick": 1},
+        zmin=1, hovertemplate="%{customdata[0]}: %{customdata[1]} (%{z} tokens)<extra></extra>"))
+    axes = {"integers": ("last two digits", "hundreds"), "decimals": ("hundredths", "units"),
+            "dates": ("day", "month")}[grid.kind]
+    fig.update_layout(height=420 if grid.kind == "integers" else 320, margin={"l": 80, "r": 10, "t": 30, "b": 40},
+                      title=None, xaxis_title=axes[0], yaxis_title=axes[1],
+                      xaxis={"type": "category"}, yaxis={"autorange": "reversed", "type": "category"})
     return fig
 
 
+def _chosen_grid() -> NumberGrid:
+    c1, c2 = st.columns([2, 1])
+    kind = c1.radio("Numbers", GRID_KINDS, format_func=KINDS.get, key=KIND, horizontal=True)
+    if kind == "integers":
+        start = int(c2.number_input("From", min_value=0, max_value=MAX_START - 1, step=10_000, key=START,
+                                    help="The first of 10,000 integers (e.g. 1990 for years, 1,000,000 for long numbers)."))
+        return number_grid("integers", start=start)
+    if kind == "dates":
+        return number_grid("dates", year=int(c2.number_input("Year", min_value=1, max_value=9999, step=1, key=YEAR)))
+    return number_grid("decimals")
+
+
 def render_numbers(chosen: Sequence[Compared]) -> None:
-    st.markdown("How each tokenizer splits the numbers 0 to 9999 (each number alone). Hover a cell for its pieces.")
+    st.markdown("How each tokenizer splits numbers, each number alone. Hover a cell for its pieces.")
+    grid = _chosen_grid()
     for i, c in enumerate(chosen):
         s = splits(c)
+        pieces = grid_splits(c, grid)
         st.markdown(f"**{escape_markdown(c.name)}** · {escape_markdown(RULES[s.grouping])}")
         shapes = ", ".join(f"{shape} ({n:,})" for shape, n in s.shape_share(4)[:4])
-        st.caption(escape_markdown(f"Four-digit numbers split as {shapes}; 0-9999 cost {sum(s.counts):,} tokens."))
-        plotly_chart(_figure(s, c.name), key=f"{PREFIX}numbers_{i}", name="numbers-heatmap")
+        total = sum(len(p) for row in pieces for p in row if p is not None)
+        st.caption(escape_markdown(f"Four-digit numbers split as {shapes}; these {len(grid.texts()):,} numbers cost "
+                                   f"{total:,} tokens."))
+        plotly_chart(_figure(grid, pieces), key=f"{PREFIX}numbers_{i}", name="numbers-heatmap")

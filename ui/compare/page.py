@@ -21,7 +21,8 @@ from ui.widgets.text import display_name, escape_markdown
 TAB = PREFIX + "tab"
 TABS = ("Side by side", "Metrics", "Robustness", "Languages", "Round trip", "Numbers", "Vocabulary-size sweep")
 URL_PARAMS = (url_state.choice(TAB, TAB, TABS, default=TABS[0]), *text_source.URL_PARAMS, *choices.URL_PARAMS,
-              *views.URL_PARAMS, *probes.URL_PARAMS, *sweep_view.URL_PARAMS)
+              *views.URL_PARAMS, *probes.URL_PARAMS, *sweep_view.URL_PARAMS,
+              *numbers_view.URL_PARAMS)
 
 
 def render_page() -> None:
