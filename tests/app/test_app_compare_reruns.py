@@ -65,7 +65,9 @@ def test_only_the_open_tab_is_computed(monkeypatch):
     at = ok(fresh_session(private_text("quibbleflux" + uuid.uuid4().hex[:6])).switch_page(PAGE).run())
     assert any(m.value.startswith("Tokens:") for m in at.markdown)  # the open tab: Side by side
     assert calls == Counter(), calls  # a new corpus' baselines, yet nothing of the other tabs ran
-    assert not at.dataframe and not at.get("plotly_chart")
+    # the side-by-side view's own table (the graphemes cut) only: no metrics table, no chart
+    assert not [d for d in at.dataframe if "graphemes cut (× tokens)" not in d.value.columns]
+    assert not at.get("plotly_chart")
     at = show(at, "Languages")
     assert calls["languages"] >= 3 and set(calls) == {"languages"}, calls  # the three new baselines at least
     assert at.get("plotly_chart")
