@@ -67,6 +67,19 @@ def _grouping(shapes: dict[int, str]) -> str:
     return "learned (no rule)"
 
 
+def grouping_rule(tok: Any) -> str:
+    """The rule ``tok``'s splits of long digit runs follow (:data:`NumberSplits.grouping`'s values but
+    "unknown"), read from four numbers alone.
+
+    >>> from tokenizer_core.io.references import load_reference
+    >>> grouping_rule(load_reference("cl100k_base")), grouping_rule(load_reference("qwen"))
+    ('from the left', 'single digits')
+    """
+    probes = {d: "4725386"[:d] for d in range(4, 8)}
+    rows = _encoded(tok, list(probes.values()))[1]
+    return _grouping({d: "+".join(str(b - a) for a, b in row if b > a) for d, row in zip(probes, rows)})
+
+
 def number_splits(tok: Any, *, start: int = 0, stop: int = 10_000) -> NumberSplits:
     """Encode every integer in ``range(start, stop)`` alone (no special tokens) and read its pieces."""
     if stop <= start or stop - start > MAX_NUMBERS or start < 0:
@@ -79,9 +92,7 @@ def number_splits(tok: Any, *, start: int = 0, stop: int = 10_000) -> NumberSpli
     # a SentencePiece model's word-start token ("▁") covers no digit: it counts, but has no place in a shape
     shapes = tuple("+".join(str(len(p)) for p in ps if p) for ps in pieces)
     # numbers nobody's corpus has as a word: a digit run of d digits, for d = 4..7
-    probes = {d: "4725386"[:d] for d in range(4, 8)}
-    probe_shapes = {d: "+".join(str(b - a) for a, b in row if b > a) for d, row in zip(probes, _encoded(tok, list(probes.values()))[1])}
-    grouping = "unknown" if unknown * 2 > len(texts) else _grouping(probe_shapes)
+    grouping = "unknown" if unknown * 2 > len(texts) else grouping_rule(tok)
     return NumberSplits(start, pieces, shapes, grouping, unknown)
 
 

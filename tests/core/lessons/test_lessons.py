@@ -42,7 +42,7 @@ def context() -> Context:
 
 def test_every_builtin_lesson_is_there_with_its_id():
     assert list(LESSONS) == list(BUILTIN_IDS)
-    assert len(BUILTIN_IDS) == 11 and all(lesson.steps for lesson in LESSONS.values())
+    assert len(BUILTIN_IDS) == 12 and all(lesson.steps for lesson in LESSONS.values())
 
 
 def _engine_check(args: dict, values: dict, ctx: Context) -> None:
@@ -102,6 +102,20 @@ def _engine_check(args: dict, values: dict, ctx: Context) -> None:
         assert values["tokens:byte"] == len(args["text"].encode("utf-8"))
         assert values["tokens:subword"] == len(load_reference("gpt2").encode(args["text"]).ids)
         assert values["params:subword"] == 50257 * args["d_model"]
+    elif kind == "number_splits":
+        for name in args["references"]:
+            enc = load_reference(name).encode(args["text"], add_special_tokens=False)
+            assert values[f"tokens:{name}"] == len(enc.ids)
+            # the cuts shown inside each digit run are the token edges that fall inside it
+            edges = {b for _, b in enc.offsets}
+            for m in re.finditer(r"\d+", args["text"]):
+                inner = [c for c in range(m.start() + 1, m.end()) if c in edges]
+                shown = "|".join(args["text"][a:b] for a, b in zip([m.start(), *inner], [*inner, m.end()]))
+                assert shown in values[f"digits:{name}"]
+            if name == "qwen":
+                assert values[f"aligned:{name}"] and values[f"rule:{name}"] == "single digits"
+            if name == "cl100k_base":
+                assert values[f"rule:{name}"] == "from the left" and not values[f"aligned:{name}"]
     else:  # pragma: no cover - a new kind must be checked here
         raise AssertionError(f"no engine check for {kind}")
 
