@@ -28,5 +28,6 @@ bash scripts/sanitized_kernel.sh
 # One worker per core; a file's tests stay together (they share module fixtures and run in order).
 python -m pytest -n auto --dist loadfile -m "not solo" "$@"
 # Then the tests that load the whole machine by design (twenty concurrent browser sessions), alone.
-# (only tests/: the doctests of the packages are never solo, and collecting them costs seconds)
-python -m pytest -p no:xdist -m solo tests "$@"
+# (only tests/load/, where every solo test lives (tests/conftest.py refuses one elsewhere): collecting
+# the whole suite again to pick two tests cost 15-20 s)
+python -m pytest -p no:xdist -m solo tests/load "$@"

@@ -58,6 +58,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return 0 if path.startswith(_FIRST) else 1
 
     items.sort(key=first)  # stable: files and their tests keep their order within each group
+    # The test command runs the solo tests from tests/load/ alone: one anywhere else would never run.
+    stray = [item.nodeid for item in items if item.get_closest_marker("solo") and not item.nodeid.startswith("tests/load/")]
+    if stray:
+        raise pytest.UsageError(f"solo tests live in tests/load/ (scripts/test.sh runs them from there): {stray}")
 
 
 @pytest.fixture(scope="session", autouse=True)
