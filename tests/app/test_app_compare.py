@@ -301,3 +301,18 @@ def test_the_aligned_view_lists_the_graphemes_each_tokenizer_cuts():
     assert rows["gpt2"] >= 2  # the family and the flag are byte tokens to GPT-2
     shown = frame.set_index("tokenizer").loc["byte", "graphemes cut (× tokens)"]
     assert EXAMPLES["flag (regional indicators)"] + " ×8" in shown  # two 4-byte regional indicators
+
+
+def test_the_rules_say_where_the_rows_part_and_which_rule_decides():
+    """The digits of "1234567" part GPT-2, cl100k_base and the baselines; the line for digits names each
+    tokenizer's own digit rule, with an escaped example, and a hostile text stays text."""
+    from tokenizer_core.analysis.rules import split_rules
+
+    at = open_page(text="I don't have 1234567 <b>cats</b>")
+    said = "\n".join(m.value for m in at.markdown)
+    assert "Where the rows part" in said
+    digits = next(line for line in said.splitlines() if line.startswith("- **digits**"))
+    for name in ("gpt2", "cl100k_base"):
+        rule = next(r for r in split_rules(load_reference(name)) if "digit" in r)
+        assert f"*{name.replace('_', chr(92) + '_')}*: {rule}" in digits.replace("\\(", "(").replace("\\)", ")")
+    assert "<b>" not in said.replace("\\<b>", "")  # shown escaped, never as a tag

@@ -84,7 +84,7 @@ def render_aligned(text: str, chosen: Sequence[Compared], *, translate: bool) ->
                + (f" Only the first {MAX_ALIGNED_CHARS:,} characters are aligned." if len(text) > MAX_ALIGNED_CHARS else ""))
     _wordpiece_notes(text, chosen, [segs for _, segs in rows])
     render_graphemes(text[:MAX_ALIGNED_CHARS], chosen, [segs for _, segs in rows])
-    rules_view.render_rules(chosen)
+    rules_view.render_rules(chosen, text[:MAX_ALIGNED_CHARS], [segs for _, segs in rows])
 
 
 def _wordpiece_notes(text: str, chosen: Sequence[Compared], rows: Optional[Sequence[list]] = None) -> None:
