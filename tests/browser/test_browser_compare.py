@@ -33,16 +33,25 @@ def test_the_numbers_tab_draws_a_heatmap_per_tokenizer(streamlit_server, browser
     from playwright.sync_api import expect
 
     page = browser_page
-    main = goto_page(page, f"{streamlit_server}/compare?compare_tab=Numbers", "Compare")
+    text = "I have 1234567 cats \U0001F1EF\U0001F1F5"
+    main = goto_page(page, f"{streamlit_server}/compare?compare_tab=Numbers&text={quote(text)}", "Compare")
     expect(main.get_by_text(re.compile(r"^cl100k_base · digits in groups of up to 3, counted from the left"))
            ).to_be_visible(timeout=60_000)
     expect(main.get_by_test_id("stPlotlyChart")).to_have_count(5, timeout=60_000)
     expect(main.locator(".js-plotly-plot .heatmaplayer").first).to_be_attached(timeout=60_000)
-    # the Side by side tab says why the counts differ, each row's rules in words
+    # every date of a year: rows are months, and the choice is in the address
+    main.get_by_text("every date of a year", exact=True).click()
+    expect(page).to_have_url(re.compile(r"[?&]compare_numbers_kind=dates"), timeout=60_000)
+    expect(main.locator(".js-plotly-plot .ytick text", has_text="Feb").first).to_be_attached(timeout=60_000)
+    # the Side by side tab: the graphemes cut, and why the counts differ, each row's rules in words and
+    # the places where rows part linked to the rule that decides them
     page.get_by_role("tab", name="Side by side").click()
     wait_idle(page)
+    expect(main.get_by_text("Characters cut apart")).to_be_visible(timeout=60_000)
     page.locator("[data-testid=stExpander] summary").filter(has_text="Why the counts differ").click()
     expect(main.get_by_text(re.compile(r"^cl100k_base: .*digits in groups of up to 3, from the left"))
+           ).to_be_visible(timeout=60_000)
+    expect(main.locator("li", has_text=re.compile(r"^digits — \d+ places?, e\.g\. .*cl100k_base: digits in groups"))
            ).to_be_visible(timeout=60_000)
 
 

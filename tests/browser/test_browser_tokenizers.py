@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from tests._pages import goto_page
+
 pytestmark = pytest.mark.browser
 
 HOSTILE_WORDS = ["<script>window.__xss=1</script>", '<img src=x onerror="window.__xss=1">', "hug", "pug"]
@@ -133,3 +135,30 @@ def test_a_training_can_be_cancelled_and_keeps_nothing(streamlit_server, browser
     assert page.locator("[data-testid=stSidebar]").get_by_text("Unigram 1,000").count() == 0
     assert page.get_by_test_id("stException").count() == 0
     assert page.console_errors == []
+
+
+def test_the_residue_view_puts_gpt2s_glitch_tokens_first_in_its_csv(streamlit_server, browser_page, tmp_path):
+    """GPT-2 on the Residue & glitch tokens view: the figures are drawn, and the table's CSV download
+    starts with the known glitch tokens, marked, then the rest ranked by residue."""
+    import csv
+
+    from playwright.sync_api import expect
+
+    from tokenizer_core.analysis.residue import GPT2_GLITCH_TOKENS
+
+    page = browser_page
+    url = (f"{streamlit_server}/tokenizers?corpus=hf-course-hug-pug&tokenizers_selected=gpt2+%C2%B7+reference"
+           "&tokenizers_tab=Residue+%26+glitch+tokens")
+    main = goto_page(page, url, "Tokenizers")
+    expect(main.get_by_test_id("stMetric").filter(has_text="Residue tokens")).to_be_visible(timeout=90_000)
+    button = page.get_by_role("tabpanel", name="Residue & glitch tokens").get_by_role("button", name="CSV", exact=True)
+    expect(button).to_be_visible(timeout=60_000)
+    with page.expect_download() as info:
+        button.click()
+    saved = tmp_path / "residue.csv"
+    info.value.save_as(saved)
+    rows = list(csv.DictReader(saved.open(encoding="utf-8")))
+    top = rows[: len(GPT2_GLITCH_TOKENS)]
+    assert all(r["glitch"] == "True" for r in top) and rows[len(GPT2_GLITCH_TOKENS)]["glitch"] == "False"
+    assert any("SolidGoldMagikarp" in r["token"] for r in top)
+    assert len(rows) == 50_256  # every token but the special one
