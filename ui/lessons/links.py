@@ -28,6 +28,7 @@ from ui.lattice.choices import MODEL_PARAMS, TEXT_PARAMS
 from ui.lattice.page import TAB_PARAM
 from ui.merges.state import SETTING_PARAMS, STEP_IN
 from ui.navigation import PAGES
+from ui.tokenizers.page import URL_PARAMS as TOKENIZERS_PARAMS
 from ui.widgets.display import URL_PARAMS as DISPLAY_PARAMS
 
 
@@ -45,6 +46,7 @@ PAGE_PARAMS: dict[str, tuple[url_state.UrlParam, ...]] = {
     "compare": tuple(COMPARE_PARAMS),
     "lattice": (*MODEL_PARAMS, *TEXT_PARAMS, *lattice_views.URL_PARAMS, TAB_PARAM),
     "batch": tuple(BATCH_PARAMS),
+    "tokenizers": tuple(TOKENIZERS_PARAMS),
 }
 
 
