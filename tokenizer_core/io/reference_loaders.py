@@ -9,6 +9,7 @@ tokens of :mod:`~tokenizer_core.io.encodings`, or a Tekken file (:mod:`~tokenize
 from __future__ import annotations
 
 import importlib.util
+import json
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
@@ -68,6 +69,12 @@ def build_reference(info: ReferenceInfo) -> "Tokenizer":
         tok = tekken_tokenizer(read_tekken(files[0]))
     elif info.reader == "sentencepiece":
         tok = import_sentencepiece_model(files[0])
+    elif info.reader == "hf_json":  # a tokenizer.json and its tokenizer_config.json, as an upload is read
+        from tokenizer_core.io.hf_json import tokenizer_from_hf
+        from tokenizer_core.io.model_config import kept_config
+
+        tok = tokenizer_from_hf(json.loads(files[0].read_text(encoding="utf-8")))
+        tok.metadata["tokenizer_config"] = kept_config(json.loads(files[1].read_text(encoding="utf-8")))
     elif info.reader == "tiktoken":
         ranks = read_tiktoken_ranks(files[0])
         if not info.encoding:

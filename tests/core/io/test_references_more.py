@@ -103,7 +103,7 @@ def prepared(name: str, text: str) -> str:
 def test_all_references_listed_and_installed():
     names = [r.name for r in list_references()]
     assert names == ["gpt2", "cl100k_base", "o200k_base", "o200k_harmony", "llama3", "qwen", "qwen3_5", "tekken",
-                     "mistral_v1", "mistral_v3"]
+                     "mistral_v1", "mistral_v3", "deepseek_v4"]
     assert all(reference_available(n) for n in names)
     for r in list_references():
         assert r.title and r.description and r.source and r.package and r.distribution and r.files
