@@ -6,8 +6,10 @@ Each entry names its package (found with ``importlib.util.find_spec``, never imp
 files inside it, the reader (``gpt2``, ``tiktoken``, ``tekken``, ``sentencepiece`` or ``hf_json``) and, for tiktoken ranks,
 the encoding (split pattern and special tokens) of :mod:`tokenizer_core.io.encodings`.
 
->>> [r.name for r in REFERENCES]
-['gpt2', 'cl100k_base', 'o200k_base', 'o200k_harmony', 'llama3', 'qwen', 'qwen3_5', 'tekken', 'mistral_v1', 'mistral_v3']
+>>> [r.name for r in REFERENCES][:8]
+['gpt2', 'cl100k_base', 'o200k_base', 'o200k_harmony', 'llama3', 'qwen', 'qwen3_5', 'tekken']
+>>> [r.name for r in REFERENCES][8:]
+['mistral_v1', 'mistral_v3', 'deepseek_v4']
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ The settings are the pages' address parameters (README, "Links, presenting and r
 reads them as it reads any shared link, so the link shows that page set to the lesson's state.
 
 >>> sorted(PAGE_PARAMS)
-['batch', 'compare', 'corpus', 'lattice', 'merges']
+['batch', 'compare', 'corpus', 'lattice', 'merges', 'tokenizers']
 >>> problems(OpenLink("merges", {"n": 3, "step": 2}))
 []
 >>> problems(OpenLink("merges", {"merges": 3}))[0]
