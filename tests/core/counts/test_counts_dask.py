@@ -4,11 +4,14 @@ the ``dask`` command line on free local ports, compared with the local engine by
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -42,15 +45,31 @@ class Cluster:
     """A scheduler and worker processes of the `dask` command line, each in its own process group."""
 
     def __init__(self, workers: int) -> None:
-        self.port = _free_port()
-        self.address = f"tcp://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
         self.env = env
         self.procs: list[subprocess.Popen] = []
-        self.scheduler = self._start(["scheduler", "--host", "127.0.0.1", "--port", str(self.port),
-                                      "--dashboard-address", ":0"])
+        # The scheduler picks its own free port (0) and writes where it listens to a file: a port picked
+        # here and bound later could be taken meanwhile by another test's server, and a client that
+        # reached that server instead waited forever for a dask handshake (CI saw the fixture hang).
+        self.folder = Path(tempfile.mkdtemp(prefix="tp-dask-"))
+        self.scheduler_file = self.folder / "scheduler.json"
+        self.scheduler = self._start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", ":0",
+                                      "--scheduler-file", str(self.scheduler_file)])
+        self.address = self._address()
         self.workers = [self.add_worker(f"w{i}") for i in range(workers)]
         self.wait_for(workers)
+
+    def _address(self, timeout: float = 90.0) -> str:
+        """The scheduler's address, once it has written it (it writes the file when it listens)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.scheduler.poll() is not None:
+                raise RuntimeError(f"the dask scheduler exited with status {self.scheduler.returncode}")
+            try:
+                return str(json.loads(self.scheduler_file.read_text())["address"])
+            except (OSError, ValueError, KeyError):
+                time.sleep(0.1)
+        raise TimeoutError(f"the dask scheduler wrote no address within {timeout:.0f} s")
 
     def _start(self, args: list[str]) -> subprocess.Popen:
         proc = subprocess.Popen(_dask_command() + args, env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL,
@@ -67,14 +86,7 @@ class Cluster:
         from distributed import Client
 
         deadline = time.monotonic() + timeout
-        while True:  # the scheduler may not listen yet
-            try:
-                client = Client(self.address, timeout=5, set_as_default=False)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
+        client = Client(self.address, timeout=30, set_as_default=False)  # it listens: it wrote its address
         try:
             client.wait_for_workers(n, timeout=max(1.0, deadline - time.monotonic()))
         finally:
@@ -90,6 +102,7 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
