@@ -104,8 +104,11 @@ def browser():
         pytest.skip("playwright is not installed")
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # An assertion waits on the page's state up to 30 s (Playwright's default is 5 s): the tests run
+    # two browsers and two servers on two cores, where a rerun can take seconds.
+    expect.set_options(timeout=30_000)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

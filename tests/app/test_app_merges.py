@@ -91,7 +91,11 @@ def step(at: AppTest) -> int:
 
 
 def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    """The step view's metric strip (one markup element, ui/widgets/metric_strip.py): label -> value."""
+    bodies = "".join(h.proto.body for h in at.get("html"))
+    found = re.findall(r'<div class="tp-metric" data-label="([^"]*)">.*?<div class="tp-metric-value">([^<]*)</div>',
+                       bodies)
+    return {html_unescape(label): html_unescape(value) for label, value in found}
 
 
 def banner(at: AppTest) -> list[str]:
@@ -119,7 +123,7 @@ def test_page_asks_for_training_first():
     at = open_page()
     assert at.title[0].value == "BPE step-through"
     assert any("press **Train**" in i.value for i in at.info)
-    assert not at.metric
+    assert not at.metric and not metrics(at)
     # A primer for students who have never seen BPE, folded away for everyone else.
     assert at.expander[0].label.startswith("New to BPE?")
     assert "most frequent pair" in at.expander[0].markdown[0].value
@@ -290,6 +294,12 @@ def test_default_corpus_with_a_few_hundred_merges():
     assert metrics(at)["Pair count"] == f"{rec.count:,}"
     assert not at.dataframe  # a big corpus: no full pair table
     assert any(c.value.replace("\\", "").startswith("Trained: BPE") for c in at.caption)
+    # Both step charts are drawn as markup and download as images (PNG and SVG, made when clicked).
+    keys = {b.proto.id.rsplit("-", 1)[-1] for b in at.get("download_button")}
+    assert {f"merges_{c}_chart_{f}" for c in ("candidates", "compression") for f in ("png", "svg")} <= keys
+    (curve,) = [e for e in at.get("bidi_component") if e.proto.component_name == "tp_drawing"]
+    data = json.loads(curve.proto.json)
+    assert data["overlay"][1]["tip"] == f"merge step 2: {metrics(at)['Corpus tokens']} tokens"
 
 
 def test_byte_level_tokens_show_visible_spaces_or_raw_markers():

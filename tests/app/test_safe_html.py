@@ -24,7 +24,9 @@ from ui.merges.html import (
 )
 from ui.merges.settings import MergeSettings
 from ui.merges.training import train_run
-from ui.widgets.charts import kinds_legend_html
+from ui.widgets.charts import candidates_html, kinds_legend_html
+from ui.widgets.metric_strip import Metric, metric_strip_html
+from ui.widgets.quick_charts import curve_drawing, to_svg
 from ui.widgets.safe_html import markup_problems
 from ui.widgets.tokens import chips_html
 
@@ -67,6 +69,8 @@ def test_every_merges_page_builder_escapes_hostile_tokens(hostile_run):
         merge_banner_html(HOSTILE[0], HOSTILE[1], HOSTILE[0] + HOSTILE[1], run.token_id, scheme=run.scheme,
                           translate=True, label="<b>label</b>"),
         kinds_legend_html(info, scheme=run.scheme, translate=True),
+        candidates_html(info, run.token_id, scheme=run.scheme, translate=True),
+        metric_strip_html([Metric(HOSTILE[0], HOSTILE[1], delta=HOSTILE[4], help=HOSTILE[3])]),
         words_html(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=True,
                    highlight=frozenset([info.token])),
         strips_html(view, run.token_id, scheme=run.scheme, translate=True),
@@ -329,3 +333,16 @@ def test_the_round_trip_diff_escapes_lost_and_added_text():
     block = diff_html(changes)
     assert markup_problems(block) == [], block[:300]
     assert not re.search(r"<\s*(script|img|a|b)\b", block, re.I) and "&lt;b&gt;added&lt;/b&gt;" in block
+
+
+def test_the_step_curve_keeps_hostile_titles_as_words():
+    """The curve is data the browser sets as text (ui/widgets/drawing.py); written as a file, every
+    title is escaped, and no shape carries a tag or attribute the component does not draw."""
+    from ui.widgets.drawing import ATTRIBUTES, TAGS
+
+    drawing = curve_drawing([9, 5, 4], 1, x_title="<script>alert(1)</script>", y_title='" onload="alert(1) (x)')
+    svg = to_svg(drawing)
+    assert "<script" not in svg and "&lt;script&gt;" in svg and 'onload="' not in svg
+    for shape in (*drawing.base, *drawing.overlay):
+        assert shape["tag"] in TAGS
+        assert set(shape) - {"tag", "text", "tip"} <= set(ATTRIBUTES)

@@ -369,6 +369,48 @@ def test_candidates_chart_leaves_the_legend_to_the_page_and_grows_per_bar():
     assert tags(legend) <= {"div", "span"}
 
 
+def test_the_candidate_bars_drawn_on_each_step_are_the_charts_rows():
+    """The step view draws markup bars (ui/widgets/quick_charts.py); its download is the Vega-Lite
+    chart: both list the same pairs in the same order, with the same kinds and values."""
+    import re
+
+    from ui.widgets.charts import KIND_COLOURS, candidates_html
+    from ui.widgets.quick_charts import BAR_SHARE
+
+    run = train_run(load_sample("wikipedia-aaabdaaabac"), WORKED_EXAMPLES["wikipedia-aaabdaaabac"][0])
+    info = run.step_info(1)
+    frame = candidates_frame(info, scheme="plain", translate=True)
+    bars = candidates_html(info, run.token_id, scheme="plain", translate=True)
+    widths = [float(w) for w in re.findall(r"width:([\d.]+)%", bars)]
+    colours = re.findall(r"height:\d+px;background:(#[0-9a-f]{6})", bars)
+    values = re.findall(r'white-space:nowrap">([^<]+)</span></div></div>', bars)
+    assert len(widths) == len(frame) >= 2 and widths[0] == BAR_SHARE  # the merged pair is the longest
+    assert colours == [KIND_COLOURS[k] for k in frame["kind"]]
+    assert values == [f"{v:,}" for v in frame["value"]]
+    top = frame["value"].max()
+    assert widths == [round(BAR_SHARE * v / top, 1) for v in frame["value"]]
+
+
+def test_the_compression_curve_is_drawn_to_scale_with_the_step_marked():
+    from ui.widgets.quick_charts import curve_drawing
+
+    curve = [1000, 700, 600, 550, 540]
+    d = curve_drawing(curve, 2, x_title="merge step", y_title="corpus length (tokens)")
+    (line,) = [s for s in d.base if s["tag"] == "polyline"]
+    points = [tuple(map(float, p.split(","))) for p in str(line["points"]).split()]
+    assert len(points) == len(curve)
+    xs, ys = zip(*points)
+    assert list(xs) == sorted(xs) and list(ys) == sorted(ys)  # later steps right, fewer tokens lower
+    zero = max(float(s["y1"]) for s in d.base if s["tag"] == "line" and s["y1"] == s["y2"])  # the 0 grid line
+    # The y axis starts at zero: the curve's y positions are proportional to the counts.
+    assert (zero - ys[0]) / (zero - ys[-1]) == pytest.approx(curve[0] / curve[-1], rel=1e-2)
+    rule, dot = d.overlay
+    assert rule["x1"] == dot["cx"] == points[2][0] and dot["cy"] == points[2][1]
+    assert dot["tip"] == "merge step 2: 600 tokens"
+    labels = [s["text"] for s in d.base if s["tag"] == "text"]
+    assert "0" in labels and "1,000" in labels and all("." not in t for t in labels)  # integer ticks
+
+
 # ------------------------------------------------------------------------- long words and tokens
 
 

@@ -14,14 +14,15 @@ from tests.browser.test_browser_contrast import _luminance, contrast
 
 pytestmark = pytest.mark.browser
 
-CHARTS = ".stPlotlyChart, [data-testid='stVegaLiteChart']"
+#: Charts: plotly's, Vega's, and the quick ones redrawn on every BPE step (markup bars, an SVG drawing).
+CHARTS = ".stPlotlyChart, [data-testid='stVegaLiteChart'], .tp-bars, svg.tp-drawing"
 #: Text drawn in a chart's SVG, with its fill, where it is visible (hover layers and empty labels skipped).
-TEXT_FILLS = """els => els.flatMap(chart => [...chart.querySelectorAll('svg text')].filter(t => {
+TEXT_FILLS = """els => els.flatMap(chart => [...chart.querySelectorAll('svg text, .tp-bar-row span:not(.tp-chip)')].filter(t => {
     const s = getComputedStyle(t), r = t.getBoundingClientRect();
     return t.textContent.trim() && s.visibility !== 'hidden' && s.display !== 'none' && r.width > 0
         && parseFloat(s.fillOpacity || '1') > 0 && parseFloat(s.opacity || '1') > 0
         && !t.closest('.hoverlayer');
-}).map(t => [t.textContent.trim(), getComputedStyle(t).fill]))"""
+}).map(t => [t.textContent.trim(), t instanceof SVGElement ? getComputedStyle(t).fill : getComputedStyle(t).color]))"""
 
 #: Where each page's charts are: its address, the tab to open (None: the first) and how many charts it
 #: shows (waited for: under load the page may still be adding its second chart when the first is drawn).
@@ -31,7 +32,7 @@ PAGES = {
     "waste": ("/batch", "Waste and throughput", 1),
     "zipf": ("/", None, 1),  # the Corpus page is the landing page
     # The BPE page's pair-count and compression charts: a link with ?step= trains and opens that step.
-    "bpe": ("/merges?step=3", None, 2),
+    "bpe": ("/merges?step=3", None, 2),  # markup bars and an SVG drawing
     # The sweep's charts: ?compare_sweep=1 runs the linked sweep (three sizes, character BPE: quick).
     "sweep": ("/compare?compare_tab=Vocabulary-size+sweep&compare_sweep=1&compare_sweep_algorithm=bpe-chars"
               "&compare_sweep_range=256&compare_sweep_range=1000&compare_sweep_points=3", None, 1),
@@ -57,7 +58,7 @@ def _open(page, base: str, where: str, tab, count: int) -> None:  # noqa: ANN001
     shown = page.locator(CHARTS).filter(visible=True)  # charts of other tabs are in the page, hidden
     expect(shown).to_have_count(count, timeout=90_000)
     for k in range(count):
-        expect(shown.nth(k).locator("svg text").first).to_be_attached(timeout=60_000)
+        expect(shown.nth(k).locator("text, .tp-bar-row").first).to_be_attached(timeout=60_000)
 
 
 def _measure(page, base: str, scheme: str, where: str, tab, count: int) -> tuple[list[float], list[tuple[str, float]]]:

@@ -118,7 +118,7 @@ def test_train_on_the_default_corpus_and_step_five_merges(streamlit_server, brow
                           options=TrainOptions(num_merges=2000, special_tokens=("[UNK]",)))
     rec = result.trace[4]
     assert banner_chips(page) == [display_text(t) for t in (rec.left, rec.right, rec.token)]
-    expect(page.get_by_test_id("stMetric").first).to_contain_text(f"{rec.count:,}")
+    expect(page.locator(".tp-metric").first).to_contain_text(f"{rec.count:,}")
     page.screenshot(path=str(tmp_path / "merges-step5.png"), full_page=True)
     assert (tmp_path / "merges-step5.png").stat().st_size > 10_000
 
@@ -246,46 +246,34 @@ def test_hostile_tokens_render_as_text(streamlit_server, browser_page):
 
 
 def test_candidate_chart_of_a_few_pairs_is_readable(streamlit_server, browser_page):
-    """Few candidate bars used to be squashed into a line by a legend under the chart."""
-    import io
-    import time
-
-    from PIL import Image
+    """Few candidate bars used to be squashed into a line by a legend under the chart; the bars are
+    now markup and the curve an SVG drawn by the page: both are drawn to size on the last step."""
     from playwright.sync_api import expect
 
     page = browser_page
     use_sample_then_merges(page, streamlit_server, "Wikipedia: aaabdaaabac")
     train(page, "")
     step_button(page, "last").click()  # 4 candidates: the merged pair (count 2) and three pairs seen once
-    expect(step_button(page, "next")).to_be_disabled()
+    expect(step_button(page, "next")).to_be_disabled(timeout=30_000)
     expect(page.get_by_role("heading", name=re.compile(r"^Step [1-9][\d,]* of"))).to_be_visible(timeout=30_000)
-    wait_idle(page)  # the step's rerun redraws the chart: take the one it leaves
-    chart = page.get_by_test_id("stVegaLiteChart").first
-    chart.wait_for(timeout=30_000)
-    merged = (0xD9, 0x48, 0x0F)  # KIND_COLOURS["merged"]
-
-    def merged_bar_rows() -> int:
-        from playwright.sync_api import Error
-
-        try:
-            shot = chart.screenshot()
-        except Error:  # replaced by a redraw while being shot: look again on the next poll
-            return 0
-        image = Image.open(io.BytesIO(shot)).convert("RGB")
-        width, height = image.size
-        return sum(
-            any(max(abs(a - b) for a, b in zip(image.getpixel((x, y)), merged)) < 40 for x in range(0, width, 2))
-            for y in range(height)
-        )
-
-    # Vega draws after the element appears: poll the drawing itself until the bar is there.
-    deadline = time.monotonic() + 30
-    rows = merged_bar_rows()
-    while rows < 16 and time.monotonic() < deadline:
-        rows = merged_bar_rows()
-    assert rows >= 16, f"the merged pair's bar is {rows} px tall"
+    wait_idle(page)
+    rows = page.locator(".st-key-merges_candidates_chart .tp-bar-row")
+    expect(rows.first).to_be_visible(timeout=30_000)
+    bars = page.evaluate("""() => [...document.querySelectorAll('.st-key-merges_candidates_chart .tp-bar-row')]
+        .map(r => { const bar = r.children[1].firstElementChild, b = bar.getBoundingClientRect();
+                    return [b.width, b.height, Number(bar.nextElementSibling.textContent.replace(/,/g, ''))]; })""")
+    assert len(bars) >= 3, bars
+    top_w, top_h, top_count = bars[0]
+    assert top_h >= 16 and all(h == top_h for _, h, _ in bars), bars
+    assert all(abs(w - top_w * c / top_count) < 2 for w, _, c in bars), bars  # lengths follow the counts
     legend = page.locator(".tp-legend").first.inner_text()
     assert "merged" in legend and "runner-up" in legend
+    line = page.locator(".st-key-merges_compression_chart svg.tp-drawing polyline")
+    expect(line).to_have_count(1, timeout=30_000)
+    box = line.bounding_box()
+    assert box is not None and box["width"] > 150 and box["height"] > 20
+    dot = page.locator(".st-key-merges_compression_chart svg.tp-drawing circle")
+    expect(dot.locator("title")).to_have_text(re.compile(r"^merge step [1-9]\d*: [\d,]+ tokens$"))
     assert page.console_errors == []
 
 
@@ -342,7 +330,7 @@ def test_a_link_to_a_trained_run_draws_the_step_controls_before_the_rest(streaml
         assert seen["heading"] <= seen["controls"] <= seen["heavy"], seen
         # Then the rest is drawn and the controls work as ever.
         expect(page.locator(".st-key-merges_text input")).to_be_visible(timeout=30_000)
-        expect(page.get_by_test_id("stVegaLiteChart").first).to_be_visible(timeout=30_000)
+        expect(page.locator("svg.tp-drawing polyline").first).to_be_attached(timeout=30_000)
         page.locator(".tp-step-next").click()
         expect(page.get_by_role("heading", name="Step 4 of 300")).to_be_visible(timeout=30_000)
         assert errors == []

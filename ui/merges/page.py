@@ -37,8 +37,12 @@ from ui.merges.run import MergeRun, StepInfo
 from ui.merges.settings import MergeSettings
 from ui.shelf import state as shelf
 from ui.widgets import display
-from ui.widgets.charts import candidates_chart, compression_chart, kinds_legend_html
-from ui.widgets.export import altair_chart, table
+from ui.widgets.charts import candidates_chart, candidates_html, compression_chart, kinds_legend_html
+from ui.widgets.drawing import render_drawing
+from ui.widgets.export import chart_downloads, table
+from ui.widgets.export_theme import current
+from ui.widgets.metric_strip import Metric, metric_strip_html
+from ui.widgets.quick_charts import curve_drawing
 from ui.widgets.safe_html import render_html
 from ui.widgets.stepper import render_stepper_controls
 from ui.widgets.text import display_name, escape_markdown
@@ -205,28 +209,29 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
             label = f"Merge #{step:,}:"
         render_html(merge_banner_html(info.left, info.right, info.token, run.token_id, scheme=run.scheme,
                                   translate=translate, label=label))
-    m = st.columns(4)
+    # One markup strip, not four st.metric elements: it is redrawn on every step (~35 ms less a click).
     if info.score is None:
-        m[0].metric("Pair count" if step else "Next pair's count", f"{info.count:,}")
+        first = Metric("Pair count" if step else "Next pair's count", f"{info.count:,}")
     else:
-        m[0].metric("Score" if step else "Next pair's score", f"{info.score:.4g}",
-                    help=f"count(ab) / (count(a) · count(b)) = {info.count:,} / "
-                         f"({info.left_count:,} · {info.right_count:,})")
+        first = Metric("Score" if step else "Next pair's score", f"{info.score:.4g}",
+                       help=f"count(ab) / (count(a) · count(b)) = {info.count:,} / "
+                            f"({info.left_count:,} · {info.right_count:,})")
     size = run.vocab_size_at(step)
     grew = size - run.vocab_size_at(step - 1) if step else None
-    m[1].metric("Vocabulary size", f"{size:,}",
-                delta=None if grew is None else (f"+{grew}" if grew else "+0 (token already existed)"),
-                delta_color="off", help="Tokens known after this step: the starting symbols (and [UNK]) "
-                                        "plus one new token per merge.")
     tokens = run.tokens_at(step)
-    m[2].metric("Corpus tokens", f"{tokens:,}",
-                delta=None if not step else f"{tokens - run.tokens_at(step - 1):,}", delta_color="inverse",
-                help="How many tokens the whole corpus is split into after this many merges. Merging a "
-                     "pair that occurs n times makes it up to n tokens shorter.")
     start = run.tokens_at(0)
     shrunk = 100 * (1 - tokens / start) if start else 0.0
-    m[3].metric("Shorter by", f"{shrunk:.1f} %" if shrunk >= 1 or not shrunk else f"{shrunk:.2f} %",
-                help="How much shorter the corpus is in tokens than at step 0.")
+    render_html(metric_strip_html([
+        first,
+        Metric("Vocabulary size", f"{size:,}",
+               delta=None if grew is None else (f"+{grew}" if grew else "+0 (token already existed)"), tone="off",
+               help="Tokens known after this step: the starting symbols (and [UNK]) plus one new token per merge."),
+        Metric("Corpus tokens", f"{tokens:,}", delta=None if not step else f"{tokens - run.tokens_at(step - 1):,}",
+               tone="inverse", help="How many tokens the whole corpus is split into after this many merges. "
+                                    "Merging a pair that occurs n times makes it up to n tokens shorter."),
+        Metric("Shorter by", f"{shrunk:.1f} %" if shrunk >= 1 or not shrunk else f"{shrunk:.2f} %",
+               help="How much shorter the corpus is in tokens than at step 0."),
+    ]))
     if info.score is not None:
         bpe = info.bpe_choice
         line = (f"score = {info.count:,} / ({info.left_count:,} × {info.right_count:,}) = {info.score:.4g}. ")
@@ -248,17 +253,23 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
 
 
 def _charts(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
+    # Markup charts, redrawn on every step for a few milliseconds (a Vega-Lite chart cost ~60 ms of
+    # each click); their downloads are the Vega-Lite charts, built only when clicked.
+    style = current()
     left, right = st.columns(2)
-    with left:
+    with left.container(key="merges_candidates_chart"):
         what = "merge #1 (next)" if step == 0 else f"merge #{step:,}"
-        st.markdown(f"**Top candidate pairs for {what}**")
-        altair_chart(lambda style: candidates_chart(info, scheme=run.scheme, translate=translate, style=style),
-                     key="merges_candidates_chart", name="candidate pairs")
-        render_html(kinds_legend_html(info, scheme=run.scheme, translate=translate))
-    with right:
+        render_html([f"<div><strong>Top candidate pairs for {html.escape(what)}</strong></div>",
+                     candidates_html(info, run.token_id, scheme=run.scheme, translate=translate, style=style),
+                     kinds_legend_html(info, scheme=run.scheme, translate=translate)])
+        chart_downloads(lambda s: candidates_chart(info, scheme=run.scheme, translate=translate, style=s),
+                        key="merges_candidates_chart", name="candidate pairs", style=style)
+    with right.container(key="merges_compression_chart"):
         st.markdown("**Compression: corpus length after each merge**")
-        altair_chart(lambda style: compression_chart(run.curve, step, style=style), key="merges_compression_chart",
-                     name="compression curve")
+        render_drawing(curve_drawing(run.curve, step, x_title="merge step", y_title="corpus length (tokens)",
+                                     style=style), key="merges_compression_curve", font=style.size(12))
+        chart_downloads(lambda s: compression_chart(run.curve, step, style=s), key="merges_compression_chart",
+                        name="compression curve", style=style)
 
 
 def _words(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:

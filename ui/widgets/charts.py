@@ -12,15 +12,16 @@ are visible. The frame builders are plain pandas, tested without a browser.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Optional
 
 import pandas as pd
 from altair import SCHEMA_URL as VEGA_LITE_SCHEMA  # the Vega-Lite version Altair writes
 
 from ui.merges.run import Candidate, StepInfo
 from ui.widgets.export_theme import LIGHT, ChartStyle
-from ui.widgets.tokens import Scheme, shown_text
+from ui.widgets.quick_charts import Bar, bars_html
+from ui.widgets.tokens import Scheme, chip_html, shown_text
 
 #: The compression curve is drawn with at most about this many points.
 CURVE_POINTS = 600
@@ -40,6 +41,38 @@ def pair_label(c: Candidate, *, scheme: Scheme, translate: bool) -> str:
             f"{shown_text(c.right, scheme=scheme, translate=translate) or '∅'}")
 
 
+def candidate_rows(info: StepInfo) -> list[tuple[Candidate, str]]:
+    """The candidate pairs of a step and the kind of each: the merged one first, then the runner-ups
+    (tied or not); for WordPiece, BPE's choice is marked, and appended when it is not among them."""
+    tied = {c.pair for c in info.tied}
+    rows: list[tuple[Candidate, str]] = [(info.chosen, "merged")]
+    rows += [(c, "tied" if c.pair in tied else "runner-up") for c in info.runner_ups]
+    if info.score is not None and info.bpe_choice is not None:
+        bpe = info.bpe_choice.pair
+        rows = [(c, "BPE's choice" if c.pair == bpe and kind != "merged" else kind) for c, kind in rows]
+        if all(c.pair != bpe for c, _ in rows):
+            rows.append((info.bpe_choice, "BPE's choice"))
+    return rows
+
+
+def candidates_html(info: StepInfo, token_id: Callable[[str], Optional[int]], *, scheme: Scheme, translate: bool,
+                    style: ChartStyle = LIGHT) -> str:
+    """The bars of :func:`candidates_chart` as markup (:func:`ui.widgets.quick_charts.bars_html`), each
+    pair's tokens as chips: the step view draws this on every step, the Vega-Lite spec is its download."""
+    wordpiece = info.score is not None
+    bars = []
+    for rank, (c, kind) in enumerate(candidate_rows(info), 1):
+        label = (f"{rank}. {chip_html(token_id(c.left), c.left, scheme=scheme, translate=translate)} + "
+                 f"{chip_html(token_id(c.right), c.right, scheme=scheme, translate=translate)}")
+        value = c.score if wordpiece and c.score is not None else c.count
+        shown = f"{value:.3g}" if wordpiece else f"{value:,}"
+        tip = f"{pair_label(c, scheme=scheme, translate=translate)} · {kind} · count {c.count:,}"
+        if wordpiece:
+            tip += f" · score {value:.4g}"
+        bars.append(Bar(label, float(value), KIND_COLOURS[kind], tip, shown))
+    return bars_html(bars, style=style, bar_height=BAR_HEIGHT)  # the chips' CSS is the page layout's
+
+
 def candidates_frame(info: StepInfo, *, scheme: Scheme, translate: bool) -> pd.DataFrame:
     """One row per candidate pair of a step: the merged one first, then the runner-ups.
 
@@ -47,14 +80,7 @@ def candidates_frame(info: StepInfo, *, scheme: Scheme, translate: bool) -> pd.D
     is the count (BPE) or the score (WordPiece).
     """
     wordpiece = info.score is not None
-    tied = {c.pair for c in info.tied}
-    rows: list[tuple[Candidate, str]] = [(info.chosen, "merged")]
-    rows += [(c, "tied" if c.pair in tied else "runner-up") for c in info.runner_ups]
-    if wordpiece and info.bpe_choice is not None:
-        bpe = info.bpe_choice.pair
-        rows = [(c, "BPE's choice" if c.pair == bpe and kind != "merged" else kind) for c, kind in rows]
-        if all(c.pair != bpe for c, _ in rows):
-            rows.append((info.bpe_choice, "BPE's choice"))
+    rows = candidate_rows(info)
     return pd.DataFrame(
         {
             # The rank keeps labels unique even when two pairs display alike.

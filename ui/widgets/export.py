@@ -162,6 +162,19 @@ def altair_chart(chart: Any, *, key: str, name: str, container: Any = None, styl
     return shown
 
 
+def chart_downloads(chart: Callable[[ChartStyle], Any], *, key: str, name: str, container: Any = None,
+                    style: Optional[ChartStyle] = None) -> None:
+    """Only the PNG and SVG downloads of a chart drawn another way on the page (a quick markup chart
+    of :mod:`ui.widgets.quick_charts`): ``chart`` builds its Altair chart or Vega-Lite dict in a
+    style, and is called only when a button is clicked."""
+    where = container if container is not None else st
+    style = style or current()
+    # In a popover: its buttons are drawn only when it is opened, and four download buttons redrawn
+    # on every step cost the BPE page ~50 ms a click in the browser.
+    box = where.popover("Download", icon=":material/download:", key=f"{key}_popover")
+    _buttons(key, name, lambda fmt: altair_image(chart(style), fmt, style), box)
+
+
 def _spec(chart: Any) -> Optional[dict[str, Any]]:
     """The chart's Vega-Lite spec, unchecked (the charts are ours; checking every chart against the
     schema on every rerun took ~40 ms of each step on the BPE page), or None when its data is over
