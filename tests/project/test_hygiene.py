@@ -32,3 +32,15 @@ def test_requirements_install_this_project_and_the_test_command_installs_them():
     assert "." in lines and "./kernels" not in lines
     assert "-r requirements.txt" in (ROOT / "requirements-dev.txt").read_text(encoding="utf-8").splitlines()
     assert "-r requirements-dev.txt" in (ROOT / "scripts" / "test.sh").read_text(encoding="utf-8")
+
+
+def test_the_kernel_files_left_out_of_the_main_run_are_the_ones_the_sanitized_run_runs():
+    """scripts/test.sh leaves out of its main run the files scripts/sanitized_kernel.sh runs on the
+    sanitized build, both read from one list: a listed file that does not exist would be silently
+    skipped by --ignore, and a list read by one script only would drop checks or run them twice."""
+    listed = [line for line in (ROOT / "scripts" / "sanitized_tests.txt").read_text(encoding="utf-8").splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert listed and all((ROOT / path).is_file() for path in listed), listed
+    assert len(set(listed)) == len(listed)
+    for script in ("test.sh", "sanitized_kernel.sh"):
+        assert "scripts/sanitized_tests.txt" in (ROOT / "scripts" / script).read_text(encoding="utf-8"), script
