@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -142,4 +143,12 @@ def test_pages_are_thin_and_all_routed():
         text = path.read_text(encoding="utf-8")
         assert len(text.splitlines()) < 150, path
         assert "require_router()" in text, f"{path} must start with require_router()"
+        # ... as its first statement after the imports (and the docstring): a page run alone by a fresh
+        # server must not draw anything before the router takes over.
+        body = [n for n in ast.parse(text).body if not isinstance(n, (ast.Import, ast.ImportFrom))]
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]
+        first = body[0] if body else None
+        assert (isinstance(first, ast.Expr) and isinstance(first.value, ast.Call)
+                and getattr(first.value.func, "id", None) == "require_router"), f"{path}: require_router() comes first"
         assert "tokenizer_core" not in text, f"{path}: pages call ui/, which calls the core"
