@@ -20,7 +20,7 @@ from altair import SCHEMA_URL as VEGA_LITE_SCHEMA  # the Vega-Lite version Altai
 
 from ui.merges.run import Candidate, StepInfo
 from ui.widgets.export_theme import LIGHT, ChartStyle
-from ui.widgets.quick_charts import Bar, bars_html
+from ui.widgets.quick_charts import Bar, bars_html, sample_steps
 from ui.widgets.tokens import Scheme, chip_html, shown_text
 
 #: The compression curve is drawn with at most about this many points.
@@ -147,18 +147,9 @@ def kinds_legend_html(info: StepInfo, *, scheme: Scheme, translate: bool) -> str
     return f'<div class="tp-legend" style="opacity:0.75;font-size:0.85em">{items}</div>'
 
 
-def _sample_steps(n: int, step: int, points: int) -> list[int]:
-    if n + 1 <= points:
-        return list(range(n + 1))
-    stride = n / points
-    picked = {round(i * stride) for i in range(points + 1)}
-    picked.update((0, n, step))
-    return sorted(picked)
-
-
 def compression_frame(curve: Sequence[int], step: int, *, points: int = CURVE_POINTS) -> pd.DataFrame:
     """Corpus length in tokens per step (at most about ``points`` steps, always with 0, the last and ``step``)."""
-    steps = _sample_steps(len(curve) - 1, step, points)
+    steps = sample_steps(len(curve) - 1, step, points)
     return pd.DataFrame({"step": steps, "tokens": [curve[s] for s in steps]})
 
 

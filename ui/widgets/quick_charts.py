@@ -88,8 +88,13 @@ def bars_html(bars: Sequence[Bar], *, style: ChartStyle = LIGHT, bar_height: int
             f'font-size:{style.size(13)}px;color:{style.text}">{"".join(rows)}</div>')
 
 
-def _sample(n: int, marked: int, points: int) -> list[int]:
-    """At most about ``points`` x positions of 0..n, always with 0, ``n`` and ``marked``."""
+def sample_steps(n: int, marked: int, points: int) -> list[int]:
+    """At most about ``points`` x positions of 0..n, always with 0, ``n`` and ``marked`` (the
+    compression curve's points, drawn here and in its Vega-Lite download).
+
+    >>> sample_steps(10, 3, 4)
+    [0, 2, 3, 5, 8, 10]
+    """
     if n + 1 <= points:
         return list(range(n + 1))
     stride = n / points
@@ -150,7 +155,7 @@ def curve_drawing(curve: Sequence[int], marked: int, *, x_title: str, y_title: s
                  "text-anchor": "middle", "fill": style.text, "text": x_title})
     base.append({"tag": "text", "transform": "rotate(-90)", "x": -round(top + plot_h / 2, 1),
                  "y": round(font * 1.1, 1), "text-anchor": "middle", "fill": style.text, "text": y_title})
-    line = " ".join(f"{px(x)},{py(curve[x])}" for x in _sample(len(curve) - 1, marked, points))
+    line = " ".join(f"{px(x)},{py(curve[x])}" for x in sample_steps(len(curve) - 1, marked, points))
     base.append({"tag": "polyline", "points": line, "fill": "none", "stroke": style.blue, "stroke-width": 2})
     overlay: list[dict[str, object]] = []
     if 0 <= marked < len(curve):
