@@ -20,11 +20,9 @@ from altair import SCHEMA_URL as VEGA_LITE_SCHEMA  # the Vega-Lite version Altai
 
 from ui.merges.run import Candidate, StepInfo
 from ui.widgets.export_theme import LIGHT, ChartStyle
-from ui.widgets.quick_charts import Bar, bars_html, sample_steps
+from ui.widgets.quick_charts import CURVE_POINTS, Bar, bars_html, sample_steps
 from ui.widgets.tokens import Scheme, chip_html, shown_text
 
-#: The compression curve is drawn with at most about this many points.
-CURVE_POINTS = 600
 #: Height of one candidate bar (pixels); the chart grows with the number of candidates.
 BAR_HEIGHT = 24
 KIND_COLOURS = {

@@ -41,12 +41,19 @@ class Metric(NamedTuple):
     help: str = ""
 
 
-def _delta_colour(delta: str, tone: Tone) -> str:
+def _delta_look(delta: str, tone: Tone) -> tuple[str, str]:
+    """The change's colour and arrow: grey and none when the tone is off.
+
+    >>> _delta_look("-25", "inverse") == (_GREEN, "↓ "), _delta_look("+3", "inverse")[0] == _RED
+    (True, True)
+    >>> _delta_look("+1", "off"), _delta_look("+1", "normal") == (_GREEN, "↑ ")
+    (('rgba(128, 132, 149, 1)', ''), True)
+    """
     if tone == "off":
-        return _GREY
+        return _GREY, ""
     down = delta.lstrip().startswith(("-", "−"))
     good = not down if tone == "normal" else down
-    return _GREEN if good else _RED
+    return (_GREEN if good else _RED), ("↓ " if down else "↑ ")
 
 
 def metric_strip_html(metrics: Sequence[Metric]) -> str:
@@ -56,8 +63,7 @@ def metric_strip_html(metrics: Sequence[Metric]) -> str:
         tip = f' title="{html.escape(m.help, quote=True)}"' if m.help else ""
         delta = ""
         if m.delta is not None:
-            colour = _delta_colour(m.delta, m.tone)
-            arrow = "" if m.tone == "off" else ("↓ " if m.delta.lstrip().startswith(("-", "−")) else "↑ ")
+            colour, arrow = _delta_look(m.delta, m.tone)
             delta = (f'<div><span class="tp-metric-delta" style="color:{colour};background:'
                      f'color-mix(in srgb, {colour} 12%, transparent)">{arrow}{html.escape(m.delta)}</span></div>')
         cells.append(f'<div class="tp-metric" data-label="{html.escape(m.label, quote=True)}">'

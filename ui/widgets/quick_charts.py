@@ -28,6 +28,8 @@ from ui.widgets.export_theme import LIGHT, ChartStyle
 #: Width of the curve's drawing in SVG units: about a half column at 1280 px, so its text is drawn
 #: near its own size (the drawing shrinks with a narrower column, and never grows past this).
 CURVE_WIDTH = 460
+#: The compression curve is drawn (and downloaded) with at most about this many points.
+CURVE_POINTS = 600
 #: The longest bar's share of the bar column (the rest is for its value).
 BAR_SHARE = 80
 
@@ -117,7 +119,7 @@ class Drawing(NamedTuple):
 
 
 def curve_drawing(curve: Sequence[int], marked: int, *, x_title: str, y_title: str, style: ChartStyle = LIGHT,
-                  height: int = 260, points: int = 600) -> Drawing:
+                  height: int = 260, points: int = CURVE_POINTS) -> Drawing:
     """``curve[x]`` against ``x`` as a line from a zero-based y axis, ``marked`` shown by a rule and a
     dot (its value on hover), integer ticks on both axes.
 

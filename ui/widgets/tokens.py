@@ -34,7 +34,6 @@ False
 
 from __future__ import annotations
 
-import functools
 import html
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -221,11 +220,6 @@ def scheme_for(tokenizer: object) -> Scheme:
     return "plain"
 
 
-#: Chips of tokens up to this many characters are kept once made (a step of the BPE page draws the
-#: same few hundred chips again); the cache is keyed by every argument, so it is the same for everyone.
-_KEEP_TOKEN_CHARS = 64
-
-
 def chip_html(token_id: Optional[int], token: str, *, scheme: Scheme = "plain", translate: bool = True,
               highlight: bool = False, title_extra: str = "", limit: int = MAX_SHOWN,
               colour: Optional[str] = None) -> str:
@@ -236,13 +230,6 @@ def chip_html(token_id: Optional[int], token: str, *, scheme: Scheme = "plain", 
     >>> chip_html(5, "<b>") == chip_html(5, "<b>") and "&lt;b&gt;" in chip_html(5, "<b>")
     True
     """
-    if len(token) <= _KEEP_TOKEN_CHARS and len(title_extra) <= _KEEP_TOKEN_CHARS:
-        return _kept_chip(token_id, token, scheme, translate, highlight, title_extra, limit, colour)
-    return _chip(token_id, token, scheme, translate, highlight, title_extra, limit, colour)
-
-
-def _chip(token_id: Optional[int], token: str, scheme: Scheme, translate: bool, highlight: bool,
-          title_extra: str, limit: int, colour: Optional[str]) -> str:
     shown = shown_text(token, scheme=scheme, translate=translate, limit=limit) or "∅"
     colour = colour or token_colour(token_id)
     title = f"id {token_id}" if token_id is not None else "no id"
@@ -254,9 +241,6 @@ def _chip(token_id: Optional[int], token: str, scheme: Scheme, translate: bool, 
     # few hundred chips on every BPE step, and a style written into each one made them 400 KB.
     return (f'<span class="tp-chip{" tp-hl" if highlight else ""}" tabindex="0" title="{tip}" data-tip="{tip}" '
             f'style="background:{colour}">{html.escape(shown)}</span>')
-
-
-_kept_chip = functools.lru_cache(maxsize=16_384)(_chip)
 
 
 def chips_html(tokens: Iterable[tuple[Optional[int], str]], *, scheme: Scheme = "plain", translate: bool = True,
