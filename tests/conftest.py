@@ -28,6 +28,7 @@ if str(ROOT) not in sys.path:
 
 from bench import app_server  # noqa: E402
 from bench.app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests._anchor import anchor_url  # noqa: E402
 
 # Property tests draw the same examples on every run: a parity test against a library whose
 # Unicode tables are older than Python's (see README) must not fail on a lucky draw in CI.
@@ -110,7 +111,8 @@ def browser():
     # two browsers and two servers on two cores, where a rerun can take seconds.
     expect.set_options(timeout=30_000)
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # One renderer process per site (see tests/_anchor.py), not one per tab.
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--process-per-site"])
         try:
             yield chromium
         finally:
@@ -126,12 +128,17 @@ def _is_expected_console_error(message) -> bool:
 def browser_context(browser):
     """One browser context per test process, shared by the tests' pages: the app's scripts are
     downloaded and compiled once (Chromium keeps its HTTP and code caches per context), which
-    halves what a page load costs the CPU. Each test gets a fresh page (a tab: a Streamlit session
-    of its own); what a context keeps across tabs (cookies, local storage) is cleared after each
-    test. Tests that play two users open contexts of their own."""
+    halves what a page load costs the CPU. A blank tab on 127.0.0.1 stays open all along, so the
+    tabs share one renderer process (tests/_anchor.py). Each test gets a fresh page (a tab: a
+    Streamlit session of its own); what a context keeps across tabs (cookies, local storage) is
+    cleared after each test. Tests that play two users open contexts of their own."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
-        yield context
+        with anchor_url() as url:
+            anchor = context.new_page()
+            anchor.goto(url)
+            context.tp_anchor = anchor  # what _forget leaves open
+            yield context
     finally:
         context.close()
 
@@ -164,8 +171,11 @@ def browser_page(browser_context):
 
 
 def _forget(context) -> None:
-    """Close the test's pages and clear what the context kept (storage, cookies, permissions)."""
+    """Close the test's pages (not the anchor tab) and clear what the context kept (storage,
+    cookies, permissions)."""
     for opened in list(context.pages):
+        if opened is getattr(context, "tp_anchor", None):
+            continue
         try:
             if opened.url.startswith("http"):
                 opened.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")
