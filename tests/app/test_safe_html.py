@@ -255,6 +255,30 @@ def test_a_fragment_in_parts_gets_the_answer_of_the_whole(pieces, data):
     assert markup_problems(parts) == markup_problems(whole)
 
 
+_PLAIN_PIECES = ['<span class="tok" title="a&lt;b">', "</span>", "<b>", "</b>", "<br/>", "<img src=\"x\">",
+                 '<b onclick="x()">', '<td style="background:url(&#106;avascript:x)">', '<div style="color:red">',
+                 '<span title=x>', "<Span>", "<style>", "</style>", "<svg>", "<!-- c -->", "a &amp; b", "&lt;",
+                 ">", "<", "text", '<a href="java\tscript:x">', "</a>", "<tr>", "<td>1</td>", '"', "=",
+                 '<span data-x="1"/>', "<table >", "</tr >"]
+
+
+@given(st.lists(st.sampled_from(_PLAIN_PIECES), max_size=10))
+def test_the_fast_reader_answers_as_the_parser_on_every_fragment_it_takes(pieces):
+    """The quick check of the helpers' plain shape (tags with double-quoted values, no raw text)
+    finds exactly what html.parser finds, and declines whatever is not in that shape."""
+    from ui.widgets.safe_html import _Checker, _plain_problems
+
+    fragment = "".join(pieces)
+    fast = _plain_problems(fragment)
+    checker = _Checker()
+    checker.feed(fragment)
+    checker.close()
+    if fast is not None:
+        assert list(fast) == checker.problems, fragment
+    if any(p in fragment for p in ("<style>", "<svg>", "<!--", "<Span>", "title=x")):
+        assert fast is None
+
+
 def test_the_strips_in_parts_are_the_strips_joined():
     run = train_run(corpus_from_text("low lower lowest newer wider " * 20), MergeSettings(budget=12))
     view = encode(run, "lower newest", 12)
