@@ -32,4 +32,6 @@ export TOKENIZER_KERNEL_EXPECT="$OUT/lib"
 # The files are listed in scripts/sanitized_tests.txt: scripts/test.sh leaves them out of its main run,
 # since this run of them, on the sanitized build, checks all they check and memory errors besides.
 mapfile -t FILES < <(grep -v '^#' scripts/sanitized_tests.txt | grep .)
-python -m pytest -p no:cacheprovider --capture=sys -n 2 -q "${FILES[@]}" "$@"
+# --dist worksteal: a worker that runs out takes tests queued for the other (the fuzzer's seeds and
+# the long-text checks are long; handed out up front they left one core idle for half a minute).
+python -m pytest -p no:cacheprovider --capture=sys -n 2 --dist worksteal -q "${FILES[@]}" "$@"
