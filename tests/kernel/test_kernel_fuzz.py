@@ -38,19 +38,24 @@ def test_the_expected_kernel_is_loaded():
 BATCHES = 3
 
 
+def _seeds_of(batch: int) -> range:
+    """The seed numbers one batch of a kind runs (every BATCHES-th, from ``batch``)."""
+    return range(batch, SEEDS_PER_KIND, BATCHES)
+
+
 @pytest.mark.parametrize("batch", range(BATCHES))
 @pytest.mark.parametrize("kind", fuzz.KINDS)
 def test_fuzz_seeds(kind, batch):
     ran = Counter()
     offset = fuzz.KINDS.index(kind)
-    mine = range(batch, SEEDS_PER_KIND, BATCHES)
+    mine = _seeds_of(batch)
     for n in mine:
         ran[fuzz.run_case(offset + n * len(fuzz.KINDS))] += 1
     assert ran == {kind: len(mine)}
 
 
 def test_the_batches_take_every_seed_once():
-    taken = sorted(n for batch in range(BATCHES) for n in range(batch, SEEDS_PER_KIND, BATCHES))
+    taken = sorted(n for batch in range(BATCHES) for n in _seeds_of(batch))
     assert taken == list(range(SEEDS_PER_KIND))
 
 
