@@ -14,6 +14,7 @@ package computes.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 
@@ -50,15 +51,27 @@ def load_lesson(text: str) -> Lesson:
 
 
 def builtin_lessons() -> dict[str, Lesson]:
-    """The built-in lessons by id, in teaching order (a file whose id differs from its name is an error)."""
+    """The built-in lessons by id, in teaching order (a file whose id differs from its name is an error).
+
+    Each file is read once per content: a lesson is frozen, so callers share it (a new dict each call).
+    """
     out: dict[str, Lesson] = {}
     for lesson_id in BUILTIN_IDS:
         path = BUILTIN_DIR / f"{lesson_id}.yaml"
-        try:
-            lesson = load_lesson(path.read_text(encoding="utf-8"))
-        except LessonError as err:
-            raise LessonError(f"{path.name}: {err}") from None
-        if lesson.id != lesson_id:
-            raise LessonError(f"{path.name} has id {lesson.id!r}; a built-in lesson's id is its file name")
-        out[lesson_id] = lesson
+        stat = path.stat()
+        out[lesson_id] = _builtin(str(path), lesson_id, stat.st_mtime_ns, stat.st_size)
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _builtin(path: str, lesson_id: str, mtime_ns: int, size: int) -> Lesson:
+    """One built-in lesson file read and checked; keyed by its time and size too, so an edited file is
+    read again (the parse costs ~60 ms a file, and every lesson page and test asked for all twelve)."""
+    name = Path(path).name
+    try:
+        lesson = load_lesson(Path(path).read_text(encoding="utf-8"))
+    except LessonError as err:
+        raise LessonError(f"{name}: {err}") from None
+    if lesson.id != lesson_id:
+        raise LessonError(f"{name} has id {lesson.id!r}; a built-in lesson's id is its file name")
+    return lesson
