@@ -70,22 +70,52 @@ def test_a_malformed_link_gets_a_message_not_a_traceback(streamlit_server, brows
     assert page.locator("script:text('<script>')").count() == 0
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_projector_sizes_keep_labels_whole_and_steps_above_the_fold(streamlit_server, browser_page, size):
+def _untruncated(page) -> list[str]:
+    """The cut labels once the layout has settled (waited for a while: after a resize the app lays
+    itself out again; what is still cut then is returned for the caller to assert)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(f"() => ({TRUNCATED_JS})().length === 0", timeout=10_000)
+    except PlaywrightTimeout:
+        pass
+    return page.evaluate(TRUNCATED_JS)
+
+
+def _sizes_for(index: int) -> list[tuple[int, int]]:
+    """Both projector sizes, the first loaded with the page and the other reached by resizing it;
+    which comes first alternates from page to page, so each size is checked as a fresh load too."""
+    return SIZES if index % 2 == 0 else SIZES[::-1]
+
+
+def test_projector_sizes_keep_labels_whole_and_steps_above_the_fold(streamlit_server, browser_page):
+    """Each page at both projector sizes: loaded at one and resized to the other (one page load per
+    page instead of one per page and size, as a presenter moving the window to the projector does)."""
+    from playwright.sync_api import expect
+
     page = browser_page
-    page.set_viewport_size({"width": size[0], "height": size[1]})
+    first, second = SIZES
+    page.set_viewport_size({"width": first[0], "height": first[1]})
     open_step(page, streamlit_server, "step=5&n=300")
-    for action in ("first", "prev", "next", "last", "play"):
-        box = page.locator(f".tp-step-{action}").bounding_box()
-        assert box is not None and box["y"] + box["height"] <= size[1], (action, box)
-    merge = page.locator(".tp-merge").bounding_box()
-    assert merge is not None and merge["y"] < size[1]  # the merge itself is on screen too
-    assert page.evaluate(TRUNCATED_JS) == []
-    for path in ("/", "/tokenizers", "/compare", "/lattice", "/batch"):
+    for size in (first, second):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        for action in ("first", "prev", "next", "last", "play"):
+            button = page.locator(f".tp-step-{action}")
+            expect(button).to_be_in_viewport(ratio=1.0)
+            box = button.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= size[1], (size, action, box)
+        merge = page.locator(".tp-merge").bounding_box()
+        assert merge is not None and merge["y"] < size[1], size  # the merge itself is on screen too
+        assert _untruncated(page) == [], size
+    for index, path in enumerate(("/", "/tokenizers", "/compare", "/lattice", "/batch")):
+        sizes = _sizes_for(index)
+        page.set_viewport_size({"width": sizes[0][0], "height": sizes[0][1]})
         page.goto(streamlit_server + path)
         wait_idle(page)
         page.locator("[data-testid=stMain] h1").first.wait_for(timeout=60_000)
-        assert page.evaluate(TRUNCATED_JS) == [], path
+        for size in sizes:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            assert _untruncated(page) == [], (path, size)
 
 
 def test_presenter_mode_enlarges_tokens_and_hides_the_toolbar(streamlit_server, browser_page):

@@ -192,49 +192,56 @@ KEY_ELEMENTS = [
 ]
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_key_element_of_each_page_is_on_the_first_screen(streamlit_server, browser_page, size):
+def test_the_key_element_of_each_page_is_on_the_first_screen(streamlit_server, browser_page):
+    """Each page at both projector sizes: loaded at one, resized to the other (which size a page is
+    loaded at alternates, so each size is checked after a fresh load and after a resize)."""
     from playwright.sync_api import expect
 
     page = browser_page
-    for path, title, selector in KEY_ELEMENTS:
+    for index, (path, title, selector) in enumerate(KEY_ELEMENTS):
+        sizes = SIZES if index % 2 == 0 else SIZES[::-1]
         sep = "&" if "?" in path else "?"
-        _open(page, f"{streamlit_server}/{path}{sep}present=1", size)
+        _open(page, f"{streamlit_server}/{path}{sep}present=1", sizes[0])
         target = page.locator(selector).first
         expect(target).to_be_visible(timeout=120_000)
         wait_idle(page)
-        _check_presenting(page, size, title)
-        _settle_inside(page, selector)
-        box = _inside_first_screen(page, target, size)
-        assert not _overlap(box, page.locator(BAR).bounding_box()), path
         for expander in page.locator("[data-testid=stMain] [data-testid=stExpander] details").all():
             assert expander.get_attribute("open") is None, path  # settings folded
-        if path.startswith("merges"):
-            expect(page.locator(".tp-merge")).to_contain_text("Merge #1")
-            play = page.locator(".tp-step-play").bounding_box()
-            assert play is not None and play["y"] + play["height"] <= size[1]
+        for size in sizes:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            _check_presenting(page, size, title)
+            _settle_inside(page, selector)
+            box = _inside_first_screen(page, target, size)
+            assert not _overlap(box, page.locator(BAR).bounding_box()), (path, size)
+            if path.startswith("merges"):
+                expect(page.locator(".tp-merge")).to_contain_text("Merge #1")
+                _settle_inside(page, ".tp-step-play")
+                play = page.locator(".tp-step-play").bounding_box()
+                assert play is not None and play["y"] + play["height"] <= size[1], size
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_bpe_page_before_any_training_folds_its_settings_and_shows_train(streamlit_server, browser_page, size):
+def test_the_bpe_page_before_any_training_folds_its_settings_and_shows_train(streamlit_server, browser_page):
     """Presenting a fresh session: the settings start folded and a primary Train is on the first
-    screen; pressing it trains, and the merge and the step controls take the first screen."""
+    screen; pressing it trains, and the merge and the step controls take the first screen. Both
+    projector sizes, by resizing the one session (training it twice cost a page load and a training)."""
     from playwright.sync_api import expect
 
     page = browser_page
-    _open(page, f"{streamlit_server}/merges?present=1&corpus=hf-course-hug-pug", size)
-    _check_presenting(page, size, "BPE step-through")
+    _open(page, f"{streamlit_server}/merges?present=1&corpus=hf-course-hug-pug", SIZES[0])
     settings = page.locator("[data-testid=stMain] [data-testid=stExpander] details").filter(has_text="Settings")
-    expect(settings).to_have_count(1)
-    assert settings.get_attribute("open") is None  # folded
-    expect(page.locator(".st-key-merges_train button")).to_be_hidden()  # the one inside the settings
     start = page.locator(".st-key-merges_start").get_by_role("button", name="Train")  # (not its hidden copy)
-    expect(start).to_be_visible()
-    assert start.get_attribute("data-testid") == "stBaseButton-primary"
-    _settle_inside(page, ".st-key-merges_start")
-    _inside_first_screen(page, start, size)
-    expect(page.get_by_text(re.compile(r"^Press Train to learn BPE · characters · 3 merges"))).to_be_in_viewport()
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        _check_presenting(page, size, "BPE step-through")
+        expect(settings).to_have_count(1)
+        assert settings.get_attribute("open") is None  # folded
+        expect(page.locator(".st-key-merges_train button")).to_be_hidden()  # the one inside the settings
+        expect(start).to_be_visible()
+        assert start.get_attribute("data-testid") == "stBaseButton-primary"
+        _settle_inside(page, ".st-key-merges_start")
+        _inside_first_screen(page, start, size)
+        expect(page.get_by_text(re.compile(r"^Press Train to learn BPE · characters · 3 merges"))).to_be_in_viewport()
 
     start.click()
     expect(page.get_by_role("heading", name="Step 0 of 3: every word split into single symbols")).to_be_visible(
@@ -242,10 +249,12 @@ def test_the_bpe_page_before_any_training_folds_its_settings_and_shows_train(str
     expect(page.locator(".st-key-merges_start")).to_have_count(0)
     wait_idle(page)
     assert settings.get_attribute("open") is None  # still folded
-    for selector in (".tp-merge", ".tp-step-next", ".tp-step-play"):
-        target = page.locator(selector).first
-        expect(target).to_be_visible(timeout=30_000)
-        _settle_inside(page, selector)
-        _inside_first_screen(page, target, size)
+    for size in SIZES[::-1]:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        for selector in (".tp-merge", ".tp-step-next", ".tp-step-play"):
+            target = page.locator(selector).first
+            expect(target).to_be_visible(timeout=30_000)
+            _settle_inside(page, selector)
+            _inside_first_screen(page, target, size)
     expect(page.locator(".tp-merge")).to_contain_text("Next merge (#1)")
     assert page.console_errors == []
