@@ -182,6 +182,29 @@ def test_bad_programs_are_refused_before_use():
     assert out[26] == "['x', 'a', ' ', 'a', 'a', 'y']"
 
 
+def test_first_character_guards_are_checked_and_run():
+    """FIRST bit a b (opcode 9): its bit in range, both targets instructions; alternative a is tried only
+    where the character is in class `bit`, elsewhere the program goes straight to b."""
+    out = _run("""
+        import struct
+        args = list(small_encoder_args())
+        args[1] = k.PAT_PROGRAM
+        words = lambda *w: struct.pack(f"={len(w)}i", *w)
+        table = bytearray(0x220000)
+        table[97 * 2] = 1                                   # class 0: "a" (two bytes a code point, native order)
+        for code in (words(9, 16, 4, 4, 0), words(9, 0, 4, 9, 0), words(9, 0, 1, 4, 0), words(9, 0, 4)):
+            expect(k.Encoder, *args, program=code, program_table=bytes(table))
+        # "ab" (where an "a" is), else "x": FIRST 0 4 10 | CHAR a, CHAR b, JMP 12 | CHAR x | MATCH
+        code = words(9, 0, 4, 10, 1, 97, 1, 98, 4, 12, 1, 120, 0)
+        e = k.Encoder(*args, program=code, program_table=bytes(table))
+        print(e.split("abxaxab?"))
+    """)
+    assert out[:4] == ["raised ValueError"] * 4
+    # "a" not followed by "b": the guard let the first alternative try, it failed, the second did too
+    # (a gap up to the next match); "?" is a gap at the end.
+    assert out[4] == "['ab', 'x', 'a', 'x', 'ab', '?']"
+
+
 def test_failed_encoder_init_leaves_nothing_half_built():
     out = _run("""
         e = k.Encoder.__new__(k.Encoder)

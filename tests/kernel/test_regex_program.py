@@ -27,6 +27,12 @@ CONSTRUCTS = [
     r"\p{Lu}\p{Ll}*|\p{N}{2,}|[\x20-\x2f]+|\u00e9|[\s\S]",  # counts, \x and \u escapes, a range
     r"(?:ab|a)(?:bc|c)|\S|\s+$|\s",         # backtracking into an earlier alternative, and $
     r"[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+    # Llama 3.1's tokenizer.json (contractions first: guarded by their first character, ')
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"
+    r"|\s+(?!\S)|\s+",
+    # DeepSeek's third Split: an alternative whose first character is one of a long set
+    r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*"
+    r"|\s*[\r\n]+|\s+(?!\S)|\s+",
 ]
 _PARTS = ["a", "abc", "Hello", " world", "'s", "'LL", "'ſ", "123456", "١٢٣", " ", "  ", "\t", "\n", "\r\n",
           "\n\n ", "é", "e\u0301", "ﬁ", "中文", "😀", "👩‍👩‍👧", "ǅ", "ß", "İ", "K", "\u00a0", "\u2028", ".,;!?",
@@ -55,6 +61,47 @@ def splitters() -> dict[str, tuple]:
 def test_the_kernel_splits_as_the_regex_module(splitters, text: str) -> None:
     for name, (encoder, pre) in splitters.items():
         assert encoder.split(text) == pre.chunk_texts(text), (name, text)
+
+
+def _opcodes(code: bytes) -> list[int]:
+    """The opcodes of a program, walked instruction by instruction (sizes as kernels/src/program.c's)."""
+    import struct
+
+    words = struct.unpack(f"={len(code) // 4}i", code)
+    sizes = {0: 1, 1: 2, 2: 2, 3: 3, 4: 2, 5: 5, 6: 3, 7: 1, 9: 4}
+    out, pc = [], 0
+    while pc < len(words):
+        out.append(words[pc])
+        pc += 2 + words[pc + 1] if words[pc] == 8 else sizes[words[pc]]
+    return out
+
+
+def test_alternatives_are_guarded_by_their_first_characters(monkeypatch) -> None:
+    """Each alternative but the last that must read a character first gets a guard (FIRST, 9) in
+    place of its SPLIT (3); one that may read nothing first (\\s*, a look-ahead) keeps its SPLIT. The
+    guarded program splits as the unguarded one (and both as the regex module, above)."""
+    import tokenizer_core.text.regex_program as rp
+
+    pattern = CONSTRUCTS[8]  # Llama 3.1's: seven alternatives
+    guarded = compile_program(pattern)
+    ops = _opcodes(guarded.code)
+    # The six alternatives before the last: contractions, [^...]?\p{L}+, \p{N}, " ?[^...]", \s*[\r\n]+
+    # (a space or a newline first: one class of the two) and \s+(?!\S); and inside the contractions'
+    # group its six alternatives before the last.
+    assert ops.count(9) == 6 + 6, ops
+    monkeypatch.setattr(rp._Emitter, "first_bit", lambda self, seq: None)
+    plain = compile_program(pattern)
+    plain_ops = _opcodes(plain.code)
+    assert 9 not in plain_ops and plain_ops.count(3) == ops.count(3) + 12  # each guard was a SPLIT
+    texts = ["it's 12345 apples,\n\n  and 'LL \t\r\n x", "'", "''s", " 'd", "ǅ'S\u00a0\u2028.", ""]
+    for text in texts:
+        assert _splitter(pattern).split(text) == ByteLevel(pattern=pattern).chunk_texts(text), text
+        assert _splitter(pattern).split(text) == _splitter_of(plain).split(text), text
+
+
+def _splitter_of(prog):  # noqa: ANN001, ANN202
+    return kernel().Encoder(class_table(), 3, list(range(256)), [], [bytes([b]) for b in range(256)],
+                            [chr(b) for b in range(256)], program=prog.code, program_table=prog.table())
 
 
 def test_long_runs_and_long_texts(splitters) -> None:

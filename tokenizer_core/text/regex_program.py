@@ -46,7 +46,7 @@ from tokenizer_core.text.regex_parse import (
 )
 
 # Opcodes (kernels/src/program.c reads the same numbers).
-OP_MATCH, OP_CHAR, OP_CLASS, OP_SPLIT, OP_JMP, OP_POSS, OP_LOOK, OP_END, OP_SET = range(9)
+OP_MATCH, OP_CHAR, OP_CLASS, OP_SPLIT, OP_JMP, OP_POSS, OP_LOOK, OP_END, OP_SET, OP_FIRST = range(10)
 MAX_CLASSES = 16
 _TABLE_VERSION = 1
 
@@ -72,15 +72,30 @@ class _Emitter:
         for k, seq in enumerate(alt.seqs):
             if k < len(alt.seqs) - 1:
                 split = self.here()
-                self.code += [OP_SPLIT, split + 3, 0]
+                guard = self.first_bit(seq)
+                if guard is None:
+                    self.code += [OP_SPLIT, split + 3, 0]
+                else:  # tried only where its first character can start it: no backtrack frame else
+                    self.code += [OP_FIRST, guard, split + 4, 0]
                 self.seq(seq)
                 jumps.append(self.here())
                 self.code += [OP_JMP, 0]
-                self.code[split + 2] = self.here()
+                self.code[split + (2 if guard is None else 3)] = self.here()  # the next alternative
             else:
                 self.seq(seq)
         for j in jumps:
             self.code[j + 1] = self.here()
+
+    def first_bit(self, seq: list[Item]) -> Optional[int]:
+        """The class bit of the characters ``seq`` can start with, when every way through it reads one
+        first (no look-ahead or ``$`` before, never empty); None: no guard (a class to spare too)."""
+        keys = first_keys(seq)
+        if keys is None:
+            return None
+        key = keys[0] if len(keys) == 1 else "(?:" + "|".join(keys) + ")"
+        if key not in self.classes and len(self.classes) == MAX_CLASSES:
+            return None
+        return self.class_bit(key)
 
     def seq(self, seq: list[Item]) -> None:
         for item in seq:
@@ -139,6 +154,39 @@ class _Emitter:
     def _prefer(self, split: int, body: int, out: int, mode: str) -> None:
         first, second = (body, out) if mode == "greedy" else (out, body)
         self.code[split + 1], self.code[split + 2] = first, second
+
+
+def first_keys(seq: list[Item]) -> Optional[list[str]]:
+    """Regexes of one character each, together matching every first character ``seq`` can read;
+    None when a way through it reads none first (it can be empty, or asserts before reading).
+
+    >>> print(*first_keys(parse(r"(?i:'s|'t)x").seqs[0]))
+    \\U00000027
+    >>> print(*first_keys(parse(r"[^\\r\\n\\p{L}]?\\p{L}+").seqs[0]))
+    [^\\r\\n\\p{L}] \\p{L}
+    >>> first_keys(parse(r"\\s*(?!\\S)").seqs[0]) is None
+    True
+    """
+    keys: list[str] = []
+    for item in seq:
+        atom = item.atom
+        if isinstance(atom, (Look, End)):
+            return None
+        if isinstance(atom, Alt):
+            for inner in atom.seqs:
+                got = first_keys(inner)
+                if got is None:
+                    return None
+                keys += got
+        elif isinstance(atom, Cls):
+            keys.append(atom.key)
+        elif isinstance(atom, Char):
+            keys.append(f"\\U{atom.cp:08x}")
+        else:
+            keys += [f"\\U{cp:08x}" for cp in atom.cps]
+        if item.lo > 0:
+            return list(dict.fromkeys(keys))
+    return None  # every item can be skipped: the sequence can be empty
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import base64
 import hashlib
 import io
 import json
+import subprocess
 import sys
 import time
 import unicodedata
@@ -17,6 +18,7 @@ import pytest
 import tiktoken
 import tiktoken_ext.openai_public as openai_public
 
+from tests._paths import ROOT
 from tests._texts import TRICKY
 from tokenizer_core.cli import main as cli_main
 from tokenizer_core.corpus.loading import load_sample
@@ -259,7 +261,12 @@ def test_tekken_every_line_matches_its_definition(lines, tekken_definition):
 
 def test_tekken_specials_and_sizes():
     tok = load_reference("tekken")
-    assert "mistral_common" not in sys.modules  # only its data file is read
+    # Only mistral_common's data file is read, never the package: asked of a fresh interpreter (another
+    # test of the same worker may have imported it, as tests/core/chat/test_tokens.py does).
+    probe = ("import sys; from tokenizer_core.io.references import load_reference; load_reference('tekken'); "
+             "print('mistral_common' in sys.modules)")
+    ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert ran.stdout.strip() == "False", ran.stderr
     assert tok.vocab_size == 131_072 and len(tok.special_tokens) == 1_000
     assert [tok.id_to_token(i) for i in (0, 1, 2, 3, 4, 11, 19, 20, 999)] == [
         "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "<pad>", "[TOOL_CONTENT]", "<SPECIAL_20>", "<SPECIAL_999>"]
