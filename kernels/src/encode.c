@@ -4,7 +4,7 @@
  * columns' layout is tokenizer_core/fast/columns.py's. */
 #include "encoder.h"
 
-static int result_reserve(Result *r, Py_ssize_t more) {
+int result_reserve(Result *r, Py_ssize_t more) {
     if (tokbuf_reserve(&r->out, more) < 0) return -1;
     if (r->out.cap > r->word_cap) {
         int64_t *w = PyMem_RawRealloc(r->word, r->out.cap * sizeof(int64_t));
@@ -61,10 +61,17 @@ static const unsigned char *piece_utf8(Scratch *s, PyObject *text, const Text *t
 /* Encode all of `text`: tokens with character offsets from `base`, pieces numbered from `first_word`. */
 int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t first_word, const int64_t *cuts,
                 Result *r) {
+    Py_ssize_t reached;
+    return encode_span(e, s, text, 0, PyUnicode_GET_LENGTH(text), base, first_word, cuts, r, &reached);
+}
+
+int encode_span(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t from, Py_ssize_t to, Py_ssize_t base,
+                int64_t first_word, const int64_t *cuts, Result *r, Py_ssize_t *reached) {
     Text t = text_of(text);
     int ascii = PyUnicode_IS_ASCII(text);
     int64_t word = first_word;
-    for (Py_ssize_t i = 0; i < t.len;) {
+    Py_ssize_t i = from;
+    for (; i < to && i < t.len;) {
         Py_ssize_t j = cuts ? (Py_ssize_t)cuts[word - first_word] : next_piece(e, s, &t, i);
         if (j < 0) return (int)j;
         Py_ssize_t nb = j - i;
@@ -107,6 +114,7 @@ int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t
         i = j;
     }
     r->pieces = word - first_word;
+    *reached = i;
     return ENC_OK;
 }
 

@@ -53,14 +53,16 @@ int encoder_check_own_split(const Encoder *e) {
     return -1;
 }
 
-/* encode_text on one text, without the GIL when it is long; raises on error. */
+/* encode_text on one text, without the GIL when it is long (on up to `threads` threads when it is
+ * long enough, encode_shards.c); raises on error. */
 static int encode_one(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first_word, const int64_t *cuts,
-                      Result *r) {
+                      int threads, Result *r) {
     Scratch sc = {0};
     int rc;
     if (PyUnicode_GET_LENGTH(text) >= RELEASE_GIL_CHARS) {
         Py_BEGIN_ALLOW_THREADS
-        rc = encode_text(e, &sc, text, base, first_word, cuts, r);
+        rc = threads > 1 && !cuts ? encode_text_threads(e, text, base, first_word, threads, r)
+                                  : encode_text(e, &sc, text, base, first_word, cuts, r);
         Py_END_ALLOW_THREADS
     } else {
         rc = encode_text(e, &sc, text, base, first_word, cuts, r);
@@ -74,22 +76,23 @@ PyDoc_STRVAR(encode_ids_doc, "encode_ids(text) -> list[int]: the token ids of th
 static PyObject *Encoder_encode_ids(Encoder *e, PyObject *text) {
     if (encoder_check_ready(e) < 0 || encoder_check_own_split(e) < 0 || check_text(text) < 0) return NULL;
     Result r = {0};
-    PyObject *ids = encode_one(e, text, 0, 0, NULL, &r) < 0 ? NULL : ids_list(e, &r);
+    PyObject *ids = encode_one(e, text, 0, 0, NULL, 1, &r) < 0 ? NULL : ids_list(e, &r);
     result_free(&r);
     return ids;
 }
 
 PyDoc_STRVAR(encode_doc,
-"encode(text, base, first_word, *, packed=False) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
+"encode(text, base, first_word, *, packed=False, threads=1) -> (ids, tokens, offsets, word_ids, pieces)\n\n"
 "Token ids, token strings, (start, end) character offsets (plus base), the piece index of each\n"
-"token (from first_word) and the number of pieces. A long text is encoded without the GIL.\n"
+"token (from first_word) and the number of pieces. A long text is encoded without the GIL, on up to\n"
+"`threads` threads when it is long enough (shards cut after newlines, checked to agree with one pass).\n"
 "packed: (columns, pieces, token_strs) instead: one bytes object holding n int32 ids, then n int64\n"
 "starts, ends and word ids (native order: array('i') and array('q') read them), whatever the\n"
 "text's length, and the Encoder's list of token strings by id.");
 
 /* The checks and the lists of encode and encode_split (cuts: NULL, or n checked piece ends). */
 static PyObject *encode_lists(Encoder *e, PyObject *text, Py_ssize_t base, long long first_word, const int64_t *cuts,
-                              int packed) {
+                              int packed, int threads) {
     /* Offsets (base + position) and word ids (first_word + piece number) are int64 sums that must
      * not overflow, and negative values would mean nothing to the caller. */
     Py_ssize_t len = PyUnicode_GET_LENGTH(text);
@@ -103,7 +106,7 @@ static PyObject *encode_lists(Encoder *e, PyObject *text, Py_ssize_t base, long 
     }
     Result r = {0};
     PyObject *out = NULL;
-    if (encode_one(e, text, base, first_word, cuts, &r) == 0) {
+    if (encode_one(e, text, base, first_word, cuts, threads, &r) == 0) {
         if (packed) {
             PyObject *cols = result_packed(&r);
             out = cols ? Py_BuildValue("(NnO)", cols, r.pieces, e->token_strs) : NULL;
@@ -119,15 +122,19 @@ static PyObject *encode_lists(Encoder *e, PyObject *text, Py_ssize_t base, long 
 }
 
 static PyObject *Encoder_encode(Encoder *e, PyObject *args, PyObject *kw) {
-    static char *names[] = {"text", "base", "first_word", "packed", NULL};
+    static char *names[] = {"text", "base", "first_word", "packed", "threads", NULL};
     PyObject *text;
-    Py_ssize_t base;
+    Py_ssize_t base, threads = 1;
     long long first_word;
     int packed = 0;
     if (encoder_check_ready(e) < 0 || encoder_check_own_split(e) < 0 ||
-        !PyArg_ParseTupleAndKeywords(args, kw, "UnL|$p", names, &text, &base, &first_word, &packed))
+        !PyArg_ParseTupleAndKeywords(args, kw, "UnL|$pn", names, &text, &base, &first_word, &packed, &threads))
         return NULL;
-    return encode_lists(e, text, base, first_word, NULL, packed);
+    if (threads < 1 || threads > 64) {
+        PyErr_Format(PyExc_ValueError, "threads must be between 1 and 64, not %zd", threads);
+        return NULL;
+    }
+    return encode_lists(e, text, base, first_word, NULL, packed, (int)threads);
 }
 
 PyDoc_STRVAR(encode_split_doc,
@@ -170,7 +177,7 @@ static PyObject *Encoder_encode_split(Encoder *e, PyObject *args, PyObject *kw) 
             goto done;
         }
     }
-    out = encode_lists(e, text, base, first_word, cuts, packed);
+    out = encode_lists(e, text, base, first_word, cuts, packed, 1);
 done:
     PyMem_Free(cuts);
     PyBuffer_Release(&ends);

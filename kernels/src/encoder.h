@@ -58,6 +58,7 @@ typedef struct {
     struct BtFrame *bt;         /* PAT_PROGRAM: the matcher's backtracking stack */
     size_t bt_n, bt_cap;
     Py_ssize_t chain_end[MAX_CHAIN]; /* PAT_PROGRAM chains: where each level's current piece ends */
+    unsigned char chain_gap[MAX_CHAIN]; /* and whether that piece is a gap between matches */
 } Scratch;
 
 typedef struct BtFrame { int32_t pc; Py_ssize_t pos; } BtFrame;
@@ -127,6 +128,16 @@ void result_free(Result *r);
  * increasing, the last one the text's length). */
 int encode_text(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t base, int64_t first_word, const int64_t *cuts,
                 Result *r);
+/* encode_text's pieces from `from` (a piece start) on, stopping at the first piece end at or past `to`
+ * (or the text's end), written to *reached; word ids from first_word. */
+int encode_span(Encoder *e, Scratch *s, PyObject *text, Py_ssize_t from, Py_ssize_t to, Py_ssize_t base,
+                int64_t first_word, const int64_t *cuts, Result *r, Py_ssize_t *reached);
+int result_reserve(Result *r, Py_ssize_t more);
+/* encode_shards.c: encode_text on up to `threads` threads for a long text (call without the GIL). */
+int encode_text_threads(Encoder *e, PyObject *text, Py_ssize_t base, int64_t first_word, int threads, Result *r);
+/* program.c: whether a split started afresh at j goes on as this one does (after program_next returned
+ * j): every level of the chain ends its piece at j, or is inside a gap. */
+int program_ends_all_at(const Encoder *e, const Scratch *s, Py_ssize_t j);
 PyObject *ids_list(Encoder *e, const Result *r);
 PyObject *result_lists(Encoder *e, const Result *r);
 PyObject *result_packed(const Result *r);

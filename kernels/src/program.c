@@ -190,13 +190,14 @@ static int vm_run(const Encoder *e, int level, Scratch *s, const Text *t, int32_
 
 /* The end of program `level`'s piece at i, in t cut at `stop` (the piece being split further). */
 static Py_ssize_t level_next(const Encoder *e, int level, Scratch *s, const Text *whole, Py_ssize_t i,
-                             Py_ssize_t stop) {
+                             Py_ssize_t stop, unsigned char *gap) {
     Text t = *whole;
     t.len = stop; /* a Split sees only its piece: matching ends where the piece does */
     int64_t budget = STEP_BUDGET;
     Py_ssize_t end;
     int r = vm_run(e, level, s, &t, 0, i, &end, &budget, 0);
     if (r < 0) return r;
+    *gap = r != 1;
     if (r == 1) return end > i ? end : i + 1; /* an empty match cannot be a piece (programs never make one) */
     /* No match here: a gap, up to where the pattern matches next (the gaps are pieces too). */
     Py_ssize_t j = i + 1;
@@ -217,7 +218,7 @@ Py_ssize_t program_next(const Encoder *e, Scratch *s, const Text *t, Py_ssize_t 
         /* Pieces nest: a level whose piece still goes on past i keeps it; else (and then every
          * level below it) a new piece starts at i, inside the piece of the level above. */
         if (s->chain_end[k] <= i) {
-            Py_ssize_t end = level_next(e, k, s, t, i, stop);
+            Py_ssize_t end = level_next(e, k, s, t, i, stop, &s->chain_gap[k]);
             if (end < 0) return end;
             s->chain_end[k] = end;
             for (int d = k + 1; d < MAX_CHAIN; d++) s->chain_end[d] = 0;
@@ -225,4 +226,12 @@ Py_ssize_t program_next(const Encoder *e, Scratch *s, const Text *t, Py_ssize_t 
         stop = s->chain_end[k];
     }
     return stop;
+}
+
+int program_ends_all_at(const Encoder *e, const Scratch *s, Py_ssize_t j) {
+    /* A level whose piece goes on past j may do so only as a gap: no match starts anywhere inside a
+     * gap, so a split started afresh at j finds the same gap, ending where this one does. */
+    for (int k = 0; k < e->nprog; k++)
+        if (s->chain_end[k] != j && !(s->chain_gap[k] && s->chain_end[k] > j)) return 0;
+    return 1;
 }

@@ -154,7 +154,8 @@ class SplitByRegex:
     def split(self, text: str) -> list[str]:
         return self._chunks(text)
 
-    def encode(self, text: str, base: int, first_word: int, *, packed: bool = False) -> tuple[Any, ...]:
+    def encode(self, text: str, base: int, first_word: int, *, packed: bool = False, threads: int = 1) -> tuple[Any, ...]:
+        # (threads: the regex module splits here, one pass; the kernel only merges the pieces given)
         return self.encoder.encode_split(text, self._ends(text), base, first_word, packed=packed)
 
     def encode_ids(self, text: str) -> list[int]:

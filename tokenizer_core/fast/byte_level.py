@@ -273,8 +273,10 @@ class ByteLevelFastPath(PlannedPath):
                         return None
                     word += 1
                     continue
+                # A long text is split and encoded on every core, in shards the kernel checks against
+                # one pass (kernels/src/encode_shards.c); a short one stays on one thread.
                 packed, pieces, strs = self.kernel.encode(segment[s:e] if e - s < len(segment) else segment,
-                                                          base + s, word, packed=True)
+                                                          base + s, word, packed=True, threads=default_threads())
                 columns.add(packed)
                 word += pieces
         if strs is None:  # only added tokens: the token list still comes from the kernel
@@ -289,7 +291,8 @@ class ByteLevelFastPath(PlannedPath):
                 offsets: list[Offsets], word_ids: list[Optional[int]]) -> int:
         """Append the tokens of every piece of ``text`` (found at ``base``); return the next word id."""
         if self.kernel is not None:
-            more_ids, more_tokens, more_offsets, more_words, pieces = self.kernel.encode(text, base, word)
+            more_ids, more_tokens, more_offsets, more_words, pieces = self.kernel.encode(
+                text, base, word, threads=default_threads())
             ids += more_ids
             tokens += more_tokens
             offsets += more_offsets

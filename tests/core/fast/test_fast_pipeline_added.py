@@ -130,9 +130,10 @@ def test_each_segment_is_one_packed_kernel_call(toks, monkeypatch) -> None:
         def __getattr__(self, name: str) -> object:
             return getattr(self.real, name)
 
-        def encode(self, text: str, base: int, word: int, *, packed: bool = False) -> object:
+        def encode(self, text: str, base: int, word: int, *, packed: bool = False, threads: int = 1) -> object:
             calls.append((text, base, word, packed))
-            return self.real.encode(text, base, word, packed=packed)
+            assert threads >= 1
+            return self.real.encode(text, base, word, packed=packed, threads=threads)
 
     monkeypatch.setattr(fast, "kernel", Spy(fast.kernel))
     enc = toks["tekken"].encode_sequence("ab cd<s>é f</s></s>x")
