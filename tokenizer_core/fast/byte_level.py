@@ -156,6 +156,11 @@ class ByteLevelFastPath(PlannedPath):
                 return None
             if not unicodedata.is_normalized(self.form, text):
                 return self._normalized_first(text, added=added, split_special=split_special, sequence_id=sequence_id)
+        return self._in_form(text, added=added, split_special=split_special, sequence_id=sequence_id)
+
+    def _in_form(self, text: str, *, added: Any, split_special: bool, sequence_id: int) -> Encoding:
+        """:meth:`encode` of a text known to be in the form (if there is one), free of added tokens
+        that the form would hide."""
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Offsets] = []
@@ -197,9 +202,12 @@ class ByteLevelFastPath(PlannedPath):
         normalized, starts, ends = unit_alignment(text, _FORMS[self.form]().units(text))
         if not unicodedata.is_normalized(self.form, normalized):  # never expected: the general path decides
             return None
-        enc = self.encode(normalized, added=added, split_special=split_special, sequence_id=sequence_id)
-        if enc is None:
+        # encode's checks once more, for the normalized text: in the form (just checked), and holding no
+        # added token the raw text did not (a composed character can make one); its form is not checked
+        # a third time.
+        if added.may_match([normalized], normalized=False, skip_special=not split_special):
             return None
+        enc = self._in_form(normalized, added=added, split_special=split_special, sequence_id=sequence_id)
         if type(enc) is PackedEncoding and enc._has_columns():  # the columns, their offsets replaced
             cols = enc.columns()
             first, last = original_spans(starts, ends, len(text), column(cols, STARTS), column(cols, ENDS))

@@ -144,3 +144,20 @@ def test_the_added_token_trie_matches_what_longest_first_alternation_matches(wor
     plain = re.compile("|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True)))
     assert [m.span() for m in re.finditer(trie_pattern(words), text)] == [m.span() for m in plain.finditer(text)]
     assert trie_pattern(["a" * 300, "a"]) == "a" * 300 + "|a"  # too deep for a trie: the alternation
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFKC"])
+def test_an_added_token_that_only_the_normalized_text_holds_takes_the_general_path(form):
+    """"é" as an added token matched in the raw text (normalized=False): "e\u0301" does not hold it,
+    its NFC form does. The general path cuts raw added tokens out before normalizing, so the fast path
+    must not cut one out of the normalized text: it hands such a text back."""
+    from tokenizer_core.text.added_vocabulary import AddedToken
+
+    ref = load_reference("gpt2")
+    tok = Tokenizer(ref.model, normalizer=getattr(normalizers, form)(), pre_tokenizer=ref.pre_tokenizer,
+                    decoder=ref.decoder, post_processor=ref.post_processor,
+                    added_tokens=[*(t for t, _ in ref.added.entries), AddedToken("é", normalized=False)])
+    assert tok.explain_fast_path().chosen.startswith("byte-level BPE")
+    for text in ("cafe\u0301 au lait", "e\u0301", "café e\u0301\n" * 3):
+        assert tok.encode(text) == _general(tok, text), text
+    assert tok.encode("cafe\u0301").ids == _general(tok, "cafe\u0301").ids
