@@ -183,8 +183,10 @@ class ReplacedSpacesFastPath(TablePath):
     def _plain_many(self, texts: list[str], sequence_id: int) -> list[Encoding]:
         """:meth:`_plain` of each text, in one call to the kernel's table when there is one."""
         table = self._table()
+        # On every core (the table keeps a short call on one): a long text cut at each of Gemma's "\n"
+        # is thousands of parts.
         rows = None if table is None or not texts else table.encode_batch(
-            texts, entry_of=self._entry_of, resolve=None, sequence_id=sequence_id, threads=1)
+            texts, entry_of=self._entry_of, resolve=None, sequence_id=sequence_id, threads=None)
         if rows is None:
             return [self._plain(t, sequence_id) for t in texts]
         return [self._plain(t, sequence_id) if r is None else r for t, r in zip(texts, rows)]
