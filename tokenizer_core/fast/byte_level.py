@@ -208,14 +208,26 @@ class ByteLevelFastPath(PlannedPath):
         if added.may_match([normalized], normalized=False, skip_special=not split_special):
             return None
         enc = self._in_form(normalized, added=added, split_special=split_special, sequence_id=sequence_id)
-        if type(enc) is PackedEncoding and enc._has_columns():  # the columns, their offsets replaced
-            cols = enc.columns()
-            first, last = original_spans(starts, ends, len(text), column(cols, STARTS), column(cols, ENDS))
-            cols = with_positions(cols, first.tobytes(), last.tobytes())
-            return PackedEncoding.from_packed(cols, sequence_id, enc.token_strs(), enc._fixes())
-        first, last = original_spans(starts, ends, len(text), [a for a, _ in enc.offsets], [b for _, b in enc.offsets])
-        return Encoding.from_columns(enc.ids, enc.tokens, list(zip(first.tolist(), last.tolist())),
-                                     word_ids=enc.word_ids, sequence_id=sequence_id)
+        return _mapped_back(text, enc, starts, ends, sequence_id)
+
+    def _normalized_rows(self, texts: list[str], indices: Sequence[int], *, added: Any, split_special: bool,
+                         sequence_id: int, threads: int) -> dict[int, Encoding]:
+        """:meth:`_normalized_first` of the texts at ``indices`` (none holding an added token), their
+        normalized forms encoded in one kernel batch; a text whose form fails a check is left out
+        (its single call decides)."""
+        form = _FORMS[self.form]()
+        ready: dict[int, tuple[str, Any, Any]] = {}
+        for i in indices:
+            normalized, starts, ends = unit_alignment(texts[i], form.units(texts[i]))
+            if unicodedata.is_normalized(self.form, normalized) and not added.may_match(
+                    [normalized], normalized=False, skip_special=not split_special):
+                ready[i] = (normalized, starts, ends)
+        if not ready:
+            return {}
+        rows = self.kernel.encode_batch([n for n, _, _ in ready.values()], sequence_id, threads=threads,
+                                        encoding=PackedEncoding, packed=True)
+        return {i: _mapped_back(texts[i], row, starts, ends, sequence_id)
+                for (i, (_, starts, ends)), row in zip(ready.items(), rows)}
 
     def encode_batch(self, texts: Sequence[str], *, added: Any, split_special: bool,
                      sequence_id: int, threads: Optional[int] = None) -> Optional[list[Encoding]]:
@@ -237,17 +249,22 @@ class ByteLevelFastPath(PlannedPath):
             # others still go to the kernel in one call.
             odd = (added.texts_matching(texts, normalized=False, skip_special=skip)
                    | added.texts_matching(texts, normalized=True, normalizer=None, skip_special=skip))
-            if self.form:  # a text not in the form is encoded on its own (normalized first)
-                form, is_normalized = self.form, unicodedata.is_normalized
-                odd |= {i for i, t in enumerate(texts) if not is_normalized(form, t)}
             threads = default_threads() if threads is None else max(1, min(threads, 64))
+            formed: dict[int, Encoding] = {}
+            if self.form:  # texts not in the form: normalized first, then one more kernel batch
+                form, is_normalized = self.form, unicodedata.is_normalized
+                outside = [i for i, t in enumerate(texts) if i not in odd and not is_normalized(form, t)]
+                formed = self._normalized_rows(texts, outside, added=added, split_special=split_special,
+                                               sequence_id=sequence_id, threads=threads)
+                odd |= set(outside)
             # The kernel makes the Encoding objects itself, each holding its packed columns (lists made when read).
             rows = self.kernel.encode_batch([t for i, t in enumerate(texts) if i not in odd] if odd else texts,
                                             sequence_id, threads=threads, encoding=PackedEncoding, packed=True)
             if not odd:  # the usual batch: every row from the kernel
                 return rows
             plain = iter(rows)
-            out = [self.encode(t, added=added, split_special=split_special, sequence_id=sequence_id)
+            out = [(formed[i] if i in formed else self.encode(t, added=added, split_special=split_special,
+                                                              sequence_id=sequence_id))
                    if i in odd else next(plain) for i, t in enumerate(texts)]
             return out
         except (TypeError, UnicodeEncodeError):
@@ -325,3 +342,16 @@ class ByteLevelFastPath(PlannedPath):
         return word + len(entries)
 
 
+
+
+def _mapped_back(text: str, enc: Encoding, starts: Any, ends: Any, sequence_id: int) -> Encoding:
+    """``enc`` (of ``text``'s normalized form) with each token's offsets mapped back to ``text``
+    through the normalization's alignment arrays."""
+    if type(enc) is PackedEncoding and enc._has_columns():  # the columns, their offsets replaced
+        cols = enc.columns()
+        first, last = original_spans(starts, ends, len(text), column(cols, STARTS), column(cols, ENDS))
+        cols = with_positions(cols, first.tobytes(), last.tobytes())
+        return PackedEncoding.from_packed(cols, sequence_id, enc.token_strs(), enc._fixes())
+    first, last = original_spans(starts, ends, len(text), [a for a, _ in enc.offsets], [b for _, b in enc.offsets])
+    return Encoding.from_columns(enc.ids, enc.tokens, list(zip(first.tolist(), last.tolist())),
+                                 word_ids=enc.word_ids, sequence_id=sequence_id)

@@ -92,8 +92,20 @@ class _UnicodeForm(Normalizer):
                     chunks[-1] = (chunks[-1][0], j)
                     continue
             chunks.append((i, j))
+        # Chunks already in the form are kept as runs (one unit, not one a character: most of a line
+        # that holds one decomposed accent is unchanged).
+        kept = None
         for i, j in chunks:
+            chunk = text[i:j]
+            if unicodedata.normalize(form, chunk) == chunk:  # type: ignore[arg-type]
+                kept = i if kept is None else kept
+                continue
+            if kept is not None:
+                yield None, kept, i
+                kept = None
             yield from self._chunk_units(text, i, j)
+        if kept is not None:
+            yield None, kept, end
 
     def _chunk_units(self, text: str, i: int, j: int) -> Iterator[tuple[str, int, int]]:
         """Units for one chunk, as fine-grained as the change allows (as tokenizers aligns them)."""
