@@ -342,8 +342,6 @@ class ByteLevelFastPath(PlannedPath):
         return word + len(entries)
 
 
-
-
 def _mapped_back(text: str, enc: Encoding, starts: Any, ends: Any, sequence_id: int) -> Encoding:
     """``enc`` (of ``text``'s normalized form) with each token's offsets mapped back to ``text``
     through the normalization's alignment arrays."""
