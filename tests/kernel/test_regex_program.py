@@ -30,6 +30,9 @@ CONSTRUCTS = [
     # Llama 3.1's tokenizer.json (contractions first: guarded by their first character, ')
     r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"
     r"|\s+(?!\S)|\s+",
+    # Repeats that must keep backtracking (\w+ before \d, [ab]+ before b, a repeated group) and ones
+    # that need not (an optional tail, a run before a disjoint class), each against the regex module
+    r"\w+\d|[ab]+b|(?:x+y)+z|\p{L}+(?i:'s)?|\p{N}+\.?\p{N}*|[^\s\p{L}\p{N}]+(?=\s)|[^\s\p{L}\p{N}]|\s+",
     # DeepSeek's third Split: an alternative whose first character is one of a long set
     r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*"
     r"|\s*[\r\n]+|\s+(?!\S)|\s+",
@@ -82,7 +85,7 @@ def test_alternatives_are_guarded_by_their_first_characters(monkeypatch) -> None
     guarded program splits as the unguarded one (and both as the regex module, above)."""
     import tokenizer_core.text.regex_program as rp
 
-    pattern = CONSTRUCTS[8]  # Llama 3.1's: seven alternatives
+    pattern = CONSTRUCTS[8]  # Llama 3.1's: seven alternatives (the constructs' ninth)
     guarded = compile_program(pattern)
     ops = _opcodes(guarded.code)
     # The six alternatives before the last: contractions, [^...]?\p{L}+, \p{N}, " ?[^...]", \s*[\r\n]+
@@ -97,6 +100,24 @@ def test_alternatives_are_guarded_by_their_first_characters(monkeypatch) -> None
     for text in texts:
         assert _splitter(pattern).split(text) == ByteLevel(pattern=pattern).chunk_texts(text), text
         assert _splitter(pattern).split(text) == _splitter_of(plain).split(text), text
+
+
+def test_repeats_that_need_no_backtracking_are_made_possessive(monkeypatch) -> None:
+    """Llama 3.1's pattern: its eight repeats followed by the end or by what they cannot read become
+    possessive (POSS, 5); \\s* before [\\r\\n]+ (a newline is white space) and \\s+ before (?!\\S) (an
+    assertion) keep their backtracking loops (SPLIT, 3). The splits stay the regex module's."""
+    import tokenizer_core.text.regex_program as rp
+
+    pattern = CONSTRUCTS[8]
+    ops = _opcodes(compile_program(pattern).code)
+    assert ops.count(5) == 8 and ops.count(3) == 2, ops
+    monkeypatch.setattr(rp, "_possessive_where_exact", lambda alt, after, overlap: alt)
+    loose = _opcodes(compile_program(pattern).code)
+    assert loose.count(5) == 0 and loose.count(3) == 2 + 9  # \p{N}{1,3}: its two optional copies, a SPLIT each
+    mixed = CONSTRUCTS[9]
+    texts = ["abc1 aab x1 xyxz it's 12.5 ... !! ", "aaab ab b", "xxyxz xz z", "3.14.15 'S's", "ab1c2"]
+    for text in texts:
+        assert _splitter(mixed).split(text) == ByteLevel(pattern=mixed).chunk_texts(text), text
 
 
 def _splitter_of(prog):  # noqa: ANN001, ANN202

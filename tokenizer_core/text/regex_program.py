@@ -23,9 +23,9 @@ from __future__ import annotations
 import hashlib
 import os
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import regex
 
@@ -202,6 +202,88 @@ class Program:
         return _table(tuple(self.classes))
 
 
+@dataclass(frozen=True)
+class _Follow:
+    """What can come after a point of the pattern: the atoms that may be read first, whether the end
+    (the program's MATCH) can be reached reading nothing, and whether an assertion may decide first."""
+
+    atoms: tuple[Union[Cls, Char, CharSet], ...] = ()
+    open: bool = False
+    unknown: bool = False
+
+
+_END = _Follow(open=True)  # the program's end: MATCH, which always succeeds
+
+
+def _first_of(items: list[Item], after: _Follow) -> _Follow:
+    atoms: list[Union[Cls, Char, CharSet]] = []
+    for item in items:
+        atom = item.atom
+        if isinstance(atom, (Look, End)):
+            return _Follow(tuple(atoms), unknown=True)
+        if isinstance(atom, Alt):
+            inner = [_first_of(seq, _END) for seq in atom.seqs]
+            if any(f.unknown for f in inner):
+                return _Follow(tuple(atoms), unknown=True)
+            for f in inner:
+                atoms += f.atoms
+            if item.lo > 0 and not any(f.open for f in inner):
+                return _Follow(tuple(atoms))
+            continue
+        atoms.append(atom)
+        if item.lo > 0:
+            return _Follow(tuple(atoms))
+    return _Follow(tuple(atoms) + after.atoms, after.open, after.unknown)
+
+
+def _possessive_where_exact(alt: Alt, after: _Follow, overlap: Any) -> Alt:
+    """``alt`` with each greedy repeat of one character class (or character) made possessive where
+    that cannot change a match: what follows it can always reach the end reading nothing, or must
+    first read a character the repeat cannot take. Greedy tries the longest run first; in the first
+    case that run succeeds, in the second every shorter run fails as the longest does, so no
+    backtracking into the repeat ever finds another match (PCRE's auto-possessification)."""
+    seqs = []
+    for seq in alt.seqs:
+        new = list(seq)
+        for k, item in enumerate(seq):
+            follow = _first_of(seq[k + 1:], after)
+            atom = item.atom
+            if isinstance(atom, Alt) and item.hi == 1:
+                new[k] = replace(item, atom=_possessive_where_exact(atom, follow, overlap))
+            elif (isinstance(atom, (Cls, Char)) and item.mode == "greedy" and item.hi != item.lo
+                    and not follow.unknown
+                    and (follow.open or not any(overlap(atom, other) for other in follow.atoms))):
+                new[k] = replace(item, mode="possessive")
+        seqs.append(new)
+    return Alt(seqs)
+
+
+def _overlaps(classes: dict[str, int], table: bytes) -> Any:
+    """overlap(a, b): whether some character matches both atoms, read from the class table."""
+    import numpy as np
+
+    bits = np.frombuffer(table, dtype=np.uint16)
+
+    def chars(atom: Union[Cls, Char, CharSet]) -> tuple[int, ...]:
+        return (atom.cp,) if isinstance(atom, Char) else tuple(atom.cps)
+
+    @lru_cache(maxsize=None)
+    def both(a: int, b: int) -> bool:
+        mask = (1 << a) | (1 << b)
+        return bool(np.any((bits & mask) == mask))
+
+    def overlap(a: Union[Cls, Char, CharSet], b: Union[Cls, Char, CharSet]) -> bool:
+        if isinstance(a, Cls) and isinstance(b, Cls):
+            return both(*sorted((classes[a.key], classes[b.key])))
+        if isinstance(a, Cls) or isinstance(b, Cls):
+            cls, other = (a, b) if isinstance(a, Cls) else (b, a)
+            bit = classes[cls.key]
+            return any(cp < len(bits) and (int(bits[cp]) >> bit) & 1 for cp in chars(other))
+        return bool(set(chars(a)) & set(chars(b)))
+
+    return overlap
+
+
 def compile_program(pattern: str, *, multiline: bool = False) -> Optional[Program]:
     """The program of ``pattern``, or None when the kernel cannot run it (the regex module splits).
     ``multiline``: the pattern is read with MULTILINE (a ``Split``'s, as Oniguruma reads it), where
@@ -216,10 +298,18 @@ def compile_program(pattern: str, *, multiline: bool = False) -> Optional[Progra
         em = _Emitter()
         em.alt(ast)
         em.code.append(OP_MATCH)
+        classes = sorted(em.classes, key=em.classes.get)
+        # Again, with the repeats that need no backtracking made possessive (the classes' table tells
+        # which overlap); the same classes in the same order.
+        tight = _Emitter()
+        tight.classes = dict(em.classes)
+        tight.alt(_possessive_where_exact(ast, _END, _overlaps(em.classes, _table(tuple(classes)))))
+        tight.code.append(OP_MATCH)
+        if tight.classes != em.classes:  # never expected: keep the plain program
+            tight = em
     except (Unsupported, regex.error, RecursionError):
         return None
-    classes = sorted(em.classes, key=em.classes.get)
-    return Program(pattern, array("i", em.code).tobytes(), classes)
+    return Program(pattern, array("i", tight.code).tobytes(), classes)
 
 
 def _has_end(alt: Alt) -> bool:
