@@ -28,7 +28,7 @@ typedef struct {
 typedef struct {
     Encoder *e;
     PyObject *text;
-    Py_ssize_t base, len;
+    Py_ssize_t base;
     Shard *shards;
     int n;
     atomic_int next;
@@ -94,7 +94,7 @@ int encode_text_threads(Encoder *e, PyObject *text, Py_ssize_t base, int64_t fir
     if (threads > 1) {
         Shard *shards = PyMem_RawCalloc((size_t)threads + 1, sizeof(Shard));
         if (!shards) return ENC_NO_MEMORY;
-        ShardJob job = {.e = e, .text = text, .base = base, .len = t.len, .shards = shards};
+        ShardJob job = {.e = e, .text = text, .base = base, .shards = shards};
         job.n = plan_shards(&t, threads, shards);
         atomic_init(&job.next, 0);
         int aligned = 1;

@@ -46,10 +46,7 @@ TEXTS = st.lists(st.sampled_from(_PARTS), max_size=30).map("".join)
 def _splitter(pattern: str):  # noqa: ANN202
     prog = compile_program(pattern)
     assert prog is not None, pattern
-    # A one-symbol-per-byte model: only the split is under test.
-    byte_ids = list(range(256))
-    return kernel().Encoder(class_table(), 3, byte_ids, [], [bytes([b]) for b in range(256)],
-                            [chr(b) for b in range(256)], program=prog.code, program_table=prog.table())
+    return _splitter_of(prog)
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +118,7 @@ def test_repeats_that_need_no_backtracking_are_made_possessive(monkeypatch) -> N
 
 
 def _splitter_of(prog):  # noqa: ANN001, ANN202
+    """An Encoder splitting with ``prog`` over a one-symbol-per-byte model: only the split is under test."""
     return kernel().Encoder(class_table(), 3, list(range(256)), [], [bytes([b]) for b in range(256)],
                             [chr(b) for b in range(256)], program=prog.code, program_table=prog.table())
 

@@ -167,26 +167,17 @@ def first_keys(seq: list[Item]) -> Optional[list[str]]:
     >>> first_keys(parse(r"\\s*(?!\\S)").seqs[0]) is None
     True
     """
+    # What follows the sequence is unknown here: a way through it that reads nothing says "unknown" too.
+    follow = _first_of(seq, _Follow(unknown=True))
+    if follow.unknown:
+        return None
     keys: list[str] = []
-    for item in seq:
-        atom = item.atom
-        if isinstance(atom, (Look, End)):
-            return None
-        if isinstance(atom, Alt):
-            for inner in atom.seqs:
-                got = first_keys(inner)
-                if got is None:
-                    return None
-                keys += got
-        elif isinstance(atom, Cls):
+    for atom in follow.atoms:
+        if isinstance(atom, Cls):
             keys.append(atom.key)
-        elif isinstance(atom, Char):
-            keys.append(f"\\U{atom.cp:08x}")
         else:
-            keys += [f"\\U{cp:08x}" for cp in atom.cps]
-        if item.lo > 0:
-            return list(dict.fromkeys(keys))
-    return None  # every item can be skipped: the sequence can be empty
+            keys += [f"\\U{cp:08x}" for cp in ((atom.cp,) if isinstance(atom, Char) else atom.cps)]
+    return list(dict.fromkeys(keys))
 
 
 @dataclass(frozen=True)

@@ -35,19 +35,24 @@ ALLOWED_TAGS = frozenset({
 _URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "xlink:href", "background", "style"})
 
 
+def _tag_problems(tag: str, attrs: Sequence[tuple[str, Union[str, None]]]) -> list[str]:
+    """What is wrong with one start tag (its attribute values with character references read)."""
+    problems = [] if tag in ALLOWED_TAGS else [f"tag <{tag}>"]
+    for name, value in attrs:
+        if name.startswith("on"):
+            problems.append(f"attribute {name} on <{tag}>")
+        elif name in _URL_ATTRIBUTES and value and "javascript:" in "".join(value.split()).lower():
+            problems.append(f"a javascript: URL in {name} on <{tag}>")
+    return problems
+
+
 class _Checker(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.problems: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in ALLOWED_TAGS:
-            self.problems.append(f"tag <{tag}>")
-        for name, value in attrs:
-            if name.startswith("on"):
-                self.problems.append(f"attribute {name} on <{tag}>")
-            elif name in _URL_ATTRIBUTES and value and "javascript:" in "".join(value.split()).lower():
-                self.problems.append(f"a javascript: URL in {name} on <{tag}>")
+        self.problems += _tag_problems(tag, attrs)
 
     handle_startendtag = handle_starttag
 
@@ -117,13 +122,8 @@ def _plain_problems(fragment: str) -> Union[tuple[str, ...], None]:
             return None
         if match.group(1):  # an end tag: nothing to check
             continue
-        if tag not in ALLOWED_TAGS:
-            problems.append(f"tag <{tag}>")
-        for name, value in _ATTRIBUTE.findall(match.group(3)):
-            if name.startswith("on"):
-                problems.append(f"attribute {name} on <{tag}>")
-            elif name in _URL_ATTRIBUTES and "javascript:" in "".join(html.unescape(value).split()).lower():
-                problems.append(f"a javascript: URL in {name} on <{tag}>")
+        problems += _tag_problems(tag, [(name, html.unescape(value)) for name, value in
+                                        _ATTRIBUTE.findall(match.group(3))])
     return tuple(problems) if at == len(fragment) else None
 
 
