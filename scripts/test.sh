@@ -4,21 +4,26 @@
 # headless shell: the same Blink and V8 without the desktop browser, a third cheaper per page load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-# The kernel's sanitized build (below) compiles meanwhile, on a core apt and ruff leave idle.
-bash scripts/sanitized_kernel.sh --build-only > /dev/null 2>&1 &
-SANITIZED_BUILD=$!
 # Debian's Chromium for the browser tests; Debian's PostgreSQL for the store's tests, which start a
-# throwaway cluster of their own in a temporary folder (tests/_postgres.py).
+# throwaway cluster of their own in a temporary folder (tests/_postgres.py). Only the browser and store
+# tests need them: apt works in the background (mostly downloading) while pip installs and the kernel's
+# sanitized tests run, which need neither (on a fresh machine that hides apt's minute or so).
 NEED=""
 [ -x /usr/bin/chromium ] || NEED="$NEED chromium"  # kaleido's plotly images are drawn by it
 [ -x /usr/bin/chromium-headless-shell ] || NEED="$NEED chromium-headless-shell"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || NEED="$NEED postgresql"
+APT=""
+APT_LOG="$(mktemp)"
 if [ -n "$NEED" ]; then
-  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $NEED >/dev/null
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; $SUDO true; fi  # a password is asked here, not in the background
+  ( $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $NEED ) \
+    > "$APT_LOG" 2>&1 &
+  APT=$!
 fi
+python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+# The kernel's sanitized build (below) compiles meanwhile, on a core ruff leaves idle.
+bash scripts/sanitized_kernel.sh --build-only > /dev/null 2>&1 &
+SANITIZED_BUILD=$!
 python -m ruff check .
 # Python keeps compiled modules (and pytest its assert-rewritten tests) in __pycache__ folders, which git
 # ignores: with PYTHONDONTWRITEBYTECODE set (some images set it) every worker, server and CLI
@@ -31,6 +36,12 @@ if ! wait "$SANITIZED_BUILD"; then
   bash scripts/sanitized_kernel.sh --build-only  # again in the foreground: its log says what failed
 fi
 bash scripts/sanitized_kernel.sh --prebuilt
+if [ -n "$APT" ] && ! wait "$APT"; then
+  cat "$APT_LOG"
+  echo "apt-get could not install:$NEED" >&2
+  exit 1
+fi
+rm -f "$APT_LOG"
 # One worker per core; a file's tests stay together (they share module fixtures and run in order).
 # The kernel's files that just ran on the sanitized build are not run again here (40 s less).
 IGNORE=()
