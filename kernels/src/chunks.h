@@ -102,6 +102,9 @@ int chunks_resegment(const ChunkTable *c, const ChunkTable *owner, const Entry *
 extern const char chunks_encode_doc[], chunks_encode_batch_doc[];
 PyObject *ChunkTable_encode(ChunkTable *c, PyObject *args, PyObject *kw);
 PyObject *ChunkTable_encode_batch(ChunkTable *c, PyObject *args, PyObject *kw);
+/* chunks_joined.c */
+extern const char chunks_encode_joined_doc[];
+PyObject *ChunkTable_encode_joined(ChunkTable *c, PyObject *args, PyObject *kw);
 /* encoder_batch.c: the byte offsets of a slotted class's slots. */
 int slot_offsets(PyTypeObject *type, const char *const *names, int n, Py_ssize_t *offsets);
 

@@ -368,6 +368,8 @@ static PyMethodDef ChunkTable_methods[] = {
     {"encode", (PyCFunction)(void (*)(void))ChunkTable_encode, METH_VARARGS | METH_KEYWORDS, chunks_encode_doc},
     {"encode_batch", (PyCFunction)(void (*)(void))ChunkTable_encode_batch, METH_VARARGS | METH_KEYWORDS,
      chunks_encode_batch_doc},
+    {"encode_joined", (PyCFunction)(void (*)(void))ChunkTable_encode_joined, METH_VARARGS | METH_KEYWORDS,
+     chunks_encode_joined_doc},
     {"size", (PyCFunction)ChunkTable_size, METH_NOARGS, size_doc},
     {"set_lattice", (PyCFunction)(void (*)(void))ChunkTable_set_lattice, METH_VARARGS | METH_KEYWORDS,
      chunks_set_lattice_doc},

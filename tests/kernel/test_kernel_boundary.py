@@ -71,6 +71,7 @@ METHOD_CALLS = {
         "put": ("'ab'", "False", "[2]", "[0]", "[2]", "[0]", "1"),
         "encode": ("'a b'",),
         "encode_batch": ("['a b']", "0"),
+        "encode_joined": ("['a', '\\n', 'b']", "bytes(8)"),
         "size": (),
         "set_lattice": ("[('a', 0, -1.0)]", "0", "-2.0"),
     },

@@ -14,7 +14,7 @@ model's, whose string is that text; rows holding one come back as bare columns a
 put back here, the texts given as the encoding's fixes.
 
 The C half: kernels/src/chunks.c (cutting, lookup, assembly), chunks_type.c (missing, put),
-chunks_encode.c (encode, encode_batch), chunks_viterbi.c (near ties).
+chunks_encode.c (encode, encode_batch), chunks_joined.c (encode_joined), chunks_viterbi.c (near ties).
 
 >>> chunks = CompiledChunks.build(token_strs=["a", "b", "ab"], rule=RULE_WORDS)
 >>> if chunks is None:  # no compiled kernel: the caller keeps its Python path
@@ -29,6 +29,7 @@ chunks_encode.c (encode, encode_batch), chunks_viterbi.c (near ties).
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import accumulate
@@ -188,6 +189,26 @@ class CompiledChunks:
                                       spaces=spaces)
         return rows
 
+
+    def encode_joined(self, parts: list[str], ids: list[int], *, entry_of: EntryOf, sequence_id: int,
+                      threads: Optional[int] = None, spaces: Optional[str] = None) -> Optional[PackedEncoding]:
+        """One text cut at its added tokens (:meth:`AddedVocabulary.cut`: text, token, ..., text) as
+        one encoding, each token a row with its id (kernels/src/chunks_joined.c); None when the kernel cannot (a token's id is past
+        the model's or its string another, a chunk too long to store): the caller's own way then."""
+        strs, n = self._strs, self._n
+        for text, tid in dict(zip(parts[1::2], ids)).items():  # each distinct token once (Gemma's "\n": thousands)
+            if tid >= n or strs[tid] != text:
+                return None
+        column = array("q", ids)
+        threads = min(64, threads or native.default_threads())
+        columns = self._table.encode_joined(parts, column, threads, spaces=spaces)
+        if columns is None:  # chunks not yet stored: stored now, then once more
+            try:
+                extra = self._fill(parts[0::2], entry_of, spaces)
+            except _Unusable:
+                return None
+            columns = self._table.encode_joined(parts, column, threads, spaces=spaces, extra=extra)
+        return None if columns is None else self._packed(columns, sequence_id)
 
     def encode_batch_added(self, texts: Sequence[str], *, added: Any, split_special: bool, entry_of: EntryOf,
                            resolve: Optional[Resolve], sequence_id: int, threads: Optional[int],

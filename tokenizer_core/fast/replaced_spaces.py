@@ -117,6 +117,11 @@ class ReplacedSpacesFastPath(TablePath):
             return None
         if not added.may_match([text], normalized=False, skip_special=skip):
             return self._plain(text, sequence_id)
+        cut, table = added.cut(text, normalized=False, skip_special=skip), self._table()
+        if cut is not None and table is not None:  # the whole text in one kernel call, cut there
+            joined = table.encode_joined(*cut, entry_of=self._entry_of, sequence_id=sequence_id)
+            if joined is not None:
+                return joined
         spans = [(base, end, entry) for base, end, entry in added.split(text, normalized=False, skip_special=skip)
                  if entry is not None or end > base]
         parts = self._plain_many([text[a:b] for a, b, entry in spans if entry is None], sequence_id)

@@ -24,15 +24,15 @@ MERGES = [("▁", "a"), ("▁", "▁"), ("a", "b"), ("▁▁", "▁"), ("▁a", 
           ("▁", "x"), ("b", "▁")]
 
 
-def _model(merges=MERGES) -> BPE:
-    vocab = {t: i for i, t in enumerate(BASE)}
+def _model(merges=MERGES, *, base=BASE) -> BPE:
+    vocab = {t: i for i, t in enumerate(base)}
     for a, b in merges:
         vocab.setdefault(a + b, len(vocab))
     return BPE(vocab, merges, options=BpeModelOptions(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
 
 
-def _tok(pre=None, merges=MERGES, added=("\n",)) -> Tokenizer:
-    return Tokenizer(_model(merges), normalizer=Replace(" ", "▁"), pre_tokenizer=pre,
+def _tok(pre=None, merges=MERGES, added=("\n",), *, base=BASE) -> Tokenizer:
+    return Tokenizer(_model(merges, base=base), normalizer=Replace(" ", "▁"), pre_tokenizer=pre,
                      added_tokens=[AddedToken(t, normalized=False) for t in added])
 
 
@@ -95,3 +95,31 @@ def test_an_added_id_past_the_int32_column_takes_the_list_path(monkeypatch):
     monkeypatch.setattr(ColumnBuilder, "id_max", 0)  # "\n"'s id is now "too large" for a column
     enc = tok.encode(text)
     assert type(enc) is not PackedEncoding and enc == _general(tok, text)
+
+
+@settings(max_examples=120, deadline=None)
+@given(text=st.text(alphabet=" ab▁<>\n\tx😀", max_size=60))
+@example(text="a\n\n\tb \n")
+@example(text="".join(f"ab {i % 7} a\n\t\n x  b\n" for i in range(800)))  # long: cut into shards
+def test_added_tokens_the_model_knows_cut_the_text_in_one_kernel_call(text):
+    """Gemma's "\n" is an added token its model also holds (so its id's string is its text): a whole
+    text is cut at them and encoded in one call (kernels/src/chunks_joined.c), equal to the general path."""
+    from tokenizer_core.fast.chunk_table import CompiledChunks
+
+    tok = _tok(added=("\n", "\t"), base=[*BASE, "\n", "\t"])
+    joined = []
+    real = CompiledChunks.encode_joined
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CompiledChunks, "encode_joined", lambda *a, **k: joined.append(real(*a, **k)) or joined[-1])
+        assert tok.encode(text) == _general(tok, text), text
+    if ("\n" in text or "\t" in text) and not ReplacedSpacesFastPath.build(
+            normalizer=Replace(" ", "▁"), pre_tokenizer=None, model=_model()).guard.search(text):
+        assert joined and joined[-1] is not None  # the kernel's answer, not a fallback's
+
+
+def test_added_tokens_that_strip_white_space_are_cut_by_the_general_split():
+    tok = Tokenizer(_model(base=[*BASE, "\n"]), normalizer=Replace(" ", "▁"),
+                    added_tokens=[AddedToken("\n", normalized=False, lstrip=True)])
+    assert tok.added.cut("a \nb", normalized=False) is None
+    for text in ("a \nb", "ab  \n\n x", "\n a"):
+        assert tok.encode(text) == _general(tok, text), text
