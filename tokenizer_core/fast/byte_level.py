@@ -154,7 +154,7 @@ class ByteLevelFastPath(PlannedPath):
             if added.has_tokens(normalized=True, skip_special=skip) or added.may_match([text], normalized=False,
                                                                                        skip_special=skip):
                 return None
-            if not unicodedata.is_normalized(self.form, text):
+            if not _FORMS[self.form]().in_form(text):
                 return self._normalized_first(text, added=added, split_special=split_special, sequence_id=sequence_id)
         return self._in_form(text, added=added, split_special=split_special, sequence_id=sequence_id)
 
@@ -200,7 +200,7 @@ class ByteLevelFastPath(PlannedPath):
         general path does, with the kernel in between)."""
         # The one form's change (the rest of a Sequence of it changes nothing), aligned in arrays.
         normalized, starts, ends = unit_alignment(text, _FORMS[self.form]().units(text))
-        if not unicodedata.is_normalized(self.form, normalized):  # never expected: the general path decides
+        if not _FORMS[self.form]().in_form(normalized):  # never expected: the general path decides
             return None
         # encode's checks once more, for the normalized text: in the form (just checked), and holding no
         # added token the raw text did not (a composed character can make one); its form is not checked
