@@ -4,7 +4,7 @@
 Everything static is in ``pyproject.toml``; this file holds what needs code:
 
 * the C extension, optional: without a compiler the install goes on with one warning and
-  ``tokenizer_core`` runs its pure-Python path (``tokenizer_core.text.native.available()``);
+  ``tokenizer_core`` runs its pure-Python path (``tokenizer_core.kernel.native.available()``);
   ``TOKENIZER_KERNEL_SANITIZE=1`` makes it an ASan/UBSan debugging build that must compile
   (``scripts/sanitized_kernel.sh``);
 * the app's scripts, which Streamlit runs by path, copied into ``ui/_app/`` of the wheel

@@ -231,9 +231,9 @@ def spaces_case(rng: random.Random) -> None:
 
 
 def count_case(rng: random.Random) -> None:
+    from tokenizer_core.kernel.codes import PieceSplit
+    from tokenizer_core.kernel.native import class_table, kernel
     from tokenizer_core.text.counting import _byte_mapped, _count_line_by_line
-    from tokenizer_core.text.kernel_codes import PieceSplit
-    from tokenizer_core.text.native import class_table, kernel
     from tokenizer_core.text.native_counting import count_native
     from tokenizer_core.text.pre_tokenizers import ByteLevel, Whitespace, WhitespaceSplit, WordSplit
 

@@ -100,7 +100,7 @@ def within_word_limit(lines: Iterable[str], model: str) -> Iterable[str]:
     >>> list(within_word_limit(["a b\\n", "b a\\n"], "bpe"))
     ['a b\\n', 'b a\\n']
     """
-    from tokenizer_core.text.native import available as native_available
+    from tokenizer_core.kernel.native import available as native_available
 
     limit = MAX_DISTINCT_WORDS[model]
     distinct = _distinct_words()
@@ -146,7 +146,7 @@ def _distinct_words() -> Callable[[str], int]:
     >>> add("a b a"), add("c b")
     (2, 3)
     """
-    from tokenizer_core.text.native import available, class_table, kernel
+    from tokenizer_core.kernel.native import available, class_table, kernel
 
     if available():
         return kernel().WordSet(class_table()).add

@@ -1,7 +1,7 @@
 /*
  * The integer codes Python passes into the kernel, defined once. module.c exports each of them as
  * a module constant of the same name, and tests/kernel/test_kernel_constants.py checks that the Python
- * enums (tokenizer_core/text/kernel_codes.py) hold the same values.
+ * enums (tokenizer_core/kernel/codes.py) hold the same values.
  */
 #ifndef TOKENIZER_KERNEL_CODES_H
 #define TOKENIZER_KERNEL_CODES_H
@@ -18,7 +18,7 @@ enum { SPLIT_GPT2 = 0, SPLIT_WHITESPACE = 2, SPLIT_WORDSPLIT = 3, SPLIT_WHITESPA
 /* RULE_PIECES: the pieces of a split program (an Encoder given as the table's splitter). */
 enum { RULE_WORDS = 0, RULE_SPACES = 1, RULE_PIECES = 2 };
 
-/* Class table bits (the table is built in Python, tokenizer_core/text/native.py). Bits 3..6 hold
+/* Class table bits (the table is built in Python, tokenizer_core/kernel/native.py). Bits 3..6 hold
  * 1 + the index in "sdmtlver" of the letter a character matches case-insensitively (cl100k's
  * contractions). */
 #define C_L 1u   /* \p{L} */

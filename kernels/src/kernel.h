@@ -31,7 +31,7 @@
  * kernels/README.md lists every file, with the Python module each one mirrors.
  *
  * Character classes (\p{L}, \p{N}, \s, \w, case-insensitive letters) come from a table the Python
- * side builds with the `regex` module itself (tokenizer_core/text/native.py), so the kernel and
+ * side builds with the `regex` module itself (tokenizer_core/kernel/native.py), so the kernel and
  * the Python path use the same Unicode data.
  *
  * Threads. The long loops run without the GIL (kernels/README.md, "Threads"):

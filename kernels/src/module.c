@@ -1,6 +1,6 @@
 /* The module: its types (see kernel.h for what each file holds) and the integer codes of
  * codes.h, exported under their C names so that a test can hold Python's enums to them (mirror:
- * tokenizer_core/text/kernel_codes.py, checked by tests/kernel/test_kernel_constants.py). */
+ * tokenizer_core/kernel/codes.py, checked by tests/kernel/test_kernel_constants.py). */
 #include "kernel.h"
 
 static struct PyModuleDef kernel_module = {

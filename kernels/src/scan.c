@@ -4,7 +4,7 @@
  * possessive runs, look-aheads. tests/kernel/test_kernel.py compares the pieces with the `regex` module's.
  * Mirrors: GPT2_PATTERN and CL100K_PATTERN in tokenizer_core/text/byte_level.py; the word splitters
  * are Whitespace, WordSplit and WhitespaceSplit of tokenizer_core/text/word_splitters.py, and BERT's
- * chunks (PieceSplit in tokenizer_core/text/kernel_codes.py names each). */
+ * chunks (PieceSplit in tokenizer_core/kernel/codes.py names each). */
 #include "kernel.h"
 
 static inline Py_ssize_t run_of(const unsigned char *cls, const Text *t, Py_ssize_t i, unsigned bit) {

@@ -222,8 +222,8 @@ def test_tokens_from_the_kernels_chunk_table_are_escaped():
     stand-in id turned back into the unknown id and that text): hostile text there reaches the
     token chips as text, never as markup, single texts and batches alike."""
     from tokenizer_core.fast.packed import PackedEncoding
+    from tokenizer_core.kernel import native
     from tokenizer_core.pipeline import Tokenizer
-    from tokenizer_core.text import native
     from tokenizer_core.unigram.sentencepiece_normalizer import SentencePieceNormalizer
     from tokenizer_core.unigram.sentencepiece_unigram import SentencePieceUnigram
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tokenizer_core.fast import columns as packed
 from tokenizer_core.fast.chunk_table import RULE_SPACES, CompiledChunks
-from tokenizer_core.text import native
+from tokenizer_core.kernel import native
 
 pytestmark = pytest.mark.skipif(not native.available() or not hasattr(native.kernel(), "ChunkTable"),
                                 reason="needs the compiled kernel")

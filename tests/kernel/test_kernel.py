@@ -307,7 +307,7 @@ def test_runner_ups_change_no_merge():
 
 
 def test_the_class_table_is_cached_and_a_damaged_copy_is_rebuilt(tmp_path, monkeypatch):
-    from tokenizer_core.text import native
+    from tokenizer_core.kernel import native
 
     monkeypatch.setenv("TOKENIZER_PLAYGROUND_CACHE", str(tmp_path))
     fresh = native._build_class_table()

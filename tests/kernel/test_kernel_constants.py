@@ -1,7 +1,7 @@
 """The integer codes Python passes into the kernel are the ones the kernel was compiled with.
 
 kernels/src/codes.h defines them once; the module exports each under its C name, and
-tokenizer_core/text/kernel_codes.py holds them as enums. A code changed on one side only fails
+tokenizer_core/kernel/codes.py holds them as enums. A code changed on one side only fails
 here, not silently in a split that counts the wrong pieces.
 """
 
@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from tokenizer_core.text import native
-from tokenizer_core.text.kernel_codes import (
+from tokenizer_core.kernel import native
+from tokenizer_core.kernel.codes import (
     CASELESS_SHIFT,
     CharClass,
     ChunkRule,

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from bench import fuzz_kernel as fuzz
-from tokenizer_core.text.native import available
+from tokenizer_core.kernel.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not installed")
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from tests._texts import TRICKY, real_lines
 from tokenizer_core.bpe.kernel import kernel_encoder
 from tokenizer_core.io.references import load_reference
+from tokenizer_core.kernel.native import available
 from tokenizer_core.text.byte_level import ByteLevel
-from tokenizer_core.text.native import available
 from tokenizer_core.text.pre_tokenizers import Sequence
 from tokenizer_core.text.splitting import Split
 

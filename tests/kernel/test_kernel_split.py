@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from tokenizer_core.bpe.kernel import SplitByRegex, kernel_encoder
 from tokenizer_core.fast.byte_level import ByteLevelFastPath
 from tokenizer_core.io.references import load_reference
+from tokenizer_core.kernel.native import available
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.text.byte_level import ByteLevel
-from tokenizer_core.text.native import available
 from tokenizer_core.text.pre_tokenizers import Sequence
 from tokenizer_core.text.splitting import Split
 

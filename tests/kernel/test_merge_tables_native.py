@@ -184,7 +184,7 @@ def test_the_encoder_from_packed_ids_encodes_as_the_one_from_python(pure):
 
 
 def test_packed_merges_of_a_broken_size_are_refused():
-    from tokenizer_core.text.native import class_table
+    from tokenizer_core.kernel.native import class_table
 
     symbols = bytes_to_unicode()
     strs = [symbols[b] for b in range(256)]

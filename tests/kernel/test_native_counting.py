@@ -7,8 +7,8 @@ import pytest
 
 from tests._texts import real_lines
 from tokenizer_core.corpus.loading import load_sample
-from tokenizer_core.text.kernel_codes import PieceSplit
-from tokenizer_core.text.native import available
+from tokenizer_core.kernel.codes import PieceSplit
+from tokenizer_core.kernel.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not installed")
 
@@ -62,8 +62,8 @@ def test_byte_symbol_counts_equal_the_python_mapping() -> None:
     U+FFFD) are summed under one key."""
     from collections import Counter
 
+    from tokenizer_core.kernel.native import class_table, kernel
     from tokenizer_core.text.counting import _byte_mapped
-    from tokenizer_core.text.native import class_table, kernel
 
     text = "héllo wörld 字字 😀x \t\n a\ud800 a\udfff a\ufffd ÿ\x00\x7f\x80 \u2028 hello\n"
     counter = kernel().PieceCounter(class_table(), PieceSplit.GPT2)

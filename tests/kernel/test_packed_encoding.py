@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.io.references import load_reference
-from tokenizer_core.text.native import available
+from tokenizer_core.kernel.native import available
 from tokenizer_core.types import Encoding
 
 pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not installed")
@@ -158,7 +158,7 @@ def test_packed_ids_refuses_misuse_and_leaves_other_objects_to_the_caller() -> N
        shifts=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**4)), min_size=6, max_size=6))
 def test_rows_concatenated_and_shifted_in_the_kernel_equal_the_builders(parts, shifts) -> None:
     from tokenizer_core.fast import columns
-    from tokenizer_core.text import native
+    from tokenizer_core.kernel import native
 
     rows = [columns.pack(*zip(*p)) if p else b"" for p in parts]
     bases, words = [b for b, _ in shifts[:len(rows)]], [w for _, w in shifts[:len(rows)]]

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenizer_core.io.references import load_reference
+from tokenizer_core.kernel.native import available, class_table, kernel
 from tokenizer_core.text.byte_level import ByteLevel
-from tokenizer_core.text.native import available, class_table, kernel
 from tokenizer_core.text.regex_program import compile_program
 
 pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not built")

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from tests._texts import real_lines
 from tokenizer_core.fast.split import SplitFastPath
 from tokenizer_core.io.hf_json import pre_tokenizer_from_hf, tokenizer_from_hf
+from tokenizer_core.kernel import native
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.text import native
 
 tokenizers = pytest.importorskip("tokenizers")
 pytestmark = pytest.mark.skipif(not native.available(), reason="the split runs in the kernel")

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests._texts import real_lines
-from tokenizer_core.text import native
+from tokenizer_core.kernel import native
 from tokenizer_core.unigram import native_lattice
 from tokenizer_core.unigram.em import EMState, piece_keys
 from tokenizer_core.unigram.native_lattice import NativeLattices, native_corpus, native_seed

@@ -90,7 +90,7 @@ def test_metadata_version_commands_and_pins(built, wheel_names):
 def test_imports_and_data_work_from_site_packages(env_bin, tmp_path):
     code = ("import json, tokenizer_core, ui, tokenizer_kernel\n"
             "from tokenizer_core import load_sample\n"
-            "from tokenizer_core.text import native\n"
+            "from tokenizer_core.kernel import native\n"
             "from tokenizer_core.corpus.stats_cache import SHIPPED_FOLDER\n"
             "print(json.dumps({'files': [tokenizer_core.__file__, ui.__file__, tokenizer_kernel.__file__],"
             " 'kernel': native.available(), 'default': len(load_sample('default').text),"

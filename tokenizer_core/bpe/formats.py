@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tokenizer_core.errors import FormatError
-from tokenizer_core.text import native
+from tokenizer_core.kernel import native
 
 
 def merges_from_json(merges: Any) -> list[tuple[str, str]]:

@@ -1,6 +1,6 @@
 """The compiled kernel for byte-level BPE encoding, and when it applies.
 
-``tokenizer_kernel`` (see :mod:`tokenizer_core.text.native`) pre-tokenizes with the GPT-2 or
+``tokenizer_kernel`` (see :mod:`tokenizer_core.kernel.native`) pre-tokenizes with the GPT-2 or
 cl100k_base pattern, merges each piece's bytes and assembles ids, token strings, offsets and
 word ids in C. Any other split pattern (o200k, Llama 3, Qwen, Tekken, a tokenizer.json's own) is
 compiled for the kernel's backtracking matcher (:mod:`tokenizer_core.text.regex_program`, an
@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import regex
 
+from tokenizer_core.kernel.codes import SplitPattern
+from tokenizer_core.kernel.native import available, class_table, kernel
 from tokenizer_core.text.byte_level import (
     CL100K_PATTERN,
     CL100K_PORTABLE_PATTERN,
@@ -41,8 +43,6 @@ from tokenizer_core.text.byte_level import (
     ByteLevel,
     bytes_to_unicode,
 )
-from tokenizer_core.text.kernel_codes import SplitPattern
-from tokenizer_core.text.native import available, class_table, kernel
 from tokenizer_core.text.patterns import python_pattern
 from tokenizer_core.text.regex_program import compile_program
 

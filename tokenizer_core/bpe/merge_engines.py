@@ -27,7 +27,7 @@ from bisect import insort
 from typing import Any
 
 from tokenizer_core.bpe.pair_stats import QueueEntry, merge_everywhere, pair_queue
-from tokenizer_core.text.native import available, kernel
+from tokenizer_core.kernel.native import available, kernel
 
 #: A pair key with how often it occurs.
 Scored = tuple[int, int]

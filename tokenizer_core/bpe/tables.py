@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Optional
 
 from tokenizer_core.errors import TokenizerError
+from tokenizer_core.kernel import native
 from tokenizer_core.model_base import checked_vocab
-from tokenizer_core.text import native
 from tokenizer_core.types import MAX_TOKEN_ID
 
 

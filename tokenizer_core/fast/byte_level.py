@@ -46,9 +46,9 @@ from tokenizer_core.bpe.model import BPE
 from tokenizer_core.fast.columns import ENDS, STARTS, ColumnBuilder, column, with_positions
 from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.fast.protocol import PlannedPath, stage_name
+from tokenizer_core.kernel.native import default_threads
 from tokenizer_core.text.byte_level import ByteLevel, chunk_piece
 from tokenizer_core.text.input_checks import MAX_INPUT_CHARS
-from tokenizer_core.text.native import default_threads
 from tokenizer_core.text.normalized import original_spans, unit_alignment
 from tokenizer_core.text.normalizers import NFC, NFD, NFKC, NFKD
 from tokenizer_core.types import CACHE_LIMIT, Encoding, Offsets

@@ -41,8 +41,8 @@ from tokenizer_core.fast import columns as packed_columns
 from tokenizer_core.fast.assembly import ChunkEntry, match_spans
 from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.fast.protocol import PlannedPath
-from tokenizer_core.text import native
-from tokenizer_core.text.kernel_codes import ChunkRule
+from tokenizer_core.kernel import native
+from tokenizer_core.kernel.codes import ChunkRule
 
 __all__ = ["RULE_PIECES", "RULE_SPACES", "RULE_WORDS", "CompiledChunks", "TablePath", "token_strings"]
 

@@ -98,7 +98,7 @@ def concat_shifted(parts: Sequence[bytes], bases: Sequence[int], words: Sequence
     >>> [column(joined, k).tolist() for k in (IDS, STARTS, ENDS, WORDS)]
     [[5, 9], [3, 5], [5, 6], [0, 1]]
     """
-    from tokenizer_core.text import native  # (the layout itself needs no kernel)
+    from tokenizer_core.kernel import native  # (the layout itself needs no kernel)
 
     parts = list(parts)
     concat = getattr(native.kernel(), "concat_shifted", None) if native.available() else None

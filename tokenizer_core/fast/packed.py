@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Optional
 
 from tokenizer_core.fast import columns
-from tokenizer_core.text import native
+from tokenizer_core.kernel import native
 from tokenizer_core.types import Encoding
 
 __all__ = ["PackedEncoding"]

@@ -33,9 +33,9 @@ from tokenizer_core.bpe.model import BPE
 from tokenizer_core.fast.assembly import ChunkEntry
 from tokenizer_core.fast.chunk_table import RULE_PIECES, CompiledChunks, TablePath, token_strings
 from tokenizer_core.fast.protocol import stage_name
-from tokenizer_core.text import native
-from tokenizer_core.text.kernel_codes import SplitPattern
-from tokenizer_core.text.native import class_table
+from tokenizer_core.kernel import native
+from tokenizer_core.kernel.codes import SplitPattern
+from tokenizer_core.kernel.native import class_table
 from tokenizer_core.text.patterns import python_pattern
 from tokenizer_core.text.pre_tokenizer_base import Sequence
 from tokenizer_core.text.regex_program import compile_program

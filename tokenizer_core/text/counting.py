@@ -28,9 +28,9 @@ from typing import Any, Optional, Protocol
 import regex
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.text.kernel_codes import PieceSplit
+from tokenizer_core.kernel.codes import PieceSplit
+from tokenizer_core.kernel.native import available
 from tokenizer_core.text.line_chunks import line_chunks
-from tokenizer_core.text.native import available
 from tokenizer_core.text.surrogates import utf8_of
 from tokenizer_core.types import ProgressCallback, no_progress
 

@@ -8,8 +8,8 @@ same, piece for piece and in order, whatever the number of threads.
 
 The counter itself is kernels/src/counter.c.
 
->>> from tokenizer_core.text.kernel_codes import PieceSplit
->>> from tokenizer_core.text.native import available
+>>> from tokenizer_core.kernel.codes import PieceSplit
+>>> from tokenizer_core.kernel.native import available
 >>> not available() or count_native(["a b a\\n", "b c\\n"], how=PieceSplit.WHITESPACE, threads=2) == {"a": 2, "b": 2, "c": 1}
 True
 """
@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Optional
 
-from tokenizer_core.text.kernel_codes import PieceSplit
+from tokenizer_core.kernel.codes import PieceSplit
+from tokenizer_core.kernel.native import class_table, default_threads, kernel
 from tokenizer_core.text.line_chunks import line_chunks
-from tokenizer_core.text.native import class_table, default_threads, kernel
 from tokenizer_core.types import ProgressCallback, no_progress
 
 __all__ = ["count_native"]

@@ -22,7 +22,7 @@ from typing import Any, Optional
 import numpy as np
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.text import native
+from tokenizer_core.kernel import native
 from tokenizer_core.unigram.words import WordTable
 
 

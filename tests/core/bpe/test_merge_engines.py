@@ -6,7 +6,7 @@ import pytest
 
 from tokenizer_core.bpe import merge_engines
 from tokenizer_core.bpe.merge_engines import FirstSeenEngine, KernelEngine, QueueEngine, choose_engine
-from tokenizer_core.text.native import available
+from tokenizer_core.kernel.native import available
 
 WORDS, COUNTS = [[0, 1, 2], [0, 1]], [3, 1]
 

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests._texts import real_lines
+from tokenizer_core.kernel.codes import PieceSplit
+from tokenizer_core.kernel.native import available
 from tokenizer_core.text import counting
-from tokenizer_core.text.kernel_codes import PieceSplit
-from tokenizer_core.text.native import available
 from tokenizer_core.text.normalizers import NFKC, BertNormalizer, Lowercase
 from tokenizer_core.text.pre_tokenizers import (
     BertPreTokenizer,

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests._texts import real_lines
 from tokenizer_core.fast.byte_level import ByteLevelFastPath
 from tokenizer_core.io.hf_json import tokenizer_from_hf
-from tokenizer_core.text import native
+from tokenizer_core.kernel import native
 
 tokenizers = pytest.importorskip("tokenizers")
 pytestmark = pytest.mark.skipif(not native.available(), reason="the whole-text piece runs in the kernel only")

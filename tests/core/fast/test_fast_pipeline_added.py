@@ -19,11 +19,11 @@ from tokenizer_core.fast.byte_level import ByteLevelFastPath
 from tokenizer_core.fast.columns import ColumnBuilder
 from tokenizer_core.fast.packed import PackedEncoding
 from tokenizer_core.io.references import load_reference
+from tokenizer_core.kernel.native import available
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.text.added_vocabulary import AddedToken
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.input_checks import guarded
-from tokenizer_core.text.native import available
 from tokenizer_core.types import Encoding
 
 pytestmark = pytest.mark.skipif(not available(), reason="the compiled kernel is not installed")

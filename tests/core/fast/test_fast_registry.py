@@ -14,8 +14,8 @@ from tokenizer_core.fast.assembly import ChunkEntry, ChunkSteps
 from tokenizer_core.fast.protocol import FastPath
 from tokenizer_core.fast.registry import FAST_PATHS, FastPathSlot, choose, explain_fast_path
 from tokenizer_core.io.references import load_reference
+from tokenizer_core.kernel import native
 from tokenizer_core.pipeline import Tokenizer
-from tokenizer_core.text import native
 from tokenizer_core.text.byte_level import ByteLevel
 from tokenizer_core.text.normalizers import NFKC, BertNormalizer, Lowercase
 from tokenizer_core.text.pre_tokenizer_base import Sequence

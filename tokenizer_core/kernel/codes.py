@@ -58,7 +58,7 @@ class ChunkRule(IntEnum):
 
 
 class CharClass(IntFlag):
-    """Bits of the kernel's character class table (built in :mod:`tokenizer_core.text.native`)."""
+    """Bits of the kernel's character class table (built in :mod:`tokenizer_core.kernel.native`)."""
 
     LETTER = 1  #: ``\\p{L}``
     DIGIT = 2  #: ``\\p{N}``

@@ -23,7 +23,7 @@ from typing import Any
 import regex
 
 from tokenizer_core.cache_paths import cache_dir
-from tokenizer_core.text.kernel_codes import CASELESS_SHIFT, CharClass
+from tokenizer_core.kernel.codes import CASELESS_SHIFT, CharClass
 
 try:  # built by `pip install .` (setup.py; requirements.txt installs it); optional by design
     import tokenizer_kernel as _kernel
