@@ -186,6 +186,33 @@ def _forget(context) -> None:
     context.clear_permissions()
 
 
+def _scan_component_manifests_once() -> None:
+    """Every AppTest's first run scans the installed distributions for Streamlit component manifests
+    (``BidiComponentManager.discover_and_register_components``): it parses the metadata of all ~200
+    packages, 0.7 s of an AppTest's 0.8 s on this project's pages, and there are hundreds of AppTests.
+    A real server scans once at start (``Runtime``); the packages do not change during a test run, so
+    each test process scans once too, and every AppTest gets that answer (a fresh list each time)."""
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:  # an older streamlit, or none: nothing is scanned per AppTest
+        return
+    scan = manifest_scanner.scan_component_manifests
+    if getattr(scan, "tp_once", False):
+        return
+    found: list = []
+
+    def once(max_workers=None):  # noqa: ANN001, ANN202 (streamlit's own signature)
+        if not found:
+            found.append(scan(max_workers))
+        return list(found[0])
+
+    once.tp_once = True
+    manifest_scanner.scan_component_manifests = once
+
+
+_scan_component_manifests_once()
+
+
 @pytest.fixture(autouse=True)
 def router_mode_for_apptest(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let AppTest run the app as the real server does after its first request.
