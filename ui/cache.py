@@ -179,6 +179,8 @@ RESIDUES = Table("residues", max_entries=8, holds="residue and glitch token tabl
 LESSONS = Table("lessons", max_entries=64, holds="lessons parsed and checked, by digest of the lesson file")
 #: A lesson step's figure: key (digest of the figure's checked inputs, corpus digest or "" when the figure reads no corpus).
 LESSON_FIGURES = Table("lesson-figures", max_entries=256, holds="lesson figures, by digest of their inputs and corpus digest")
+#: A lesson chart's Vega-Lite spec: key (digest of the chart's data, dark theme?, presenter mode?).
+LESSON_CHARTS = Table("lesson-charts", max_entries=256, holds="lesson charts' Vega-Lite specs, by digest of the chart and its style")
 
 TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, WORD_COUNTS, CORPUS_STATS, DOWNLOADS, VOCABULARY,
                              TOKEN_COUNTS,

@@ -9,13 +9,17 @@ Altair charts, for the page (with PNG/SVG downloads) and as SVG for the handout.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import json
 from typing import Any
 
 import altair as alt
 import pandas as pd
 
 from tokenizer_core.lessons.figure_types import Chart
-from ui.widgets.export import altair_image
+from ui import cache
+from ui.widgets.export import altair_image, vega_spec
 from ui.widgets.export_theme import LIGHT, ChartStyle
 
 CHART_HEIGHT = 280  # pixels of a lesson chart outside presenter mode (grown like its text within it)
@@ -51,6 +55,28 @@ def altair_of(chart: Chart, *, style: ChartStyle) -> Any:
         layers.append(rule.encode(x=alt.X(f"x:{x_type}")))
     # The plot grows with the text: presenter mode's larger labels never squeeze the plot area.
     return alt.layer(*layers).properties(height=style.size(CHART_HEIGHT), title=chart.name)
+
+
+def lesson_spec(chart: Chart, *, style: ChartStyle) -> Any:
+    """:func:`altair_of` as a Vega-Lite spec, built once per chart and style for the whole server (a
+    class of forty reruns the same step at once, and building the Altair chart was half of each
+    rerun), a fresh copy each call; the Altair chart itself when its data is past Altair's inline
+    limit. Keyed by the chart's content, never by a lesson's name.
+
+    >>> a = lesson_spec(Chart("t", "x", "y", ({"x": 1, "y": 2, "series": "s"},)), style=LIGHT)
+    >>> a == lesson_spec(Chart("t", "x", "y", ({"x": 1, "y": 2, "series": "s"},)), style=LIGHT), a["title"]
+    (True, 't')
+    """
+    data = json.dumps(dataclasses.asdict(chart), sort_keys=True, default=repr, ensure_ascii=False)
+    key = (cache.digest_text(data), style.dark, style.presenter)
+    spec = cache.LESSON_CHARTS.get(key)
+    if spec is None:
+        built = altair_of(chart, style=style)
+        spec = vega_spec(built)
+        if spec is None:
+            return built
+        cache.LESSON_CHARTS.put(key, spec)
+    return copy.deepcopy(spec)  # the stored spec is never handed out: a caller may change its copy
 
 
 def whole_numbers(values: Any) -> bool:

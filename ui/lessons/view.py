@@ -30,7 +30,7 @@ from tokenizer_core.lessons.figures import FIGURES
 from ui import cache
 from ui import session as state
 from ui.lessons import PREFIX, links, live
-from ui.lessons.charts import altair_of
+from ui.lessons.charts import lesson_spec
 from ui.widgets import display, export
 from ui.widgets.safe_html import render_html
 from ui.widgets.text import escape_markdown
@@ -74,7 +74,7 @@ def render_figure(result: FigureResult, *, key: str) -> None:
         st.caption(escape_markdown(row.label))
         render_html(_chips(row, order))
     for i, chart in enumerate(result.charts):
-        export.altair_chart(lambda style, c=chart: altair_of(c, style=style), key=f"{key}_chart{i}",
+        export.altair_chart(lambda style, c=chart: lesson_spec(c, style=style), key=f"{key}_chart{i}",
                             name=f"lesson {chart.x_title} {chart.y_title}")
     for i, table in enumerate(result.tables):
         st.caption(escape_markdown(table.name))

@@ -153,7 +153,7 @@ def altair_chart(chart: Any, *, key: str, name: str, container: Any = None, styl
     if callable(chart):
         chart = chart(style)
     kwargs.setdefault("width", "stretch")
-    spec = chart if isinstance(chart, dict) else _spec(chart)
+    spec = chart if isinstance(chart, dict) else vega_spec(chart)
     if spec is None:  # more rows than Altair inlines: Streamlit's own path sends them as Arrow
         shown = where.altair_chart(style_altair(chart, style), key=key, **kwargs)
     else:
@@ -175,7 +175,7 @@ def chart_downloads(chart: Callable[[ChartStyle], Any], *, key: str, name: str, 
     _buttons(key, name, lambda fmt: altair_image(chart(style), fmt, style), box)
 
 
-def _spec(chart: Any) -> Optional[dict[str, Any]]:
+def vega_spec(chart: Any) -> Optional[dict[str, Any]]:
     """The chart's Vega-Lite spec, unchecked (the charts are ours; checking every chart against the
     schema on every rerun took ~40 ms of each step on the BPE page), or None when its data is over
     Altair's inline limit (5,000 rows)."""
