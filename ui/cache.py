@@ -184,4 +184,5 @@ LESSON_CHARTS = Table("lesson-charts", max_entries=256, holds="lesson charts' Ve
 
 TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, WORD_COUNTS, CORPUS_STATS, DOWNLOADS, VOCABULARY,
                              TOKEN_COUNTS,
-                             VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, PROBES, RESIDUES, LESSONS, LESSON_FIGURES)
+                             VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, PROBES, RESIDUES, LESSONS, LESSON_FIGURES,
+                             LESSON_CHARTS)
