@@ -82,3 +82,36 @@ def test_upload_errors_are_kept_and_said_on_every_rerun(session):
     files = upload_memo.describe(big)
     with pytest.raises(CorpusError, match="add up to"):
         upload_memo.check_total((f.size for f in files), max_bytes=25)
+
+
+def test_a_run_stopped_for_a_rerun_keeps_the_text_being_pasted(monkeypatch):
+    """A key press while the pasted text is being committed stops that run for a rerun, before the page
+    saves its widgets' values. Streamlit keeps every widget's value across such a run, so the next run
+    must not put back the older saved copies: the user's text stays (seen once, under load, as a pasted
+    text replaced by an empty box). A visit to another page still gets its values back."""
+    import streamlit as st
+
+    from ui import session
+    from ui.corpus import state as corpus_state
+
+    ss: dict = {}
+    runs = iter(range(1, 100))
+    monkeypatch.setattr(st, "session_state", ss)
+
+    def corpus_run(*, finished: bool, typed: str | None = None) -> None:
+        ss[session._RUN] = next(runs)
+        corpus_state.restore()
+        if typed is not None:  # the browser sends the widget's new value with the rerun
+            ss["corpus_paste"] = typed
+        if finished:
+            corpus_state.remember("paste")
+
+    ss["corpus_source"] = "paste"
+    corpus_run(finished=True, typed="old text")
+    corpus_run(finished=False, typed="the text being pasted")  # stopped before it saved its widgets
+    corpus_run(finished=True)
+    assert ss["corpus_paste"] == "the text being pasted"
+    ss[session._RUN] = next(runs)  # a run of another page: the Corpus widgets are not drawn
+    ss["corpus_paste"] = "a value Streamlit brought back from code"
+    corpus_run(finished=True)
+    assert ss["corpus_paste"] == "the text being pasted"  # the last saved copy, not a stale one

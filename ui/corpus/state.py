@@ -28,6 +28,7 @@ KEPT = tuple(dict.fromkeys(k for keys in WIDGETS.values() for k in keys))
 DEFAULTS = {"corpus_source": "sample", "corpus_paste": "", "corpus_paste_name": "pasted text",
             "corpus_replace": False}
 _DRAWN = "corpus_drawn"  # (app run number, widget keys drawn in it)
+_STARTED = "corpus_started"  # the app run number of the page's last run that began drawing
 
 
 def _saved(key: str) -> str:
@@ -42,7 +43,14 @@ def restore(*, active_sample: Optional[str] = None) -> None:
     """
     ss = st.session_state
     run, drawn = ss.get(_DRAWN, (None, ()))
-    live = set(drawn) if run == state.run_number() - 1 else set()
+    previous = state.run_number() - 1
+    live = set(drawn) if run == previous else set()
+    if ss.get(_STARTED) == previous and run != previous:
+        # The previous run was this page's and was stopped for a rerun before it ended (a key press
+        # while the text was being committed): Streamlit keeps every widget's value across such a
+        # run, so they are the user's latest. Put back the saved copies, and a pasted text was lost.
+        live = set(KEPT)
+    ss[_STARTED] = previous + 1
     for key in KEPT:
         if key in live and key in ss:
             continue  # on screen in the previous run: the value is the user's latest
