@@ -35,6 +35,9 @@ def test_lattice_page_with_a_hostile_text(streamlit_server, browser_page):
     box = page.locator(".st-key-lattice_text input")
     box.fill("pug")
     box.press("Enter")
+    # The run for "pug" has drawn its table (idle alone could be seen before that run even starts):
+    # no run is under way when the next tab is clicked.
+    expect(page.get_by_text("Back from position 3").first).to_be_visible(timeout=30_000)
     wait_idle(page)
     expect(box).to_have_value("pug")
     page.get_by_role("tab", name="Subword sampling").click()
