@@ -1,5 +1,5 @@
 """The Lattice page: pick a Unigram model and a text, then see the lattice of one of its pieces,
-the Viterbi walk, the n-best list, sampling, BPE-dropout, and how the model was trained.
+the Viterbi walk, the n-best list, the fewest-token path, sampling, BPE-dropout, and how the model was trained.
 
 The tabs run lazily, as on the Compare page: only the open one is computed (the lattice itself is
 built only for the four tabs that draw it). The open tab is in the address like every input.
@@ -24,19 +24,21 @@ from ui.lattice.choices import (
     choose_text,
     model_pieces,
 )
+from ui.lattice.fewest import FEWEST_PARAMS, render_fewest
 from ui.lattice.graph import VITERBI_COLOUR, lattice_figure
 from ui.widgets import display
 from ui.widgets.export import plotly_chart
 from ui.widgets.text import escape_markdown
 
-TABS = ("Lattice", "Viterbi table", "n-best and entropy", "Subword sampling", "BPE-dropout", "Training")
+TABS = ("Lattice", "Viterbi table", "n-best and entropy", "Fewest tokens", "Subword sampling", "BPE-dropout",
+        "Training")
 TAB = PREFIX + "tab"  # the open tab, in the address like every input (?lattice_tab=Viterbi+table)
 TAB_PARAM = url_state.choice(TAB, TAB, TABS, default=TABS[0])
 
 
 def render_page() -> None:
     """The whole page (called by ``pages/lattice.py``)."""
-    params = (*MODEL_PARAMS, *TEXT_PARAMS, *views.URL_PARAMS, TAB_PARAM)
+    params = (*MODEL_PARAMS, *TEXT_PARAMS, *views.URL_PARAMS, *FEWEST_PARAMS, TAB_PARAM)
     url_state.seed(params)
     display.intro("A Unigram model scores every way to cut a piece of text into vocabulary pieces; the "
                   "**lattice** holds them all. Viterbi finds the best path; sampling draws others "
@@ -61,7 +63,7 @@ def render_page() -> None:
         piece = piece[:MAX_PIECE_CHARS]
     # Only the open tab runs (Streamlit reruns the page when another is picked): a click costs the
     # view on show, not six of them.
-    graph, viterbi, nbest, sampling, dropout, training = st.tabs(TABS, key=TAB, on_change="rerun")
+    graph, viterbi, nbest, fewest, sampling, dropout, training = st.tabs(TABS, key=TAB, on_change="rerun")
     if dropout.open:
         with dropout:
             views.render_dropout()
@@ -77,6 +79,9 @@ def render_page() -> None:
             with nbest:
                 k = int(st.number_input("n", min_value=1, max_value=100, key=PREFIX + "nbest"))
                 views.render_nbest(lattice, k=k)
+        elif fewest.open:
+            with fewest:
+                render_fewest(lattice, chosen)
         elif sampling.open:
             with sampling:
                 views.render_sampling(lattice)

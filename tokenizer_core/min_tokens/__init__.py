@@ -1,0 +1,8 @@
+"""Minimum-token segmentation (PathPiece, Schmidt et al., 2024): the path through a Unigram lattice
+with the fewest tokens, its ties broken as the paper does, and a corpus measurement of what fewer
+tokens cost in likelihood against Viterbi's path."""
+
+from tokenizer_core.min_tokens.measure import Difference, FewestReport, compare_on_pieces, count_pieces
+from tokenizer_core.min_tokens.paths import TIES, FewestCount, fewest_count, fewest_tokens
+
+__all__ = ["TIES", "Difference", "FewestCount", "FewestReport", "compare_on_pieces", "count_pieces", "fewest_count", "fewest_tokens"]
