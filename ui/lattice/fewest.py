@@ -3,7 +3,7 @@ piece on show, the ties between shortest paths, and a measurement on the active 
 fewer tokens cost in likelihood (:mod:`tokenizer_core.min_tokens`).
 
 >>> course_counts()[:2]
-[('hug', 10), ('pug', 5)]
+[('pun', 12), ('hug', 10)]
 """
 
 from __future__ import annotations
