@@ -115,3 +115,34 @@ def test_a_run_stopped_for_a_rerun_keeps_the_text_being_pasted(monkeypatch):
     ss["corpus_paste"] = "a value Streamlit brought back from code"
     corpus_run(finished=True)
     assert ss["corpus_paste"] == "the text being pasted"  # the last saved copy, not a stale one
+
+
+def test_a_run_stopped_before_the_page_began_keeps_the_text_just_committed(monkeypatch):
+    """The text is committed (Ctrl+Enter) and a key press in the name box stops that run before the
+    Corpus page even began drawing (seen in a clean-clone browser test under load: "The pasted text is
+    empty" after Use this text). The widget's on_change saved the text when the user committed it, so
+    the next run's restore puts back that text, not the copy saved before it."""
+    import streamlit as st
+
+    from ui import session
+    from ui.corpus import state as corpus_state
+
+    ss: dict = {}
+    runs = iter(range(1, 100))
+    monkeypatch.setattr(st, "session_state", ss)
+
+    def corpus_run() -> None:
+        ss[session._RUN] = next(runs)
+        corpus_state.restore()
+        corpus_state.remember("paste")
+
+    ss["corpus_source"] = "paste"
+    ss["corpus_paste"] = ""
+    corpus_run()
+    ss["corpus_paste"] = "the text just committed"  # the browser's new value, then Streamlit's callback
+    corpus_state.save_now("corpus_paste")
+    ss[session._RUN] = next(runs)  # that run is stopped before the page's restore
+    corpus_run()
+    assert ss["corpus_paste"] == "the text just committed"
+    corpus_state.save_now("corpus_missing")  # a key the session does not hold: nothing is saved
+    assert "corpus_saved_missing" not in ss

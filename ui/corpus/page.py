@@ -93,7 +93,7 @@ def render_page() -> None:
     )
     source = st.radio(
         "Where should the text come from?", list(SOURCES), format_func=SOURCES.get, horizontal=True,
-        key="corpus_source",
+        key="corpus_source", on_change=corpus_state.save_now, args=("corpus_source",),
     )
     {"sample": _sample_source, "upload": _upload_source}.get(source, _paste_source)()
     _show_message()
@@ -102,7 +102,8 @@ def render_page() -> None:
 
 
 def _sample_source() -> None:
-    choice = st.selectbox("Sample", list(SAMPLES), format_func=lambda n: SAMPLES[n].title, key="corpus_sample")
+    choice = st.selectbox("Sample", list(SAMPLES), format_func=lambda n: SAMPLES[n].title, key="corpus_sample",
+                          on_change=corpus_state.save_now, args=("corpus_sample",))
     st.caption(SAMPLES[choice].description)
     st.button("Use this sample", key="corpus_use_sample", type="primary", on_click=_use_sample)
 
@@ -134,7 +135,7 @@ def _upload_source() -> None:
                          key="corpus_column")
     st.checkbox(
         "Replace invalid bytes with U+FFFD (otherwise files that are not valid text are refused)",
-        key="corpus_replace", disabled=bool(counted),  # a counts file is read as it is, or refused
+        key="corpus_replace", on_change=corpus_state.save_now, args=("corpus_replace",), disabled=bool(counted),  # a counts file is read as it is, or refused
     )
     st.button(
         "Use uploaded files", key="corpus_use_upload", type="primary", disabled=not ready, on_click=_use_upload
@@ -142,8 +143,10 @@ def _upload_source() -> None:
 
 
 def _paste_source() -> None:
-    st.text_area("Text", key="corpus_paste", height=180, placeholder="Type or paste any text, in any language…")
-    st.text_input("Name for this corpus", key="corpus_paste_name", max_chars=80)
+    st.text_area("Text", key="corpus_paste", height=180, placeholder="Type or paste any text, in any language…",
+                 on_change=corpus_state.save_now, args=("corpus_paste",))
+    st.text_input("Name for this corpus", key="corpus_paste_name", max_chars=80,
+                  on_change=corpus_state.save_now, args=("corpus_paste_name",))
     st.button("Use this text", key="corpus_use_paste", type="primary", on_click=_use_paste)
 
 

@@ -7,7 +7,9 @@ box although the pasted text is still the active corpus. :func:`restore`
 (before the widgets are drawn) puts back the last value of every widget the
 previous run did not draw; :func:`remember` (after) saves the values of the
 widgets drawn. Saved copies live under ``corpus_saved_*`` keys, which no widget
-owns.
+owns. Each kept widget's ``on_change`` (:func:`save_now`) also saves its value the moment the user
+changes it: Streamlit calls it before the run that the change starts, so the saved copy is the
+user's latest even when that run is stopped before the page saves anything.
 """
 
 from __future__ import annotations
@@ -60,6 +62,13 @@ def restore(*, active_sample: Optional[str] = None) -> None:
             ss[key] = DEFAULTS[key]
         elif key == "corpus_sample" and active_sample is not None:
             ss[key] = active_sample
+
+
+def save_now(key: str) -> None:
+    """A kept widget's ``on_change``: its saved copy becomes the value the user just gave it."""
+    ss = st.session_state
+    if key in ss:
+        ss[_saved(key)] = ss[key]
 
 
 def remember(source: str) -> None:
