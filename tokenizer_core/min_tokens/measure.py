@@ -96,16 +96,20 @@ def compare_on_pieces(model: Unigram, counted: Iterable[tuple[str, int]], *, exa
 def count_pieces(lines: Iterable[str], split: Callable[[str], list[str]], *, max_chars: int = 200_000,
                  top: int = 3000) -> list[tuple[str, int]]:
     """The ``top`` commonest pieces that ``split`` cuts the first ``max_chars`` characters of ``lines``
-    into (whole lines only, at least one), commonest first, with their counts.
+    into, commonest first, with their counts (the last line read is cut at the limit: a corpus of one
+    50 MB line is read for its first ``max_chars``).
 
     >>> count_pieces(["a b a", "c a", "b b"], str.split, max_chars=8, top=2)
     [('a', 3), ('b', 1)]
     """
+    if max_chars < 1 or top < 1:
+        raise TokenizerError(f"max_chars and top must be 1 or more, got {max_chars} and {top}")
     counts: Counter[str] = Counter()
     read = 0
     for line in lines:
-        if read and read + len(line) > max_chars:
-            break
+        line = line[:max_chars - read]
         read += len(line)
         counts.update(split(line))
+        if read >= max_chars:
+            break
     return counts.most_common(top)

@@ -107,3 +107,20 @@ def test_the_corpus_measurement_adds_up_each_piece_by_its_count():
     assert report.tokens_saved == pytest.approx(1 - report.fewest_tokens / report.viterbi_tokens)
     lost = report.viterbi_log_prob - report.fewest_log_prob
     assert report.nats_per_token_saved == pytest.approx(lost / (report.viterbi_tokens - report.fewest_tokens))
+
+
+def test_counting_pieces_reads_at_most_max_chars_even_of_one_huge_line():
+    from tokenizer_core.min_tokens import count_pieces
+
+    seen: list[int] = []
+    huge = "ab " * 1_000_000
+
+    def split(line: str) -> list[str]:
+        seen.append(len(line))
+        return line.split()
+
+    assert count_pieces([huge, "never read"], split, max_chars=30, top=5) == [("ab", 10)]
+    assert seen == [30]
+    assert count_pieces(["x y", "y"], str.split, max_chars=100, top=1) == [("y", 2)]
+    with pytest.raises(TokenizerError, match="must be 1 or more"):
+        count_pieces([], str.split, max_chars=0)
