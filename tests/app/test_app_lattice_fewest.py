@@ -36,6 +36,7 @@ def test_the_course_model_shows_both_paths_the_ties_and_the_course_corpus_measur
     assert "Viterbi's path is one of them" in shown
     chips = html_bodies(at)
     assert ">ugs</span>" in chips and ">hu</span>" in chips  # h | ugs twice, then a random tie: hu | gs
+    assert "Greedy longest match" in shown and ">hug</span>" in chips  # hug | s: also two tokens here
     expected = compare_on_pieces(course_model(), course_counts())
     assert metric(at, "Tokens saved") == f"{expected.tokens_saved:.2%}"
     assert all(b.key != "lattice_fewest_measure" for b in at.button)  # measured at once

@@ -3,6 +3,7 @@ with the fewest tokens, its ties broken as the paper does, and a corpus measurem
 tokens cost in likelihood against Viterbi's path."""
 
 from tokenizer_core.min_tokens.measure import Difference, FewestReport, compare_on_pieces, count_pieces
-from tokenizer_core.min_tokens.paths import TIES, FewestCount, fewest_count, fewest_tokens
+from tokenizer_core.min_tokens.paths import TIES, FewestCount, all_fewest, fewest_count, fewest_tokens, longest_match
 
-__all__ = ["TIES", "Difference", "FewestCount", "FewestReport", "compare_on_pieces", "count_pieces", "fewest_count", "fewest_tokens"]
+__all__ = ["TIES", "Difference", "FewestCount", "FewestReport", "all_fewest", "compare_on_pieces", "count_pieces",
+           "fewest_count", "fewest_tokens", "longest_match"]

@@ -85,3 +85,51 @@ def fewest_count(lattice: Lattice) -> FewestCount:
     for pos in range(1, n + 1):
         ways[pos] = sum(ways[e.start] for e in lattice.edges_to(pos) if best[e.start] + 1 == best[pos])
     return FewestCount(int(best[n]), ways[n])
+
+
+def longest_match(lattice: Lattice) -> Segmentation:
+    """Greedy longest match from the left (WordPiece's way, and the simplest "longest token" rule):
+    often more tokens than :func:`fewest_tokens`.
+
+    >>> from tokenizer_core.unigram.lattice import PieceTrie
+    >>> lat = Lattice.build("abcd", PieceTrie([(p, i, -1.0) for i, p in enumerate(["a", "b", "c", "d", "ab", "bcd"])]))
+    >>> longest_match(lat).pieces, fewest_tokens(lat).pieces
+    (['ab', 'c', 'd'], ['a', 'bcd'])
+    """
+    path: list[LatticeEdge] = []
+    pos = 0
+    while pos < len(lattice.text):
+        edge = lattice.edges_from(pos)[-1]  # shortest first: the last is the longest
+        path.append(edge)
+        pos = edge.end
+    return Segmentation(tuple(path), math.fsum(e.log_prob for e in path))
+
+
+def all_fewest(lattice: Lattice, *, limit: int = 20) -> list[Segmentation]:
+    """Up to ``limit`` of the paths with the fewest tokens, likeliest first (ties: earlier cuts first);
+    when there are more than ``10 * limit`` such paths, the likeliest of the first ``10 * limit`` found.
+
+    >>> from tokenizer_core.unigram.lattice import PieceTrie
+    >>> lat = Lattice.build("aaa", PieceTrie([("a", 0, -1.0), ("aa", 1, -3.0)]))
+    >>> [(p.pieces, p.log_prob) for p in all_fewest(lat)]
+    [(['a', 'aa'], -4.0), (['aa', 'a'], -4.0)]
+    """
+    if limit < 1:
+        raise TokenizerError(f"limit must be 1 or more, got {limit}")
+    best = _fewest_to(lattice)
+    found: list[tuple[LatticeEdge, ...]] = []
+
+    def walk(pos: int, tail: tuple[LatticeEdge, ...]) -> None:
+        if len(found) >= limit * 10:  # enough to choose the likeliest from
+            return
+        if pos == 0:
+            found.append(tail)
+            return
+        for edge in lattice.edges_to(pos):
+            if best[edge.start] + 1 == best[pos]:
+                walk(edge.start, (edge, *tail))
+
+    walk(len(lattice.text), ())
+    paths = [Segmentation(p, math.fsum(e.log_prob for e in p)) for p in found]
+    paths.sort(key=lambda p: (-p.log_prob, p.boundaries))
+    return paths[:limit]

@@ -14,7 +14,14 @@ import random
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core.min_tokens import FewestReport, compare_on_pieces, count_pieces, fewest_count, fewest_tokens
+from tokenizer_core.min_tokens import (
+    FewestReport,
+    compare_on_pieces,
+    count_pieces,
+    fewest_count,
+    fewest_tokens,
+    longest_match,
+)
 from tokenizer_core.unigram.explain import COURSE_WORDS
 from tokenizer_core.unigram.lattice import Lattice, Segmentation
 from ui import session as state
@@ -57,6 +64,7 @@ def render_fewest(lattice: Lattice, chosen: Chosen) -> None:
     count = fewest_count(lattice)
     seed = int(st.number_input("Seed for a random tie-break (PathPieceR)", min_value=0, max_value=10**6, key=SEED, help="Walking back from the end, one of the tied last tokens is drawn."))
     _row("Fewest tokens, ties drawn at random", fewest_tokens(lattice, tie="random", rng=random.Random(seed)))
+    _row("Greedy longest match (not always the fewest)", longest_match(lattice))
     st.markdown(escape_markdown(
         f"{count.paths:,} different segmentation{'s' if count.paths != 1 else ''} of this piece use "
         f"the fewest, {count.tokens:,} token{'s' if count.tokens != 1 else ''}. "

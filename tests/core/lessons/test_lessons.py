@@ -42,7 +42,7 @@ def context() -> Context:
 
 def test_every_builtin_lesson_is_there_with_its_id():
     assert list(LESSONS) == list(BUILTIN_IDS)
-    assert len(BUILTIN_IDS) == 12 and all(lesson.steps for lesson in LESSONS.values())
+    assert len(BUILTIN_IDS) == 13 and all(lesson.steps for lesson in LESSONS.values())
 
 
 def _engine_check(args: dict, values: dict, ctx: Context) -> None:
@@ -116,8 +116,36 @@ def _engine_check(args: dict, values: dict, ctx: Context) -> None:
                 assert values[f"aligned:{name}"] and values[f"rule:{name}"] == "single digits"
             if name == "cl100k_base":
                 assert values[f"rule:{name}"] == "from the left" and not values[f"aligned:{name}"]
+    elif kind == "fewest_tokens":
+        _check_fewest(args, values)
     else:  # pragma: no cover - a new kind must be checked here
         raise AssertionError(f"no engine check for {kind}")
+
+
+def _check_fewest(args: dict, values: dict) -> None:
+    """The fewest_tokens figure against every segmentation of the word, enumerated here."""
+    from tokenizer_core.unigram.model import Unigram
+
+    vocab = args.get("vocab")
+    model = Unigram([(p, math.log(v)) for p, v in vocab.items()]) if vocab else course_model()
+    known = {p for p, _ in model.pieces}
+    word = args["word"]
+
+    def splits(rest: str) -> list[list[str]]:
+        if not rest:
+            return [[]]
+        return [[rest[:k], *tail] for k in range(1, len(rest) + 1) if rest[:k] in known for tail in splits(rest[k:])]
+
+    every = splits(word)
+    assert values["fewest_tokens"] == min(len(s) for s in every)
+    assert values["paths"] == sum(len(s) == values["fewest_tokens"] for s in every)
+    assert values["viterbi"] == max(every, key=lambda s: math.fsum(model.score(p) for p in s))
+    greedy, at = [], 0
+    while at < len(word):  # the longest known piece at each position, left to right
+        k = max(k for k in range(1, len(word) - at + 1) if word[at:at + k] in known)
+        greedy.append(word[at:at + k])
+        at += k
+    assert values["greedy"] == greedy and values["greedy_tokens"] == len(greedy)
 
 
 @pytest.mark.parametrize(("lesson_id", "index"), STEPS, ids=[f"{lid}-{i + 1}" for lid, i in STEPS])

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.min_tokens import compare_on_pieces, fewest_count, fewest_tokens
+from tokenizer_core.min_tokens import all_fewest, compare_on_pieces, fewest_count, fewest_tokens, longest_match
 from tokenizer_core.unigram.lattice import Lattice
 from tokenizer_core.unigram.model import Unigram
 
@@ -50,6 +50,12 @@ def test_the_fewest_tokens_and_the_number_of_such_paths_equal_brute_force(lattic
     assert len(found.edges) <= len(best.edges)
     assert found.log_prob <= best.log_prob + 1e-9
     assert "".join(found.pieces) == lattice.text
+    # Every shortest path, likeliest first; greedy longest match is never shorter.
+    listed = all_fewest(lattice, limit=len(shortest))
+    assert {p.edges for p in listed} == set(shortest)
+    assert [p.log_prob for p in listed] == sorted((p.log_prob for p in listed), reverse=True)
+    greedy = longest_match(lattice)
+    assert "".join(greedy.pieces) == lattice.text and len(greedy.edges) >= fewest
 
 
 def test_random_ties_reach_every_shortest_path_and_a_seed_repeats_its_draw():
