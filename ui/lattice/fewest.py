@@ -62,7 +62,8 @@ def render_fewest(lattice: Lattice, chosen: Chosen) -> None:
     _row("Viterbi: the most likely path", best)
     _row("Fewest tokens (PathPiece; on ties, the longest last token)", fewest)
     count = fewest_count(lattice)
-    seed = int(st.number_input("Seed for a random tie-break (PathPieceR)", min_value=0, max_value=10**6, key=SEED, help="Walking back from the end, one of the tied last tokens is drawn."))
+    seed = int(st.number_input("Seed for a random tie-break (PathPieceR)", min_value=0, max_value=10**6, key=SEED,
+                               help="Walking back from the end, one of the tied last tokens is drawn."))
     _row("Fewest tokens, ties drawn at random", fewest_tokens(lattice, tie="random", rng=random.Random(seed)))
     _row("Greedy longest match (not always the fewest)", longest_match(lattice))
     st.markdown(escape_markdown(
@@ -94,7 +95,8 @@ def _render_corpus(chosen: Chosen) -> None:
                                                           help=f"Segment {where} both ways"):
             return
         measured.clear()  # one measurement kept per session
-        measured[key] = _measure(chosen)
+        with st.spinner(f"Segmenting {where} both ways…"):  # about a second on 200,000 characters
+            measured[key] = _measure(chosen)
     report: FewestReport = measured[key]
     if not report.viterbi_tokens:
         st.info("The corpus gave this model no pieces to measure.")
