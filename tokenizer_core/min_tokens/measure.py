@@ -18,12 +18,13 @@ the text is built.
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.min_tokens.paths import fewest_tokens
+from tokenizer_core.text.counting import count_pieces
 from tokenizer_core.unigram.model import Unigram
 
 
@@ -93,23 +94,34 @@ def compare_on_pieces(model: Unigram, counted: Iterable[tuple[str, int]], *, exa
     return FewestReport(pieces, occurrences, v_tokens, f_tokens, v_lp, f_lp, differing, occ_differing, tuple(found[:examples]))
 
 
-def count_pieces(lines: Iterable[str], split: Callable[[str], list[str]], *, max_chars: int = 200_000,
-                 top: int = 3000) -> list[tuple[str, int]]:
-    """The ``top`` commonest pieces that ``split`` cuts the first ``max_chars`` characters of ``lines``
-    into, commonest first, with their counts (the last line read is cut at the limit: a corpus of one
-    50 MB line is read for its first ``max_chars``).
+def first_chars(lines: Iterable[str], *, max_chars: int) -> Iterator[str]:
+    """The lines holding the first ``max_chars`` characters, the last one cut at the limit (a corpus of
+    one 50 MB line gives its first ``max_chars``).
 
-    >>> count_pieces(["a b a", "c a", "b b"], str.split, max_chars=8, top=2)
-    [('a', 3), ('b', 1)]
+    >>> list(first_chars(["a b a", "c a", "b b"], max_chars=7))
+    ['a b a', 'c ']
     """
-    if max_chars < 1 or top < 1:
-        raise TokenizerError(f"max_chars and top must be 1 or more, got {max_chars} and {top}")
-    counts: Counter[str] = Counter()
+    if max_chars < 1:
+        raise TokenizerError(f"max_chars must be 1 or more, got {max_chars}")
     read = 0
     for line in lines:
         line = line[:max_chars - read]
         read += len(line)
-        counts.update(split(line))
+        yield line
         if read >= max_chars:
-            break
-    return counts.most_common(top)
+            return
+
+
+def corpus_pieces(lines: Iterable[str], *, normalizer: Any, pre_tokenizer: Any, max_chars: int = 200_000,
+                  top: int = 3000) -> list[tuple[str, int]]:
+    """The ``top`` commonest pieces of the first ``max_chars`` characters of ``lines``, counted as the
+    trainers count them (:func:`tokenizer_core.text.counting.count_pieces`), commonest first.
+
+    >>> from tokenizer_core.text.pre_tokenizers import WhitespaceSplit
+    >>> corpus_pieces(["a b a", "c a", "b b"], normalizer=None, pre_tokenizer=WhitespaceSplit(), max_chars=8, top=2)
+    [('a', 3), ('b', 1)]
+    """
+    if top < 1:
+        raise TokenizerError(f"top must be 1 or more, got {top}")
+    counted = count_pieces(first_chars(lines, max_chars=max_chars), normalizer=normalizer, pre_tokenizer=pre_tokenizer)
+    return counted.most_common(top)

@@ -116,17 +116,23 @@ def test_the_corpus_measurement_adds_up_each_piece_by_its_count():
 
 
 def test_counting_pieces_reads_at_most_max_chars_even_of_one_huge_line():
-    from tokenizer_core.min_tokens import count_pieces
+    from tokenizer_core.min_tokens import corpus_pieces, first_chars
+    from tokenizer_core.text.pre_tokenizers import WhitespaceSplit
 
-    seen: list[int] = []
+    pulled: list[str] = []
     huge = "ab " * 1_000_000
 
-    def split(line: str) -> list[str]:
-        seen.append(len(line))
-        return line.split()
+    def lines():  # records each line the counting takes
+        for line in (huge, "never read"):
+            pulled.append(line)
+            yield line
 
-    assert count_pieces([huge, "never read"], split, max_chars=30, top=5) == [("ab", 10)]
-    assert seen == [30]
-    assert count_pieces(["x y", "y"], str.split, max_chars=100, top=1) == [("y", 2)]
+    assert [len(line) for line in first_chars(lines(), max_chars=30)] == [30]
+    assert pulled == [huge]  # the next line is never taken
+    split = WhitespaceSplit()
+    assert corpus_pieces([huge, "never read"], normalizer=None, pre_tokenizer=split, max_chars=30, top=5) == [("ab", 10)]
+    assert corpus_pieces(["x y", "y"], normalizer=None, pre_tokenizer=split, max_chars=100, top=1) == [("y", 2)]
     with pytest.raises(TokenizerError, match="must be 1 or more"):
-        count_pieces([], str.split, max_chars=0)
+        list(first_chars([], max_chars=0))
+    with pytest.raises(TokenizerError, match="must be 1 or more"):
+        corpus_pieces([], normalizer=None, pre_tokenizer=split, top=0)
