@@ -14,7 +14,6 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from tokenizer_core.errors import TokenizerError
 from tokenizer_core.lessons.figure_types import Context, FigureKind, FigureResult, Param, Table, TokenRow
 from tokenizer_core.min_tokens import all_fewest, compare_on_pieces, fewest_count, fewest_tokens, longest_match
 from tokenizer_core.unigram.explain import course_model
@@ -23,12 +22,7 @@ from tokenizer_core.unigram.model import Unigram
 
 def _model(vocab: Any) -> Unigram:
     """The course's toy model, or one whose pieces have the given probabilities (made to sum to 1)."""
-    if not vocab:
-        return course_model()
-    if any(p <= 0 for p in vocab.values()):
-        raise TokenizerError("a vocabulary's probabilities must be above 0")
-    total = math.fsum(vocab.values())
-    return Unigram([(piece, math.log(p / total)) for piece, p in vocab.items()])
+    return Unigram.from_frequencies(vocab) if vocab else course_model()
 
 
 def fewest_tokens_figure(args: Mapping[str, Any], ctx: Context) -> FigureResult:  # noqa: ARG001

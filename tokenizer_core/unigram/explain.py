@@ -51,8 +51,7 @@ MAX_EXACT_PATHS = 2000
 
 def course_model() -> Unigram:
     """The course's toy model: each piece's log-probability is log(frequency / 210)."""
-    total = sum(COURSE_FREQUENCIES.values())
-    return Unigram([(p, math.log(f / total)) for p, f in COURSE_FREQUENCIES.items()])
+    return Unigram.from_frequencies(COURSE_FREQUENCIES)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
 from tokenizer_core.errors import FormatError, TokenizerError, UnknownTokenError
@@ -256,6 +256,19 @@ class Unigram(SamplingModel):
             "special_tokens": list(self.special_tokens),
             **({"literal_pieces": True} if self.literal_pieces else {}),
         }
+
+    @classmethod
+    def from_frequencies(cls, frequencies: Mapping[str, float]) -> "Unigram":
+        """A model whose pieces' probabilities are their shares of the frequencies (``log(f / sum)``):
+        a toy model from counts or from probabilities that need not add up.
+
+        >>> round(Unigram.from_frequencies({"a": 3, "b": 1}).score("a"), 4)
+        -0.2877
+        """
+        if not frequencies or any(not f > 0 for f in frequencies.values()):
+            raise TokenizerError("every piece's frequency must be above 0 (and there must be a piece)")
+        total = math.fsum(frequencies.values())
+        return cls([(piece, math.log(f / total)) for piece, f in frequencies.items()])
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Unigram":

@@ -127,7 +127,8 @@ def _check_fewest(args: dict, values: dict) -> None:
     from tokenizer_core.unigram.model import Unigram
 
     vocab = args.get("vocab")
-    model = Unigram([(p, math.log(v)) for p, v in vocab.items()]) if vocab else course_model()
+    total = math.fsum(vocab.values()) if vocab else 0.0
+    model = Unigram([(p, math.log(v / total)) for p, v in vocab.items()]) if vocab else course_model()
     known = {p for p, _ in model.pieces}
     word = args["word"]
 

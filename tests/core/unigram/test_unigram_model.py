@@ -212,3 +212,15 @@ def test_bad_models_raise_clear_errors(kwargs, message):
     vocab = kwargs.pop("vocab")
     with pytest.raises(TokenizerError, match=message):
         Unigram(vocab, **kwargs)
+
+
+def test_a_model_from_frequencies_takes_their_shares_and_refuses_empty_or_non_positive_ones():
+    from tokenizer_core.unigram.explain import COURSE_FREQUENCIES, course_model
+
+    model = Unigram.from_frequencies({"a": 0.3, "b": 0.1})
+    assert model.score("a") == pytest.approx(math.log(0.75)) and model.score("b") == pytest.approx(math.log(0.25))
+    total = sum(COURSE_FREQUENCIES.values())
+    assert course_model().pieces == [(p, math.log(f / total)) for p, f in COURSE_FREQUENCIES.items()]
+    for bad in ({}, {"a": 1.0, "b": 0.0}, {"a": -1.0}, {"a": float("nan")}):
+        with pytest.raises(TokenizerError, match="must be above 0"):
+            Unigram.from_frequencies(bad)
