@@ -200,6 +200,23 @@ def test_the_dropout_rows_escape_hostile_tokens():
     assert not re.search(r"<\s*(script|img)\b", row, re.I)
 
 
+def test_the_fewest_tokens_chips_escape_hostile_pieces():
+    """The Lattice page's Fewest tokens tab: every path of a model whose pieces are markup, as chips."""
+    from tokenizer_core.min_tokens import fewest_tokens, longest_match
+    from tokenizer_core.unigram.model import Unigram
+    from ui.lattice.fewest import path_chips_html
+
+    text = "<img src=x onerror=alert(1)><script>"
+    model = Unigram.from_frequencies({"<img": 3, " src=x": 2, " onerror=alert(1)>": 1, "<script>": 1,
+                                      **{c: 1 for c in set(text)}})
+    lattice = model.lattice(text)
+    for path in (lattice.viterbi(), fewest_tokens(lattice), longest_match(lattice)):
+        chips = path_chips_html(path)
+        assert markup_problems(chips) == []
+        assert not re.search(r"<\s*(script|img)\b", chips, re.I)
+        assert "&lt;img" in chips and "&lt;script&gt;" in chips
+
+
 def test_the_lessons_token_rows_escape_hostile_tokens_on_the_page_and_in_the_handout():
     """A lesson's token rows reach the browser through the Lessons page's chips (render_html) and the
     downloadable handout: both escape every token and label, with and without a vocabulary's ids."""

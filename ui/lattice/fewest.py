@@ -48,10 +48,15 @@ def course_counts() -> list[tuple[str, int]]:
     return sorted(COURSE_WORDS.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+def path_chips_html(path: Segmentation) -> str:
+    """A path's pieces as escaped token chips (an unknown piece has no id, so no id colour)."""
+    return chips_html((None if e.unknown else e.id, e.piece) for e in path.edges)
+
+
 def _row(title: str, path: Segmentation) -> None:
     st.markdown(f"**{title}**: {len(path.edges)} tokens · score {path.log_prob:.4f} "
                 f"(P = {math.exp(path.log_prob):.3g})")
-    render_html(chips_html((None if e.unknown else e.id, e.piece) for e in path.edges))
+    render_html(path_chips_html(path))
 
 
 def render_fewest(lattice: Lattice, chosen: Chosen) -> None:
