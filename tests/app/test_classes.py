@@ -53,6 +53,32 @@ def test_a_class_has_a_readable_code_and_only_its_teacher_moves_it(open_room):
     assert room.state(code).step == 2  # what a late joiner lands on
 
 
+def test_a_poll_takes_a_fresh_enough_copy_of_the_version_and_never_a_stale_one(open_room):
+    """A server's followers share one read of the class's version (``max_age``); a move through the
+    same room is seen at once, one through another server's room once the copy is older than
+    ``max_age``, and ``max_age`` 0 always reads the store."""
+    here, there = open_room(), open_room()  # two app servers on one database
+    clock = [100.0]
+    here.clock = lambda: clock[0]
+    code, secret = there.start(lesson="l", title="t")
+    v = here.version(code, max_age=0.25)
+    assert v == there.version(code)
+    there.move(code, secret, step=1)  # the teacher is on the other server
+    assert here.version(code, max_age=0.25) == v  # the copy is 0 s old: taken
+    clock[0] += 0.25
+    assert here.version(code, max_age=0.25) == v  # exactly max_age old: still taken
+    clock[0] += 0.01
+    assert here.version(code, max_age=0.25) == v + 1  # older: read again
+    there.move(code, secret, step=2)
+    assert here.version(code, max_age=0.25) == v + 1 and here.version(code) == v + 2  # max_age 0: the store
+    moved = here.move(code, secret, step=3)  # a move through this room is its newest copy
+    assert here.version(code, max_age=60) == moved.version == v + 3
+    here.reveal(code, secret, step=3)
+    assert here.version(clean_code(code.lower()), max_age=60) == v + 4
+    there.end(code, secret)  # the class is gone: a fresh read says so, a young copy not yet
+    assert here.version(code, max_age=60) == v + 4 and here.version(code) is None
+
+
 def test_answers_are_kept_once_per_student_and_step_and_counted_in_the_database(open_room):
     room = open_room()
     code, secret = room.start(lesson="l", title="t")

@@ -91,7 +91,8 @@ def poll() -> None:
         if r is None:
             return
         try:
-            version = r.version(st.session_state[live.CODE])
+            # A copy up to a quarter of a poll old will do: the server's followers share one read.
+            version = r.version(st.session_state[live.CODE], max_age=live.POLL_SECONDS / 4)
         except StoreError:
             return
         if version is not None and version != st.session_state.get(live.SEEN):

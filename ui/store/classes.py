@@ -26,6 +26,7 @@ import hmac
 import io
 import json
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -140,6 +141,11 @@ class ClassRoom:
     def __init__(self, engine: Engine, *, limits: ClassLimits = ClassLimits()) -> None:
         self.engine = engine
         self.limits = limits
+        # Each class's version as last read or written here, and when (time.monotonic()): every
+        # following session of a server polls the same class, and a poll may take a fresh enough copy.
+        self._versions: dict[str, tuple[float, Optional[int]]] = {}
+        self._versions_lock = threading.Lock()
+        self.clock = time.monotonic  # what the copies' ages are measured with (tests set their own)
         try:
             _META.create_all(engine, checkfirst=True)
         except SQLAlchemyError as err:
@@ -230,7 +236,7 @@ class ClassRoom:
                     updated=time.time() if now is None else now))
             return self._state(conn, row.code)
 
-        return self._run("move the class", work)
+        return self._noted(self._run("move the class", work))
 
     def reveal(self, code: str, secret: str, *, step: int, shown: bool = True) -> ClassState:
         """Show (or hide again) the answer of ``step`` to the class."""
@@ -243,7 +249,7 @@ class ClassRoom:
                 revealed=json.dumps(sorted(revealed)), version=row.version + 1, updated=time.time()))
             return self._state(conn, row.code)
 
-        return self._run("reveal the answer", work)
+        return self._noted(self._run("reveal the answer", work))
 
     def tally(self, code: str, secret: str, *, step: int) -> list[tuple[str, int]]:
         """Each answer given at ``step`` with how many gave it, most common first (computed in the
@@ -317,10 +323,36 @@ class ClassRoom:
         """Where the class is now; :class:`ClassError` when there is no such class."""
         return self._run("read the class", lambda conn: self._state(conn, clean_code(code)))
 
-    def version(self, code: str) -> Optional[int]:
-        """The class's version alone (the cheap poll), None when the class is gone."""
-        return self._run("read the class", lambda conn: conn.execute(
-            sa.select(_CLASSES.c.version).where(_CLASSES.c.code == clean_code(code))).scalar())
+    def version(self, code: str, *, max_age: float = 0.0) -> Optional[int]:
+        """The class's version alone (the cheap poll), None when the class is gone.
+
+        ``max_age``: a version this room read or wrote at most that many seconds ago may be the answer.
+        Forty students on one server poll the same class every second; with ``max_age`` 0.25 that is
+        at most four reads a second instead of forty (each a round trip, and one more for the pool's
+        ping), for a follow at most ``max_age`` later. A move made through this room is seen at once.
+        """
+        key = clean_code(code)
+        if max_age > 0:
+            with self._versions_lock:
+                kept = self._versions.get(key)
+            if kept is not None and self.clock() - kept[0] <= max_age:
+                return kept[1]
+        asked = self.clock()  # before the read: a copy is never taken for newer than it is
+        found = self._run("read the class", lambda conn: conn.execute(
+            sa.select(_CLASSES.c.version).where(_CLASSES.c.code == key)).scalar())
+        self._note(key, found, at=asked)
+        return found
+
+    def _note(self, code: str, version: Optional[int], *, at: float) -> None:
+        with self._versions_lock:
+            if len(self._versions) >= 4096 and code not in self._versions:
+                self._versions.clear()  # classes end; a server never keeps more than a few thousand
+            self._versions[code] = (at, version)
+
+    def _noted(self, state: "ClassState") -> "ClassState":
+        """``state`` (just written by this room), its version kept for the polls."""
+        self._note(state.code, state.version, at=self.clock())
+        return state
 
     def answer(self, code: str, student: str, *, step: int, answer: str, now: Optional[float] = None) -> None:
         """Keep ``student``'s answer to ``step`` (replacing their earlier one); refused once revealed,
