@@ -269,6 +269,43 @@ def _wait_for_apptest_runs_without_polling() -> None:
 _wait_for_apptest_runs_without_polling()
 
 
+def _share_the_compiled_scripts() -> None:
+    """AppTest makes a new ``ScriptCache`` for every run, so each run read ``app.py`` and the page's
+    script again, rewrote them for Streamlit's magic and compiled them (~40 ms of a ~260 ms Lessons
+    page run on a slow machine). A real server keeps one cache for its life. Here one cache serves the
+    test process, each entry kept for its file's size and modification time, so a script written
+    again (``AppTest.from_string`` writes fresh files) is compiled again."""
+    try:
+        from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+        from streamlit.testing.v1 import app_test, local_script_runner
+    except ImportError:
+        return
+    if getattr(app_test.ScriptCache, "tp_shared", False):
+        return
+
+    class SharedScriptCache(ScriptCache):
+        tp_shared = True
+        _compiled: dict[tuple[str, int, int], object] = {}  # (path, size, mtime_ns) -> bytecode
+
+        def get_bytecode(self, script_path: str):  # noqa: ANN201 (streamlit's own signature)
+            path = os.path.abspath(script_path)
+            try:
+                stat = os.stat(path)
+            except OSError:
+                return super().get_bytecode(script_path)  # Streamlit's own error
+            key = (path, stat.st_size, stat.st_mtime_ns)
+            code = self._compiled.get(key)
+            if code is None:
+                code = self._compiled[key] = super().get_bytecode(script_path)
+            return code
+
+    app_test.ScriptCache = SharedScriptCache
+    local_script_runner.ScriptCache = SharedScriptCache
+
+
+_share_the_compiled_scripts()
+
+
 @pytest.fixture(autouse=True)
 def router_mode_for_apptest(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let AppTest run the app as the real server does after its first request.
