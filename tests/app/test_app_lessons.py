@@ -171,3 +171,38 @@ def test_an_unknown_lesson_in_a_link_is_said(db):
     short = fresh(lesson="nope")
     assert any("nope" in w.value.replace("\\", "") for w in short.warning)
     assert heading(at).startswith("1. ")
+
+
+def test_the_built_in_lessons_are_read_once_and_again_when_a_file_changes(tmp_path, monkeypatch):
+    """Every Lessons run asks for the built-in lessons (twice); the files are read once for the server
+    and read again when one changes (its size or modification time)."""
+    import os
+    import shutil
+
+    from tokenizer_core.lessons import BUILTIN_DIR
+    from ui.lessons import library
+
+    folder = tmp_path / "lessons"
+    shutil.copytree(BUILTIN_DIR, folder)
+    monkeypatch.setattr(library, "BUILTIN_DIR", folder)
+    monkeypatch.setattr(library, "_BUILTIN", [None, None])
+    reads: list[str] = []
+    real = type(folder).read_text
+
+    def counted(path, *args, **kwargs):  # noqa: ANN001, ANN202
+        reads.append(path.name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(type(folder), "read_text", counted)
+    first = library.builtin()
+    assert list(first) == list(BUILTIN_IDS) and len(reads) == len(BUILTIN_IDS)
+    first.clear()  # a caller's dict is its own
+    again = library.builtin()
+    assert list(again) == list(BUILTIN_IDS) and len(reads) == len(BUILTIN_IDS)  # nothing read again
+    changed = folder / f"{BUILTIN_IDS[0]}.yaml"
+    text = changed.read_text(encoding="utf-8")
+    reads.clear()
+    changed.write_text(text.replace("title: \"", "title: \"Edited ", 1), encoding="utf-8")
+    os.utime(changed, ns=(1, 1))
+    edited = library.builtin()
+    assert len(reads) == len(BUILTIN_IDS) and edited[BUILTIN_IDS[0]].title.startswith("Edited ")

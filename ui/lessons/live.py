@@ -34,6 +34,7 @@ STUDENT = PREFIX + "class_student"
 FOLLOW = PREFIX + "class_follow"
 SEEN = PREFIX + "class_seen"  # the class version this student's page last showed
 LEAD = PREFIX + "class_lead"  # the lesson and step the teacher's Lessons page shows (sent after the run)
+_MINE = PREFIX + "class_mine"  # (code, student, step) -> this session's answer as sent or first read
 JOIN_PARAM = "class"  # /lessons?class=CODE: the join link
 SPEAKER_PARAM = "speaker"  # /lessons?class=CODE&speaker=TOKEN: the speaker screen
 POLL_SECONDS = 1.0
@@ -71,7 +72,7 @@ def role() -> Optional[str]:
 
 
 def _forget() -> None:
-    for name in (ROLE, CODE, SECRET, TOKEN, STUDENT, FOLLOW, SEEN, LEAD):
+    for name in (ROLE, CODE, SECRET, TOKEN, STUDENT, FOLLOW, SEEN, LEAD, _MINE):
         st.session_state.pop(name, None)
 
 
@@ -287,13 +288,18 @@ def render_question(lesson_id: str, index: int, q: Question) -> bool:
             ask.render_reveal(q, key, mine=None, tally=r.tally(state.code, st.session_state[TOKEN], step=index))
         return shown
     student = st.session_state[STUDENT]
-    mine = r.my_answer(code, student, step=index)
+    # Only this session answers for its student id: the store is read once a step, and every answer
+    # sent from here is noted (a class of forty reruns at once when the teacher moves).
+    mine_by_step = st.session_state.setdefault(_MINE, {})
+    if (code, student, index) not in mine_by_step:
+        mine_by_step[(code, student, index)] = r.my_answer(code, student, step=index)
+    mine = mine_by_step[(code, student, index)]
     if not shown:
         sent = ask.answer_widget(q, key, widget=f"{PREFIX}cq_{index}")
         if sent is not None:
             try:
                 r.answer(code, student, step=index, answer=sent)
-                mine = sent
+                mine = mine_by_step[(code, student, index)] = sent
             except ClassError as err:
                 st.warning(escape_markdown(str(err)))
         if mine is not None:
