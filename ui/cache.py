@@ -177,6 +177,9 @@ PROBES = Table("probes", max_entries=64, holds="encodings of the built-in probe 
 RESIDUES = Table("residues", max_entries=8, holds="residue and glitch token tables, by tokenizer and corpus digest")
 
 LESSONS = Table("lessons", max_entries=64, holds="lessons parsed and checked, by digest of the lesson file")
+#: The built-in lessons by id: key (their folder, each file's (size, modification time)). Every Lessons run
+#: asks for them twice; an edited file gives a new key.
+BUILTIN_LESSONS = Table("builtin-lessons", max_entries=2, holds="the built-in lessons, by their files' sizes and times")
 #: A lesson step's figure: key (digest of the figure's checked inputs, corpus digest or "" when the figure reads no corpus).
 LESSON_FIGURES = Table("lesson-figures", max_entries=256, holds="lesson figures, by digest of their inputs and corpus digest")
 #: A lesson chart's Vega-Lite spec: key (digest of the chart's data, dark theme?, presenter mode?).
@@ -184,5 +187,5 @@ LESSON_CHARTS = Table("lesson-charts", max_entries=256, holds="lesson charts' Ve
 
 TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, WORD_COUNTS, CORPUS_STATS, DOWNLOADS, VOCABULARY,
                              TOKEN_COUNTS,
-                             VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, PROBES, RESIDUES, LESSONS, LESSON_FIGURES,
-                             LESSON_CHARTS)
+                             VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, PROBES, RESIDUES, LESSONS, BUILTIN_LESSONS,
+                             LESSON_FIGURES, LESSON_CHARTS)

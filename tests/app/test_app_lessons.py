@@ -185,7 +185,6 @@ def test_the_built_in_lessons_are_read_once_and_again_when_a_file_changes(tmp_pa
     folder = tmp_path / "lessons"
     shutil.copytree(BUILTIN_DIR, folder)
     monkeypatch.setattr(library, "BUILTIN_DIR", folder)
-    monkeypatch.setattr(library, "_BUILTIN", [None, None])
     reads: list[str] = []
     real = type(folder).read_text
 

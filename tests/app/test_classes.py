@@ -59,7 +59,7 @@ def test_a_poll_takes_a_fresh_enough_copy_of_the_version_and_never_a_stale_one(o
     ``max_age``, and ``max_age`` 0 always reads the store."""
     here, there = open_room(), open_room()  # two app servers on one database
     clock = [100.0]
-    here.clock = lambda: clock[0]
+    here.versions.clock = lambda: clock[0]
     code, secret = there.start(lesson="l", title="t")
     v = here.version(code, max_age=0.25)
     assert v == there.version(code)

@@ -9,7 +9,6 @@ lessons are cached server-wide by the digest of their text (:data:`ui.cache.LESS
 from __future__ import annotations
 
 import os
-import threading
 from typing import Optional
 
 import streamlit as st
@@ -38,28 +37,20 @@ def parse(text: str) -> Lesson:
     return cache.LESSONS.get_or_make((cache.digest_text(text),), make)
 
 
-# The built-in lessons as last read, with the size and modification time of each file then: every run
-# of the Lessons page asks for them twice, and a class of forty reruns at once when the teacher moves
-# (reading and digesting eleven files each time was 6 % of a server's time during a follow). Server-wide:
-# the files are the package's, the same for every user; an edited file is read again.
-_BUILTIN: list = [None, None]  # [stamps, lessons]
-_BUILTIN_LOCK = threading.Lock()
-
-
 def _stamps() -> tuple[tuple[int, int], ...]:
     stats = (os.stat(BUILTIN_DIR / f"{lesson_id}.yaml") for lesson_id in BUILTIN_IDS)
     return tuple((s.st_size, s.st_mtime_ns) for s in stats)
 
 
 def builtin() -> dict[str, Lesson]:
-    """The built-in lessons by id, in teaching order (a fresh dict each call)."""
-    stamps = _stamps()
-    with _BUILTIN_LOCK:
-        if _BUILTIN[0] != stamps:
-            _BUILTIN[1] = {lesson_id: parse((BUILTIN_DIR / f"{lesson_id}.yaml").read_text(encoding="utf-8"))
-                           for lesson_id in BUILTIN_IDS}
-            _BUILTIN[0] = stamps
-        return dict(_BUILTIN[1])
+    """The built-in lessons by id, in teaching order (a fresh dict each call). Read once for the
+    server (a class of forty reruns the Lessons page at once, and reading and digesting the eleven
+    files was 6 % of a server's time during a follow), again when a file changes."""
+    def make() -> dict[str, Lesson]:
+        return {lesson_id: parse((BUILTIN_DIR / f"{lesson_id}.yaml").read_text(encoding="utf-8"))
+                for lesson_id in BUILTIN_IDS}
+
+    return dict(cache.BUILTIN_LESSONS.get_or_make((str(BUILTIN_DIR), _stamps()), make))
 
 
 def uploaded() -> dict[str, Lesson]:

@@ -26,7 +26,6 @@ import hmac
 import io
 import json
 import secrets
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -36,6 +35,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ui.store.backend import StoreError, StoreUnavailable, describe_error, engine_url
+from ui.store.recent import Recent
 
 _META = sa.MetaData()
 _CLASSES = sa.Table(
@@ -141,11 +141,8 @@ class ClassRoom:
     def __init__(self, engine: Engine, *, limits: ClassLimits = ClassLimits()) -> None:
         self.engine = engine
         self.limits = limits
-        # Each class's version as last read or written here, and when (time.monotonic()): every
-        # following session of a server polls the same class, and a poll may take a fresh enough copy.
-        self._versions: dict[str, tuple[float, Optional[int]]] = {}
-        self._versions_lock = threading.Lock()
-        self.clock = time.monotonic  # what the copies' ages are measured with (tests set their own)
+        # Each class's version as last read or written here: a server's followers poll the same class.
+        self.versions = Recent()
         try:
             _META.create_all(engine, checkfirst=True)
         except SQLAlchemyError as err:
@@ -332,26 +329,18 @@ class ClassRoom:
         ping), for a follow at most ``max_age`` later. A move made through this room is seen at once.
         """
         key = clean_code(code)
-        if max_age > 0:
-            with self._versions_lock:
-                kept = self._versions.get(key)
-            if kept is not None and self.clock() - kept[0] <= max_age:
-                return kept[1]
-        asked = self.clock()  # before the read: a copy is never taken for newer than it is
+        fresh, kept = self.versions.get(key, max_age=max_age)
+        if fresh:
+            return kept
+        asked = self.versions.clock()  # before the read: a copy is never taken for newer than it is
         found = self._run("read the class", lambda conn: conn.execute(
             sa.select(_CLASSES.c.version).where(_CLASSES.c.code == key)).scalar())
-        self._note(key, found, at=asked)
+        self.versions.put(key, found, at=asked)
         return found
-
-    def _note(self, code: str, version: Optional[int], *, at: float) -> None:
-        with self._versions_lock:
-            if len(self._versions) >= 4096 and code not in self._versions:
-                self._versions.clear()  # classes end; a server never keeps more than a few thousand
-            self._versions[code] = (at, version)
 
     def _noted(self, state: "ClassState") -> "ClassState":
         """``state`` (just written by this room), its version kept for the polls."""
-        self._note(state.code, state.version, at=self.clock())
+        self.versions.put(state.code, state.version)
         return state
 
     def answer(self, code: str, student: str, *, step: int, answer: str, now: Optional[float] = None) -> None:

@@ -1,0 +1,49 @@
+"""Values as last read or written, each with its time, for readers that accept a copy of a given age.
+
+A class's version is polled every second by every following session of a server; a copy a quarter of
+a second old answers most of those polls (:meth:`ui.store.classes.ClassRoom.version`).
+
+>>> clock = [0.0]
+>>> recent = Recent(clock=lambda: clock[0])
+>>> recent.put("ABC", 3)
+>>> recent.get("ABC", max_age=0.25)
+(True, 3)
+>>> clock[0] = 1.0
+>>> recent.get("ABC", max_age=0.25)
+(False, None)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Hashable
+from typing import Any, Optional
+
+
+class Recent:
+    """A thread-safe map of key -> (time it was true, value); at most ``limit`` keys (then emptied:
+    what it holds can always be read again)."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, limit: int = 4096) -> None:
+        self.clock = clock
+        self._limit = limit
+        self._values: dict[Hashable, tuple[float, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, *, max_age: float) -> tuple[bool, Any]:
+        """``(True, value)`` when a value for ``key`` is at most ``max_age`` seconds old (the boundary
+        included), else ``(False, None)``."""
+        with self._lock:
+            kept = self._values.get(key)
+        if kept is not None and max_age > 0 and self.clock() - kept[0] <= max_age:
+            return True, kept[1]
+        return False, None
+
+    def put(self, key: Hashable, value: Any, *, at: Optional[float] = None) -> None:
+        """``value`` was true for ``key`` at time ``at`` (default: now)."""
+        at = self.clock() if at is None else at
+        with self._lock:
+            if len(self._values) >= self._limit and key not in self._values:
+                self._values.clear()
+            self._values[key] = (at, value)
