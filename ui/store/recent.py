@@ -11,6 +11,10 @@ a second old answers most of those polls (:meth:`ui.store.classes.ClassRoom.vers
 >>> clock[0] = 1.0
 >>> recent.get("ABC", max_age=0.25)
 (False, None)
+>>> recent.put("ABC", 5)                # a move noted at 1.0
+>>> recent.put("ABC", 4, at=0.9)        # a read that began before it ends after it: not taken
+>>> recent.get("ABC", max_age=0.25)
+(True, 5)
 """
 
 from __future__ import annotations
@@ -41,9 +45,13 @@ class Recent:
         return False, None
 
     def put(self, key: Hashable, value: Any, *, at: Optional[float] = None) -> None:
-        """``value`` was true for ``key`` at time ``at`` (default: now)."""
+        """``value`` was true for ``key`` at time ``at`` (default: now); a copy known true later is kept
+        (a slow read that began before a write must not put back the older value)."""
         at = self.clock() if at is None else at
         with self._lock:
-            if len(self._values) >= self._limit and key not in self._values:
+            kept = self._values.get(key)
+            if kept is not None and kept[0] > at:
+                return
+            if kept is None and len(self._values) >= self._limit:
                 self._values.clear()
             self._values[key] = (at, value)
