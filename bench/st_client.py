@@ -3,8 +3,9 @@
 It speaks the app's own protocol over the websocket (``/_stcore/stream``): it asks for a page with
 a query string, keeps the elements the script sends (by their delta path), fills and clicks widgets
 by label or key (sending every widget's value on each rerun, as the browser does), and honours the
-server's ``auto_rerun`` requests (a ``st.fragment(run_every=...)`` is timed by the client, so a light
-student polls the class exactly as a browser student does). What it does not do is draw: no
+server's ``auto_rerun`` requests (a ``st.fragment(run_every=...)`` is timed by the client), and runs
+the server starts itself (the class watcher's, which take a student where the class is), as a
+browser tab does. What it does not do is draw: no
 renderer, no JavaScript, about a hundredth of a browser tab's CPU. The live class's load test and
 bench mix these with real browser students.
 
@@ -235,6 +236,12 @@ class Session:
         with self._lock:
             self._running = True
         self._send(msg)
+
+    @property
+    def timed_fragments(self) -> dict[str, float]:
+        """The page's timed fragments this client reruns (fragment id -> seconds between runs)."""
+        with self._lock:
+            return dict(self._timers)
 
     def open(self, page: str = "", query: str = "") -> None:
         """Ask for ``page`` (its URL path, "" for the home page) with ``query`` and wait for the run."""

@@ -190,23 +190,23 @@ def test_a_following_students_run_reads_the_class_once_and_the_teachers_each_tim
     reads: list[str] = []
     real = ClassRoom.state
 
-    def counted(self, code):
-        reads.append(code)
-        return real(self, code)
+    def counted(self, code, *, max_age=0.0):
+        reads.append((code, max_age > 0))  # True: a server's followers may share one read
+        return real(self, code, max_age=max_age)
 
     monkeypatch.setattr(ClassRoom, "state", counted)
     teacher.session_state["lessons_step"] = 1  # the count question: panel, sidebar and question all read
     teacher = ok(teacher.run())
-    assert len(reads) >= 3  # the teacher's parts each asked the store
+    assert len(reads) >= 3 and not any(shared for _, shared in reads)  # the teacher's parts each asked the store
     reads.clear()
     student = ok(student.run())
-    assert reads == [code] and heading(student) == f"2. {STRAWBERRY.steps[1].title}"
+    assert reads == [(code, True)] and heading(student) == f"2. {STRAWBERRY.steps[1].title}"
     reads.clear()
     teacher.session_state["lessons_step"] = 2
     teacher = ok(teacher.run())
     reads.clear()
     student = ok(student.run())  # a new run reads the new step, not the last run's snapshot
-    assert reads == [code] and heading(student) == f"3. {STRAWBERRY.steps[2].title}"
+    assert reads == [(code, True)] and heading(student) == f"3. {STRAWBERRY.steps[2].title}"
 
 
 def test_a_teacher_over_the_start_limit_is_told_when_and_stays_out_of_a_class():

@@ -1,6 +1,6 @@
 """The light websocket student (bench/st_client.py) against the real server: it opens a page, fills
-and clicks widgets, stays on its page across reruns, and follows a class through the page's own
-timed fragment, as a browser tab does, so the live-class load test's light students are real
+and clicks widgets, stays on its page across reruns, and follows a class when the server reruns its
+page (the class watcher's push), as a browser tab does, so the live-class load test's light students are real
 sessions. A teacher here is a light client too: it starts a class and changes the lesson."""
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ def test_a_light_student_joins_follows_a_lesson_change_and_stays_on_its_page(str
         assert student.page == "lessons" and "Lessons" in student.texts()
         assert any("strawberry" in t for t in student.texts())
 
-        # The teacher picks another lesson: the class moves, and the student's page follows by the
-        # page's own poll (a fragment the client reruns every second, as the browser does).
+        # The teacher picks another lesson: the class moves, and the server's class watcher reruns the
+        # student's page (the page has no timed fragment: nothing polls while the class stands still).
+        assert student.timed_fragments == {}
         lesson = teacher.widget(label="Lesson")
         other = next(o for o in lesson.options() if "aaabdaaabac" in o)
         runs = student.runs
@@ -39,7 +40,7 @@ def test_a_light_student_joins_follows_a_lesson_change_and_stays_on_its_page(str
         teacher.rerun()  # as the browser does when a select box changes
         student.wait_for_text(r"aaabdaaabac", timeout=30)
         student.wait_idle()
-        assert student.runs > runs  # its poll ran, and then its whole page
+        assert student.runs > runs  # the server ran its page, unasked by the client
         assert student.page == "lessons"
 
 

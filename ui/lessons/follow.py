@@ -1,10 +1,9 @@
 """The class's place across every page: the router sends the teacher's page and view after each
 run, and takes a following student (or the speaker screen) where the class is before the page draws.
+The server's class watcher reruns a following session when its class moves (:mod:`ui.lessons.push`).
 
 A view is the page's address parameters (the same state a shared link restores), less what belongs
-to one screen: the class and speaker parameters, presenter mode and its notes switch. A student's
-session polls the class's version once a second in a small fragment and reruns the app only when
-it changed, so forty idle students cost forty one-row reads a second, not forty page runs.
+to one screen: the class and speaker parameters, presenter mode and its notes switch.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from ui import address, url_state
-from ui.lessons import live
+from ui.lessons import live, push
 from ui.store.backend import StoreError
 from ui.store.classes import ClassError
 
@@ -81,18 +80,24 @@ def follow(pages: Mapping[str, Any], current: str) -> None:
 
 
 def poll() -> None:
-    """A following session: check the class's version every second; rerun the app when it moved."""
+    """After the page drew: a following session is rerun when the class moves. The server's class
+    watcher does it (:mod:`ui.lessons.push`); where it cannot (AppTest has no server), the page
+    checks the class's version every second in a small fragment and reruns itself."""
     if not live.following():
+        push.leave()
+        return
+    r = live.room()
+    if r is None:
+        return
+    code = st.session_state[live.CODE]
+    if push.watch(r, code=code, seen=st.session_state.get(live.SEEN)):
         return
 
     @st.fragment(run_every=live.POLL_SECONDS)
     def _poll() -> None:
-        r = live.room()
-        if r is None:
-            return
         try:
             # A copy up to a quarter of a poll old will do: the server's followers share one read.
-            version = r.version(st.session_state[live.CODE], max_age=live.POLL_SECONDS / 4)
+            version = r.version(code, max_age=live.POLL_SECONDS / 4)
         except StoreError:
             return
         if version is not None and version != st.session_state.get(live.SEEN):

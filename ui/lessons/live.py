@@ -3,8 +3,8 @@ student's screen follows the teacher's step, answers go to the class, the teache
 
 The class lives in the workspace store (:mod:`ui.store.classes`), so students on other app servers
 sharing a PostgreSQL store follow too. The teacher's secret stays in the teacher's session state
-(never in a link); a student holds only an id the store handed out. A student's page polls the
-class's version once a second in a small fragment and reruns the page only when the teacher moved.
+(never in a link); a student holds only an id the store handed out. The server's class watcher reruns
+a student's page when the teacher moved (:mod:`ui.lessons.push`).
 
 Module state: ``_ROOMS`` maps the store's database URL to its :class:`ClassRoom` (no user data).
 """
@@ -94,7 +94,9 @@ def class_state(r: ClassRoom, code: str) -> ClassState:
         return r.state(code)
     snap = st.session_state.get(_SNAPSHOT)
     if snap is None or snap[0] != code:
-        snap = st.session_state[_SNAPSHOT] = (code, r.state(code))
+        # A copy a quarter of a second old will do (never older than the version the watcher saw):
+        # the server's followers rerun for a move together, and one read answers them all.
+        snap = st.session_state[_SNAPSHOT] = (code, r.state(code, max_age=POLL_SECONDS / 4))
     return snap[1]
 
 

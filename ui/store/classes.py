@@ -35,7 +35,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ui.store.backend import StoreError, StoreUnavailable, describe_error, engine_url
-from ui.store.recent import Recent
+from ui.store.class_copies import ClassCopies
 
 _META = sa.MetaData()
 _CLASSES = sa.Table(
@@ -141,8 +141,9 @@ class ClassRoom:
     def __init__(self, engine: Engine, *, limits: ClassLimits = ClassLimits()) -> None:
         self.engine = engine
         self.limits = limits
-        # Each class's version as last read or written here: a server's followers poll the same class.
-        self.versions = Recent()
+        # Each class as last read or written here: a server's followers all read the same class.
+        self.copies = ClassCopies()
+        self.versions = self.copies.versions
         try:
             _META.create_all(engine, checkfirst=True)
         except SQLAlchemyError as err:
@@ -233,7 +234,7 @@ class ClassRoom:
                     updated=time.time() if now is None else now))
             return self._state(conn, row.code)
 
-        return self._noted(self._run("move the class", work))
+        return self.copies.noted(self._run("move the class", work))
 
     def reveal(self, code: str, secret: str, *, step: int, shown: bool = True) -> ClassState:
         """Show (or hide again) the answer of ``step`` to the class."""
@@ -246,7 +247,7 @@ class ClassRoom:
                 revealed=json.dumps(sorted(revealed)), version=row.version + 1, updated=time.time()))
             return self._state(conn, row.code)
 
-        return self._noted(self._run("reveal the answer", work))
+        return self.copies.noted(self._run("reveal the answer", work))
 
     def tally(self, code: str, secret: str, *, step: int) -> list[tuple[str, int]]:
         """Each answer given at ``step`` with how many gave it, most common first (computed in the
@@ -316,32 +317,25 @@ class ClassRoom:
 
         return self._run("join the class", work)
 
-    def state(self, code: str) -> ClassState:
-        """Where the class is now; :class:`ClassError` when there is no such class."""
-        return self._run("read the class", lambda conn: self._state(conn, clean_code(code)))
+    def state(self, code: str, *, max_age: float = 0.0) -> ClassState:
+        """Where the class is now; :class:`ClassError` when there is no such class. ``max_age``: a state
+        this room read or wrote at most that long ago, and no older than the newest version it knows,
+        may be the answer (a server's followers rerun for a move together: one read, not forty)."""
+        key = clean_code(code)
+        return self.copies.state(key, max_age=max_age,
+                                 read=lambda: self._run("read the class", lambda conn: self._state(conn, key)))
 
     def version(self, code: str, *, max_age: float = 0.0) -> Optional[int]:
         """The class's version alone (the cheap poll), None when the class is gone.
 
-        ``max_age``: a version this room read or wrote at most that many seconds ago may be the answer.
-        Forty students on one server poll the same class every second; with ``max_age`` 0.25 that is
-        at most four reads a second instead of forty (each a round trip, and one more for the pool's
-        ping), for a follow at most ``max_age`` later. A move made through this room is seen at once.
+        ``max_age``: a version this room read or wrote at most that many seconds ago may be the answer
+        (a move made through this room is seen at once). Forty students polling one class every
+        second, with ``max_age`` 0.25, are at most four reads a second instead of forty.
         """
         key = clean_code(code)
-        fresh, kept = self.versions.get(key, max_age=max_age)
-        if fresh:
-            return kept
-        asked = self.versions.clock()  # before the read: a copy is never taken for newer than it is
-        found = self._run("read the class", lambda conn: conn.execute(
-            sa.select(_CLASSES.c.version).where(_CLASSES.c.code == key)).scalar())
-        self.versions.put(key, found, at=asked)
-        return found
-
-    def _noted(self, state: "ClassState") -> "ClassState":
-        """``state`` (just written by this room), its version kept for the polls."""
-        self.versions.put(state.code, state.version)
-        return state
+        query = sa.select(_CLASSES.c.version).where(_CLASSES.c.code == key)
+        return self.copies.version(key, max_age=max_age,
+                                   read=lambda: self._run("read the class", lambda conn: conn.execute(query).scalar()))
 
     def answer(self, code: str, student: str, *, step: int, answer: str, now: Optional[float] = None) -> None:
         """Keep ``student``'s answer to ``step`` (replacing their earlier one); refused once revealed,
