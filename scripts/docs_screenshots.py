@@ -4,7 +4,8 @@ Each page is opened from a link that sets it up (the BPE page trained and on a s
 word), at 1280x800 in the light theme, and its first screen is saved with 128 colours (a tenth of the
 bytes of a full-colour PNG, text still sharp). Run from the project root after a change that shows::
 
-    python scripts/docs_screenshots.py
+    python scripts/docs_screenshots.py            # every page
+    python scripts/docs_screenshots.py patches    # only the pictures named
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ SHOTS = {
     "batch": "/batch",
     "chat": "/chat",
     "lessons": "/lessons?lesson=bpe-aaabdaaabac&step=3",
+    "patches": "/patches",
 }
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
     from PIL import Image
     from playwright.sync_api import sync_playwright
 
@@ -43,6 +45,8 @@ def main() -> int:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         for name, link in SHOTS.items():
+            if names and name not in names:
+                continue
             page.goto(app.url + link)
             page.wait_for_selector("[data-testid=stMain] h1", timeout=120_000)
             page.wait_for_selector(IDLE, timeout=120_000)
@@ -56,4 +60,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

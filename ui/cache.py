@@ -155,6 +155,8 @@ MERGE_RUNS = Table("merge-runs", max_entries=8, holds="BPE/WordPiece step-throug
 #: Word counts of a corpus as a trainer counts them: key (corpus digest, WordCounting.key). Trainings
 #: with the same normalizer and pre-tokenizer share them (the BPE page counts a corpus once).
 WORD_COUNTS = Table("word-counts", max_entries=4, holds="word counts of a corpus, by corpus digest and counting stages")
+#: Byte n-gram models of the Entropy patches page: key (corpus digest, order, bytes counted).
+NGRAM_MODELS = Table("ngram-models", max_entries=4, holds="byte n-gram models of a corpus, by corpus digest and order")
 #: Corpus statistics: key (corpus digest,).
 CORPUS_STATS = Table("corpus-stats", max_entries=16, holds="corpus statistics, by corpus digest")
 #: A tokenizer's files for download: key (tokenizer digest,) -> (app JSON, tokenizer.json, why not).
@@ -188,4 +190,4 @@ LESSON_CHARTS = Table("lesson-charts", max_entries=256, holds="lesson charts' Ve
 TABLES: tuple[Table, ...] = (SAMPLES, REFERENCES, TRAINED, MERGE_RUNS, WORD_COUNTS, CORPUS_STATS, DOWNLOADS, VOCABULARY,
                              TOKEN_COUNTS,
                              VOCAB_FRAMES, BASELINES, COMPARE_ROWS, SWEEPS, PROBES, RESIDUES, LESSONS, BUILTIN_LESSONS,
-                             LESSON_FIGURES, LESSON_CHARTS)
+                             LESSON_FIGURES, LESSON_CHARTS, NGRAM_MODELS)

@@ -29,4 +29,5 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/batch.py", "Batch", ":material/table_rows:", "batch", "Batch"),
     PageSpec("pages/chat.py", "Chat templates", ":material/forum:", "chat", "Chat templates"),
     PageSpec("pages/lessons.py", "Lessons", ":material/school:", "lessons", "Lessons"),
+    PageSpec("pages/patches.py", "Entropy patches", ":material/bar_chart:", "patches", "Entropy patches"),
 )

@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.lessons import figures_data, figures_numbers, figures_segment, figures_train
+from tokenizer_core.lessons import figures_data, figures_numbers, figures_patches, figures_segment, figures_train
 from tokenizer_core.lessons.figure_types import Context, FigureKind, FigureResult
 from tokenizer_core.lessons.yaml_lines import LessonError, Path, field_name
 
 FIGURES: dict[str, FigureKind] = {k.name: k for k in (*figures_train.KINDS, *figures_data.KINDS, *figures_numbers.KINDS,
-                                                      *figures_segment.KINDS)}
+                                                      *figures_segment.KINDS, *figures_patches.KINDS)}
 
 
 def check_figure(figure: Mapping[str, Any], path: Path, lines: Mapping[Path, int]) -> dict[str, Any]:

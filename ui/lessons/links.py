@@ -5,7 +5,7 @@ The settings are the pages' address parameters (README, "Links, presenting and r
 reads them as it reads any shared link, so the link shows that page set to the lesson's state.
 
 >>> sorted(PAGE_PARAMS)
-['batch', 'compare', 'corpus', 'lattice', 'merges', 'tokenizers']
+['batch', 'compare', 'corpus', 'lattice', 'merges', 'patches', 'tokenizers']
 >>> problems(OpenLink("merges", {"n": 3, "step": 2}))
 []
 >>> problems(OpenLink("merges", {"merges": 3}))[0]
@@ -28,6 +28,7 @@ from ui.lattice.choices import MODEL_PARAMS, TEXT_PARAMS
 from ui.lattice.page import TAB_PARAM
 from ui.merges.state import SETTING_PARAMS, STEP_IN
 from ui.navigation import PAGES
+from ui.patches.page import PARAMS as PATCHES_PARAMS
 from ui.tokenizers.page import URL_PARAMS as TOKENIZERS_PARAMS
 from ui.widgets.display import URL_PARAMS as DISPLAY_PARAMS
 
@@ -47,6 +48,7 @@ PAGE_PARAMS: dict[str, tuple[url_state.UrlParam, ...]] = {
     "lattice": (*MODEL_PARAMS, *TEXT_PARAMS, *lattice_views.URL_PARAMS, TAB_PARAM),
     "batch": tuple(BATCH_PARAMS),
     "tokenizers": tuple(TOKENIZERS_PARAMS),
+    "patches": tuple(PATCHES_PARAMS),
 }
 
 

@@ -42,7 +42,7 @@ def context() -> Context:
 
 def test_every_builtin_lesson_is_there_with_its_id():
     assert list(LESSONS) == list(BUILTIN_IDS)
-    assert len(BUILTIN_IDS) == 13 and all(lesson.steps for lesson in LESSONS.values())
+    assert len(BUILTIN_IDS) == 14 and all(lesson.steps for lesson in LESSONS.values())
 
 
 def _engine_check(args: dict, values: dict, ctx: Context) -> None:
@@ -118,8 +118,24 @@ def _engine_check(args: dict, values: dict, ctx: Context) -> None:
                 assert values[f"rule:{name}"] == "from the left" and not values[f"aligned:{name}"]
     elif kind == "fewest_tokens":
         _check_fewest(args, values)
+    elif kind == "entropy_patches":
+        _check_patches(args, values)
     else:  # pragma: no cover - a new kind must be checked here
         raise AssertionError(f"no engine check for {kind}")
+
+
+def _check_patches(args: dict, values: dict) -> None:
+    """The patches are the rule's on the entropies of a model counted on the same corpus; the text
+    is cut, not changed; the space baseline is one patch per word with its spaces."""
+    from tokenizer_core.corpus.loading import load_sample
+    from tokenizer_core.patches import ByteNgramModel, joined_bytes, patch_starts
+
+    corpus = (args["train_text"].encode() * args["repeat"] if args["train_text"]
+              else joined_bytes(load_sample(args["corpus"]).texts, limit=10 * 2**20))
+    h = ByteNgramModel.train(corpus, order=args["order"]).entropies(args["text"].encode()).tolist()
+    assert values["patches"] == len(patch_starts(h, threshold=args["threshold"], mode=args["rule"]))
+    assert "".join(values["patch_texts"]) == args["text"] and values["first_start"] == 0
+    assert values["space_patches"] == len(re.findall(r"\S+ *|^ +", args["text"]))
 
 
 def _check_fewest(args: dict, values: dict) -> None:
