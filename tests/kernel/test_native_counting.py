@@ -31,6 +31,18 @@ def test_threads_count_what_one_thread_counts(how, corpus):
         assert list(many.items()) == list(one.items())
 
 
+def test_lines_without_newlines_are_counted_in_groups_as_one_thread_counts_them(corpus):
+    """Each such line is a chunk of its own; on threads they go in groups of about a MB (one task
+    each, not one per line), in order, so the counts and their order are one thread's."""
+    from tokenizer_core.text import native_counting
+
+    bare = [line.rstrip("\n") for line in corpus if "\n" not in line.rstrip("\n")]
+    groups = list(native_counting._batches((line, False) for line in bare))
+    assert 1 < len(groups) < len(bare) / 100 and [t for g in groups for t, _ in g] == bare
+    one = native_counting.count_native(bare, how=PieceSplit.GPT2, threads=1)
+    assert list(native_counting.count_native(bare, how=PieceSplit.GPT2, threads=3).items()) == list(one.items())
+
+
 def test_the_normalizer_runs_on_every_chunk(corpus):
     from tokenizer_core.text.native_counting import count_native
 

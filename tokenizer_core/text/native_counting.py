@@ -17,22 +17,43 @@ True
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Optional
 
 from tokenizer_core.kernel.codes import PieceSplit
 from tokenizer_core.kernel.native import class_table, default_threads, kernel
-from tokenizer_core.text.line_chunks import line_chunks
+from tokenizer_core.text.line_chunks import CHUNK_CHARS, line_chunks
 from tokenizer_core.types import ProgressCallback, no_progress
 
 __all__ = ["count_native"]
 
 
-def _count_chunk(text: str, joined: bool, how: PieceSplit) -> Any:
+def _count_batch(batch: list[tuple[str, bool]], how: PieceSplit) -> Any:
     counter = kernel().PieceCounter(class_table(), how)
-    counter.add(text, joined)
+    for text, joined in batch:
+        counter.add(text, joined)
     return counter
+
+
+def _batches(chunks: Iterable[tuple[str, bool]]) -> Iterator[list[tuple[str, bool]]]:
+    """Chunks grouped up to about :data:`CHUNK_CHARS` characters a group. Lines without a newline are
+    chunks of their own: 266,000 of them were 266,000 tasks, each with its counter to merge (12x the
+    time of the same lines with newlines); a group is one task whatever its chunks.
+
+    >>> [len(b) for b in _batches([("a", False)] * 3)]
+    [3]
+    """
+    batch: list[tuple[str, bool]] = []
+    size = 0
+    for text, joined in chunks:
+        batch.append((text, joined))
+        size += len(text)
+        if size >= CHUNK_CHARS:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
 
 
 def count_native(
@@ -65,8 +86,8 @@ def count_native(
     pending: deque[Future[Any]] = deque()
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="count") as pool:
         try:
-            for text, joined in chunks:
-                pending.append(pool.submit(_count_chunk, text, joined, how))
+            for batch in _batches(chunks):
+                pending.append(pool.submit(_count_batch, batch, how))
                 while len(pending) > threads + 1:
                     total.merge(pending.popleft().result())
             while pending:
