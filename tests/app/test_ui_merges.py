@@ -485,3 +485,20 @@ def test_stop_text_speaks_in_the_settings_of_the_page():
     done = train_run(hug, MergeSettings(budget=1000))
     assert stop_text(done) == "every word is a single token now: there is no pair left to merge"
     assert "min_frequency" not in stop_text(rare) + stop_text(none) and "vocab_size" not in stop_text(tiny)
+
+
+@pytest.fixture(scope="module", params=["char", "byte"])
+def default_run(request):
+    return train_run(load_sample("default"), MergeSettings(budget=300, level=request.param))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(alphabet=st.sampled_from("the rn\u00e9\u2615<>aé 東京s"), max_size=40),
+       step=st.integers(0, 300))
+def test_strips_from_one_trace_per_piece_equal_encoding_every_piece_for_every_strip(default_run, text, step):
+    """The encode panel walks each piece's own trace once; every strip is still the sentence
+    encoded with the merges up to it (unknown characters included)."""
+    from ui.merges import encode as panel
+
+    pieces = tuple(default_run.pieces(text))
+    assert panel._bpe_strips(default_run, pieces, step) == panel._bpe_strips_encoding(default_run, pieces, step)

@@ -88,12 +88,31 @@ def encode(run: MergeRun, text: str, step: int) -> EncodeView:
 
 
 def _bpe_strips(run: BpeRun, pieces: tuple[str, ...], step: int) -> list[Strip]:
+    # BPE applies merges in rank order, so after merge r every piece is its encoding with the merges
+    # of rank <= r: the segmentation its own trace reached at its last merge of rank <= r. One trace
+    # per piece, walked once (re-encoding every piece for every strip was most of a step's run).
+    traces = [run.model.encode_trace(p, max_rank=step) for p in pieces]
+    if any(len(t.steps) and t.steps[-1].symbols_after != tuple(run.segment(p, step)) for p, t in zip(pieces, traces)):
+        return _bpe_strips_encoding(run, pieces, step)  # a piece the trace spells otherwise (unknown characters)
+    current = [tuple(run.initial_symbols(p)) for p in pieces]
+    at = [0] * len(traces)
+    strips = []
+    for rank in sorted({s.rank for t in traces for s in t.steps}):
+        for i, t in enumerate(traces):
+            while at[i] < len(t.steps) and t.steps[at[i]].rank <= rank:
+                current[i] = t.steps[at[i]].symbols_after
+                at[i] += 1
+        info = run.trace[rank]
+        strips.append(Strip(rank + 1, info.left, info.right, info.token, tuple(current)))
+    return strips
+
+
+def _bpe_strips_encoding(run: BpeRun, pieces: tuple[str, ...], step: int) -> list[Strip]:
+    """:func:`_bpe_strips` by encoding every piece again for every strip (the reference)."""
     ranks = sorted({s.rank for p in pieces for s in run.model.encode_trace(p, max_rank=step).steps})
     strips = []
     for rank in ranks:
         info = run.trace[rank]
-        # BPE applies merges in rank order, so after merge r every piece is its
-        # encoding with the merges of rank <= r.
         seg = tuple(tuple(run.segment(p, rank + 1)) for p in pieces)
         strips.append(Strip(rank + 1, info.left, info.right, info.token, seg))
     return strips

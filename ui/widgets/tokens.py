@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import html
 import unicodedata
+from functools import lru_cache
 from collections.abc import Iterable, Sequence
 from typing import Literal, Optional
 
@@ -230,6 +231,13 @@ def chip_html(token_id: Optional[int], token: str, *, scheme: Scheme = "plain", 
     >>> chip_html(5, "<b>") == chip_html(5, "<b>") and "&lt;b&gt;" in chip_html(5, "<b>")
     True
     """
+    if len(token) <= _KEPT_CHARS and len(title_extra) <= _KEPT_CHARS:
+        return _kept_chip(token_id, token, scheme, translate, highlight, title_extra, limit, colour)
+    return _chip(token_id, token, scheme, translate, highlight, title_extra, limit, colour)
+
+
+def _chip(token_id: Optional[int], token: str, scheme: Scheme, translate: bool, highlight: bool,
+          title_extra: str, limit: int, colour: Optional[str]) -> str:
     shown = shown_text(token, scheme=scheme, translate=translate, limit=limit) or "∅"
     colour = colour or token_colour(token_id)
     title = f"id {token_id}" if token_id is not None else "no id"
@@ -241,6 +249,12 @@ def chip_html(token_id: Optional[int], token: str, *, scheme: Scheme = "plain", 
     # few hundred chips on every BPE step, and a style written into each one made them 400 KB.
     return (f'<span class="tp-chip{" tp-hl" if highlight else ""}" tabindex="0" title="{tip}" data-tip="{tip}" '
             f'style="background:{colour}">{html.escape(shown)}</span>')
+
+
+#: Short tokens' chips are kept (a pure function of its arguments, so one table serves every session):
+#: a BPE step draws the same few hundred chips again in its strips and word tables.
+_KEPT_CHARS = 64
+_kept_chip = lru_cache(maxsize=16384)(_chip)
 
 
 def chips_html(tokens: Iterable[tuple[Optional[int], str]], *, scheme: Scheme = "plain", translate: bool = True,
