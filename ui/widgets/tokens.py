@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import html
 import unicodedata
-from functools import lru_cache
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Literal, Optional
 
 from tokenizer_core.text.pre_tokenizers import unicode_to_bytes
