@@ -88,6 +88,24 @@ def test_a_rerun_that_never_showed_is_asked_again_a_few_times_and_a_gone_session
     assert watch.check() == []  # at most ``tries`` times for one version
 
 
+def test_followers_whose_sessions_closed_are_forgotten_every_prune_period(two_rooms):
+    """A class that never moves again never asks its followers to rerun: a closed tab is found by
+    asking whether its session is alive, once a period."""
+    here, _there, code, _secret = two_rooms
+    clock, open_now = [0.0], {"a", "b"}
+    watch = ClassWatch(here, rerun=Asked(), start=False, alive=lambda s: s in open_now, prune_every=60.0,
+                       clock=lambda: clock[0])
+    for s in ("a", "b"):
+        watch.follow(s, code, seen=here.version(code))
+    open_now.discard("b")  # b's tab closed
+    clock[0] = 59.0
+    watch.check()
+    assert watch.following() == {"a": code, "b": code}  # not yet a period
+    clock[0] = 60.0
+    watch.check()
+    assert watch.following() == {"a": code}
+
+
 def test_an_ended_class_is_told_once(two_rooms):
     here, there, code, secret = two_rooms
     watch = ClassWatch(here, rerun=Asked(), start=False, period=0.0, again_after=0.0)

@@ -73,7 +73,7 @@ def _watch_of(room: ClassRoom) -> ClassWatch:
         if found is None or found.room is not room:  # a store opened again (tests) gets its own
             if found is not None:
                 found.close()
-            found = _WATCHES[url] = ClassWatch(room, rerun=rerun)
+            found = _WATCHES[url] = ClassWatch(room, rerun=rerun, alive=lambda s: _app_session(s) is not None)
         return found
 
 

@@ -61,14 +61,19 @@ class ClassWatch:
     then: twenty reruns at once all end when the last does, twenty two at a time end one by one, so
     the median student sees the move twice as soon for the same work); ``again_after``: a session
     asked that still shows the older version that long after is asked again (at most ``tries`` times
-    per version); ``start``: False for no thread (call :meth:`check` yourself).
+    per version); ``alive(session)``: whether a session is still open, asked of every follower each
+    ``prune_every`` seconds (a follower of a class that never moves again is never asked to rerun, so
+    a closed tab would stay listed); ``start``: False for no thread (call :meth:`check` yourself).
     """
 
     def __init__(self, room: "ClassRoom", *, rerun: Callable[[str], bool], period: float = 0.25,
                  at_once: int = 2, again_after: float = 3.0, tries: int = 3,
+                 alive: Optional[Callable[[str], bool]] = None, prune_every: float = 60.0,
                  clock: Callable[[], float] = time.monotonic, start: bool = True) -> None:
         self.room = room
         self.period, self.at_once, self.again_after, self.tries = period, at_once, again_after, tries
+        self._alive, self.prune_every = alive, prune_every
+        self._pruned = clock()
         self._rerun = rerun
         self._clock = clock
         self._followers: dict[str, _Follower] = {}
@@ -118,6 +123,7 @@ class ClassWatch:
     def check(self) -> list[str]:
         """One look: read each followed class's version, ask the sessions behind it to rerun; returns
         the sessions asked."""
+        self._prune()
         with self._lock:
             codes = {f.code for f in self._followers.values()}
         versions: dict[str, Optional[int]] = {}
@@ -150,6 +156,16 @@ class ClassWatch:
             if not self._rerun(session):
                 self.leave(session)  # the session is gone (its tab closed): nobody to tell
         return due
+
+    def _prune(self) -> None:
+        """Forget the followers whose sessions closed (every ``prune_every`` seconds)."""
+        now = self._clock()
+        if self._alive is None or now - self._pruned < self.prune_every:
+            return
+        self._pruned = now
+        for session in list(self.following()):
+            if not self._alive(session):
+                self.leave(session)
 
     def _loop(self) -> None:
         while not self._closed:
