@@ -15,6 +15,7 @@ memory::
 
     python -m bench.bench_class                          # one server, SQLite, 6 browsers + 34 light
     python -m bench.bench_class --servers 2 --postgres   # two servers sharing a throwaway PostgreSQL
+    python -m bench.bench_class --servers 2 --postgres --browsers 2 --light 38 --record   # the manual's table
 
 ``tests/load/test_live_class_load.py`` runs the two-server PostgreSQL case and holds it to the issue's
 limits (median follow under 2 s, no answer lost or counted twice, no script run).
@@ -294,6 +295,20 @@ def report(result: ClassResult, *, browsers: int, light: int, servers: int, db: 
     return "\n".join(lines)
 
 
+def table(result: ClassResult, *, browsers: int, light: int, servers: int, db: str) -> dict[str, Any]:
+    """The run as the manual's table (``--record``: docs/bench/class.json)."""
+    rows = [["students following each step", f"{browsers} in Chromium, {light} websocket sessions, {servers} "
+             f"server(s), {db}"],
+            ["follow, median (the teacher's key to the student's new step)", f"{result.follow_median_ms:,.0f} ms"],
+            ["follow, slowest", f"{max(result.follow_ms, default=0):,.0f} ms over {len(result.follow_ms)} page-steps"],
+            ["the teacher's move in the store, median", f"{statistics.median(result.move_ms or [float('nan')]):,.0f} ms"],
+            ["answers sent / counted", f"{result.answers_sent} / {result.answers_counted}"],
+            ["scripts run by hostile names and answers", ", ".join(result.scripts_run) or "none"]]
+    rows += [[f"server {i + 1}: CPU, peak memory", f"{result.cpu_s[url]:.1f} CPU s, {result.peak_mb[url]:.0f} MB"]
+             for i, url in enumerate(result.cpu_s)]
+    return {"columns": ["a live class", "measured"], "rows": rows}
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--servers", type=int, default=1)
@@ -301,6 +316,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--light", type=int, default=34)
     ap.add_argument("--each", action="store_true", help="also print every follow and move time")
     ap.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL (Debian's) for the store")
+    ap.add_argument("--record", action="store_true", help="keep the table for the manual (docs/bench/class.json)")
     args = ap.parse_args(argv)
     with contextlib.ExitStack() as stack:
         if args.postgres:
@@ -311,8 +327,14 @@ def main(argv: Optional[list[str]] = None) -> int:
             db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "class.sqlite3")
         apps = stack.enter_context(servers(args.servers, db))
         result = run_class(apps, db, browsers=args.browsers, light=args.light)
-    print(report(result, browsers=args.browsers, light=args.light, servers=args.servers,
-                 db="PostgreSQL" if args.postgres else "SQLite", each=args.each))
+    db_name = "PostgreSQL" if args.postgres else "SQLite"
+    print(report(result, browsers=args.browsers, light=args.light, servers=args.servers, db=db_name, each=args.each))
+    if args.record:
+        from bench.results import record
+
+        figures = table(result, browsers=args.browsers, light=args.light, servers=args.servers, db=db_name)
+        note = " ".join(["bench_class", *(argv if argv is not None else sys.argv[1:])])
+        print("recorded in", record("class", figures, note=note))
     return 0
 
 

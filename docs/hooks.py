@@ -4,12 +4,15 @@
   SUBCOMMAND --help`` prints them, so the reference cannot drift from the code.
 * ``<!-- bench:files -->``: the last recorded run of ``bench_files --record`` (``docs/bench/files.json``,
   :mod:`bench.results`) as a table of ratios.
+* ``<!-- bench:NAME -->``: any other bench's last recorded run (``docs/bench/NAME.json``, written with
+  ``--record``): its ``columns`` and ``rows`` as a table, under when, where and how it was run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -59,11 +62,31 @@ def files_table() -> str:
             "faster, in the same run.\n\n" + "\n".join(rows))
 
 
+def recorded_table(name: str, *, folder: Path = ROOT / "docs" / "bench") -> str:
+    """A recorded bench run's ``columns`` and ``rows`` as a Markdown table.
+
+    >>> import tempfile; from bench.results import record
+    >>> folder = Path(tempfile.mkdtemp()); _ = record("t", {"columns": ["a", "b"], "rows": [[1, "x|y"]]},
+    ...                                                  note="--demo", folder=folder)
+    >>> print(recorded_table("t", folder=folder).splitlines()[-1])
+    | 1 | x\\|y |
+    """
+    data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+
+    def cell(value: Any) -> str:
+        return (f"{value:,}" if isinstance(value, int) else str(value)).replace("|", "\\|")
+
+    rows = ["| " + " | ".join(map(cell, data["columns"])) + " |", "|" + "---|" * len(data["columns"])]
+    rows += ["| " + " | ".join(map(cell, row)) + " |" for row in data["rows"]]
+    return (f"Recorded {data['date']} on {data['machine']} (`{data['note']}`).\n\n" + "\n".join(rows))
+
+
 GENERATED = {MARKER: cli_reference, "<!-- bench:files -->": files_table}
+_RECORDED = re.compile(r"<!-- bench:([a-z0-9_-]+) -->")
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:  # noqa: ANN001 (MkDocs' objects)
     for marker, make in GENERATED.items():
         if marker in markdown:
             markdown = markdown.replace(marker, make())
-    return markdown
+    return _RECORDED.sub(lambda m: recorded_table(m.group(1)), markdown)
