@@ -44,7 +44,7 @@ def route() -> None:
         for i, spec in enumerate(NAV_PAGES)
     ]
     page = st.navigation(pages)
-    presenter.open_requested_page()  # a page key (1-6) pressed in presenter mode
+    presenter.open_requested_page()  # a page key (1-9) pressed in presenter mode
     class_follow.follow({p.url_path: p for p in pages}, page.url_path)  # a student goes where the class is
     begin_run()
     url_state.clear_left_out()  # notes of what this run's pages leave out of the address
@@ -54,7 +54,7 @@ def route() -> None:
     refresh_shelf = render_sidebar()
     with st.sidebar:
         class_live.render_sidebar_panel()  # start or join a class from any page
-    presenter.render()  # presenter mode's bar (pages, Exit) and the keys F, Esc, 1-6
+    presenter.render()  # presenter mode's bar (pages, Exit) and the keys F, Esc, 1-9
     corpus_link.show_message()
     cancel.show_note()  # a long job the user cancelled in the last run
     url_state.show_refusals(display_refused)

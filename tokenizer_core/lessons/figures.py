@@ -6,7 +6,7 @@ that does not exist is told which, with the line (see :func:`check_figure`).
 >>> check_figure({"kind": "bpe_merge"}, ("steps", 0, "figure"), {})
 Traceback (most recent call last):
 ...
-tokenizer_core.lessons.yaml_lines.LessonError: field steps[1].figure.kind: there is no figure kind 'bpe_merge'; the kinds are batching_strategies, bpe_dropout, bpe_merges, fewest_tokens, granularity, number_splits, padding_waste, unigram_partial_scores, unigram_pruning, unigram_viterbi, vocab_sweep, wordpiece_scores
+tokenizer_core.lessons.yaml_lines.LessonError: field steps[1].figure.kind: there is no figure kind 'bpe_merge'; the kinds are batching_strategies, bpe_dropout, bpe_merges, entropy_patches, fewest_tokens, granularity, number_splits, padding_waste, unigram_partial_scores, unigram_pruning, unigram_viterbi, vocab_sweep, wordpiece_scores
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ h1 { font-size: 1.8rem !important; padding: 0 25rem 0.2rem 0 !important; }
   position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;
 }
 .st-key-display_presenter_bar > div { width: auto !important; flex: 0 0 auto !important; }
-.st-key-display_presenter_bar [data-testid="stPageLink"] a { padding: 0.2rem 0.35rem; margin: 0; }
+.st-key-display_presenter_bar [data-testid="stPageLink"] a { padding: 0.2rem 0.2rem; margin: 0; }
 .st-key-display_presenter_bar [data-testid="stPageLink"] a span { margin: 0; }
 .st-key-display_presenter_bar button { min-height: 2rem; padding: 0.1rem 0.6rem; }
 </style>

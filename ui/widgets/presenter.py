@@ -6,7 +6,7 @@ to on the whole document and ignored while typing in a field or while a dialog o
 
 - **F** turns presenter mode on or off (on every page, presenting or not);
 - **Esc** leaves it;
-- **1** to **6** open the pages in menu order (while presenting).
+- **1** to **9** open the pages in menu order (while presenting).
 
 A key press goes to the server with a sequence number (applied once, whatever reruns send it
 again), in a callback, so the page config of that very run already knows the new mode: the bar's
