@@ -5,7 +5,7 @@ the patches the global or relative rule cuts, and the space-patching baseline be
 
 >>> r = entropy_patches_figure({"text": "abab", "corpus": "default", "train_text": "ab", "repeat": 4,
 ...                             "order": 2, "threshold": 2.0, "rule": "global"}, Context())
->>> r.values["patches"], r.values["first_start"], round(r.values["entropy_after_a"], 2)
+>>> r.values["patches"], r.values["first_start"], round(r.values["entropy:1"], 2)  # byte 1: "b" after "a"
 (1, 0, 0.96)
 """
 
@@ -50,10 +50,7 @@ def entropy_patches_figure(args: Mapping[str, Any], ctx: Context) -> FigureResul
         "mean_entropy": sum(h) / max(len(h), 1), "max_entropy": max(h, default=0.0),
         "starts_after_space": len(after_space), "patch_texts": [p.text for p in patches],
     }
-    if "a" in args["text"]:
-        at = args["text"].encode("utf-8").index(b"a") + 1
-        if at < len(h):
-            values["entropy_after_a"] = h[at]
+    values.update({f"entropy:{i}": v for i, v in enumerate(h)})  # each byte's, for a claim about one
     chart = Chart("Next-byte entropy of each byte", "byte", "bits",
                   tuple({"x": i, "y": round(v, 3), "series": "starts a patch" if i in set(starts) else "entropy"}
                         for i, v in enumerate(h)), mark="bar")

@@ -329,8 +329,8 @@ class ClassRoom:
         """The class's version alone (the cheap poll), None when the class is gone.
 
         ``max_age``: a version this room read or wrote at most that many seconds ago may be the answer
-        (a move made through this room is seen at once). Forty students polling one class every
-        second, with ``max_age`` 0.25, are at most four reads a second instead of forty.
+        (a move made through this room is seen at once): the class watcher and a page that polls
+        (where the watcher cannot rerun it) share one read.
         """
         key = clean_code(code)
         query = sa.select(_CLASSES.c.version).where(_CLASSES.c.code == key)

@@ -1,7 +1,8 @@
 """Values as last read or written, each with its time, for readers that accept a copy of a given age.
 
-A class's version is polled every second by every following session of a server; a copy a quarter of
-a second old answers most of those polls (:meth:`ui.store.classes.ClassRoom.version`).
+A server reads each class its students follow several times a second (its class watcher, and every
+follower's rerun); a copy a fraction of a second old answers most of those reads
+(:class:`ui.store.class_copies.ClassCopies`).
 
 >>> clock = [0.0]
 >>> recent = Recent(clock=lambda: clock[0])
