@@ -59,6 +59,38 @@ class BpeOptions:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SuperBpeOptions:
+    """SuperBPE-only settings: where the second stage (no whitespace pre-tokenization) begins.
+
+    ``transition`` is the vocabulary size at the switch (the paper's *t*, e.g. 180,000 of
+    200,000); ``None`` takes ``transition_share`` of the vocabulary size (the paper's best, 0.9).
+    A transition at or above the vocabulary size trains plain BPE; at or below the alphabet,
+    every merge is learned without whitespace pre-tokenization.
+
+    >>> SuperBpeOptions().transition_for(8000)
+    7200
+    >>> SuperBpeOptions(transition=500).transition_for(8000)
+    500
+    """
+
+    transition: Optional[int] = None
+    transition_share: float = 0.9
+
+    def __post_init__(self) -> None:
+        if self.transition is not None:
+            _positive_int("transition", self.transition)
+        share = self.transition_share
+        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share <= 1.0:
+            raise TokenizerError(f"transition_share must be between 0 and 1, got {share!r}")
+
+    def transition_for(self, vocab_size: int) -> int:
+        """The vocabulary size at the switch, for a training to ``vocab_size`` tokens."""
+        if self.transition is not None:
+            return self.transition
+        return int(round(vocab_size * self.transition_share))
+
+
+@dataclass(frozen=True, kw_only=True)
 class WordPieceOptions:
     """WordPiece-only settings: words longer than ``max_input_chars_per_word`` become [UNK]."""
 
@@ -142,6 +174,7 @@ class TrainOptions:
     byte_fallback: bool = False
     top_k: int = 10
     bpe: BpeOptions = field(default_factory=BpeOptions)
+    superbpe: SuperBpeOptions = field(default_factory=SuperBpeOptions)
     wordpiece: WordPieceOptions = field(default_factory=WordPieceOptions)
     unigram: UnigramOptions = field(default_factory=UnigramOptions)
 

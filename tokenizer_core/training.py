@@ -61,6 +61,12 @@ def _bpe(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallb
     return train_bpe_parts(lines, options=options, progress=progress)
 
 
+def _superbpe(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
+    from tokenizer_core.superbpe.trainer import train_superbpe_parts
+
+    return train_superbpe_parts(lines, options=options, progress=progress)
+
+
 def _unigram(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
     from tokenizer_core.unigram.trainer import train_unigram_parts  # numpy: only when it trains
 
@@ -78,6 +84,7 @@ TRAINERS: dict[str, Trainer] = {
     "char": _char,
     "byte": _byte,
     "bpe": _bpe,
+    "superbpe": _superbpe,
     "wordpiece": _wordpiece,
     "unigram": _unigram,
 }
@@ -86,7 +93,7 @@ TRAINERS: dict[str, Trainer] = {
 #: The most distinct words (split at whitespace) each trainer takes. Their memory grows with the
 #: distinct words, not the corpus size (measured on random words: BPE about 0.7 kB and Unigram about
 #: 2 kB per distinct word), so these keep one training job near 2 GB; word/char/byte need no limit.
-MAX_DISTINCT_WORDS: dict[str, int] = {"bpe": 3_000_000, "wordpiece": 3_000_000, "unigram": 1_000_000}
+MAX_DISTINCT_WORDS: dict[str, int] = {"bpe": 3_000_000, "superbpe": 3_000_000, "wordpiece": 3_000_000, "unigram": 1_000_000}
 
 
 def within_word_limit(lines: Iterable[str], model: str) -> Iterable[str]:

@@ -52,6 +52,10 @@ class MergeEngine(ABC):
     def merge(self, a: int, b: int, new_id: int) -> int:
         """Merge the pair taken (ids ``a``, ``b``) into ``new_id`` everywhere; the tokens saved."""
 
+    @abstractmethod
+    def words(self) -> list[list[int]]:
+        """Every word's symbol ids now, in the order the words were given."""
+
 
 def choose_engine(words: list[list[int]], counts: list[int], *, shift: int, tie_break: str,
                   top_k: int) -> MergeEngine:
@@ -90,6 +94,9 @@ class KernelEngine(MergeEngine):
     def merge(self, a: int, b: int, new_id: int) -> int:
         return self._state.merge(a, b, new_id)
 
+    def words(self) -> list[list[int]]:
+        return self._state.words()
+
 
 class QueueEngine(MergeEngine):
     """The Python reference: pair counts, a lazily corrected queue, and a few best entries aside.
@@ -100,7 +107,7 @@ class QueueEngine(MergeEngine):
     """
 
     def __init__(self, words: list[list[int]], counts: list[int], *, shift: int, top_k: int) -> None:
-        self.words, self.counts, self.shift, self.top_k = words, counts, shift, top_k
+        self._words, self.counts, self.shift, self.top_k = words, counts, shift, top_k
         self.mask = (1 << shift) - 1
         self.pair_counts, self.heap, self.seq = pair_queue(words, counts, shift=shift)
         self.stash: list[QueueEntry] = []
@@ -116,8 +123,11 @@ class QueueEngine(MergeEngine):
         return top[1], (_stash_runner_ups(self.stash, top[1]) if self.top_k else [])
 
     def merge(self, a: int, b: int, new_id: int) -> int:
-        return merge_everywhere(self.words, self.counts, self._positions, a, b, new_id, self.shift,
+        return merge_everywhere(self._words, self.counts, self._positions, a, b, new_id, self.shift,
                                 self.pair_counts, self.heap, self.seq)
+
+    def words(self) -> list[list[int]]:
+        return [list(w) for w in self._words]
 
 
 class FirstSeenEngine(QueueEngine):
@@ -130,7 +140,7 @@ class FirstSeenEngine(QueueEngine):
             heapq.heappush(self.heap, e)
         self.stash = []
         key, self._positions, runner_ups = _first_seen_choice(
-            self.heap, self.pair_counts, top, self.words, self.shift, self.mask, self.top_k)
+            self.heap, self.pair_counts, top, self._words, self.shift, self.mask, self.top_k)
         return key, runner_ups
 
 

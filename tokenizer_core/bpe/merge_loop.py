@@ -23,12 +23,14 @@ from tokenizer_core.types import ProgressCallback, no_progress
 class MergeRun:
     """What the loop did: ``merges`` in rank order, one ``steps`` tuple per merge (the raw
     records of :class:`~tokenizer_core.bpe.trace.BpeTrace`), the corpus size in tokens before
-    any merge, and why it stopped."""
+    any merge, and why it stopped; ``words`` the words' symbol ids after the last merge when
+    ``final_words`` was asked for (else None)."""
 
     merges: list[tuple[str, str]]
     steps: list[tuple]
     initial_tokens: int
     stop_reason: str
+    words: Optional[list[list[int]]] = None
 
 
 def run_merges(
@@ -44,6 +46,7 @@ def run_merges(
     tie_break: str = "ids",
     top_k: int = 0,
     progress: ProgressCallback = no_progress,
+    final_words: bool = False,
 ) -> MergeRun:
     """Merge pairs of ``words`` (symbol ids) until a limit is reached; new tokens go to ``table``.
     ``words`` is used up (merged in place, or emptied once the kernel has its copy).
@@ -51,7 +54,8 @@ def run_merges(
     ``shift`` packs a pair into one int key and must leave room for every id the loop creates.
     :func:`~tokenizer_core.bpe.merge_engines.choose_engine` picks who finds and merges the
     pairs: the compiled kernel (on its own copy of the words) or the Python code (which edits
-    ``words`` in place); every engine runs the same steps.
+    ``words`` in place); every engine runs the same steps. ``final_words`` keeps the words as
+    the last merge left them (SuperBPE's second stage starts from them).
     """
     initial_tokens = _corpus_tokens(words, counts)
     engine = choose_engine(words, counts, shift=shift, tie_break=tie_break, top_k=top_k)
@@ -79,7 +83,7 @@ def run_merges(
         if len(merges) % report_every == 0:
             progress(len(merges), total, "merging pairs")
     progress(len(merges), total, "done")
-    return MergeRun(merges, steps, initial_tokens, stop_reason)
+    return MergeRun(merges, steps, initial_tokens, stop_reason, engine.words() if final_words else None)
 
 
 def _corpus_tokens(words: list[list[int]], counts: list[int]) -> int:

@@ -1,0 +1,1 @@
+"""SuperBPE: byte-level BPE in two stages, the second across spaces (superword tokens)."""
