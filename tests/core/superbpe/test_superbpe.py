@@ -16,11 +16,11 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tokenizers import Regex, Tokenizer as HFTokenizer, models, pre_tokenizers, trainers
+from tokenizers import Regex, models, pre_tokenizers, trainers
+from tokenizers import Tokenizer as HFTokenizer
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.options import SuperBpeOptions, TrainOptions
-from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.superbpe.inherit import replay
 from tokenizer_core.superbpe.stages import (
     DIGIT_GROUPS,
@@ -30,8 +30,8 @@ from tokenizer_core.superbpe.stages import (
     raw_stage2,
     stage1_pieces,
 )
-from tokenizer_core.text.splitting import Split
 from tokenizer_core.superbpe.trainer import train_superbpe, train_superbpe_parts
+from tokenizer_core.text.splitting import Split
 from tokenizer_core.training import train
 
 SPECIALS = ("<|endoftext|>",)
