@@ -20,6 +20,7 @@ run of whole stage-1 pieces.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from tokenizer_core.gc_pause import paused_gc
 from tokenizer_core.superbpe.inherit import Assembler
 from tokenizer_core.superbpe.stages import RawStage2, crosses_space, stage1_pieces
 from tokenizer_core.text.byte_level import byte_level_alphabet, bytes_to_symbols
+from tokenizer_core.text.decoders import ByteLevelDecoder
 from tokenizer_core.text.surrogates import utf8_of
 from tokenizer_core.types import ProgressCallback, no_progress
 
@@ -67,24 +69,13 @@ class SuperBpeResult:
 
     def superwords(self) -> list[str]:
         """The learned tokens that bridge whitespace (decoded text), in merge order."""
+        decode = ByteLevelDecoder().decode_chain
         out = []
         for left, right in self.merges[self.transition_step:]:
-            text = token_text(left + right)
+            text = "".join(decode([left + right]))
             if crosses_space(text):
                 out.append(text)
         return out
-
-
-def token_text(token: str) -> str:
-    """A byte-level token's text ("ĠofĠthe" -> " of the"); a cut character reads as U+FFFD.
-
-    >>> token_text("ĠofĠthe")
-    ' of the'
-    """
-    from tokenizer_core.text.byte_level import unicode_to_bytes
-
-    table = unicode_to_bytes()
-    return bytes(table[ch] for ch in token).decode("utf-8", "replace")
 
 
 def count_stage2(lines: Iterable[str], *, normalizer: Any = None, workers: Optional[int] = None,
@@ -183,8 +174,6 @@ def _train(stage2_counts: Mapping[str, int], *, vocab_size: int, transition: int
 def _result(first: MergeRun, second: MergeRun, table: SymbolTable, alphabet: list[str], shift: int,
             stage1_counts: Mapping[str, int], *, special_tokens: tuple[str, ...], transition: int, keep_words: int,
             clusters: int, top_k: int) -> SuperBpeResult:
-    import heapq
-
     from tokenizer_core.bpe.model import BPE
 
     merges = first.merges + second.merges
@@ -197,18 +186,6 @@ def _result(first: MergeRun, second: MergeRun, table: SymbolTable, alphabet: lis
     model.training_trace = trace
     return SuperBpeResult(vocab, merges, model, trace, special_tokens, transition=transition,
                           transition_step=len(first.merges), stage2_tokens=second.initial_tokens, clusters=clusters)
-
-
-def stop_note(result: SuperBpeResult) -> str:
-    """One line on where stage 2 began and what it learned.
-
-    >>> r = train_superbpe(["of the cat and of the dog\\n"] * 3, vocab_size=263, transition=260)
-    >>> stop_note(r)
-    'stage 2 from merge 4 (vocabulary 260): 3 merges, 2 across spaces'
-    """
-    n2 = len(result.merges) - result.transition_step
-    return (f"stage 2 from merge {result.transition_step + 1:,} (vocabulary {result.transition:,}): "
-            f"{n2:,} merges, {len(result.superwords()):,} across spaces")
 
 
 def train_superbpe_parts(lines: Iterable[str], *, options: "TrainOptions",
@@ -225,7 +202,6 @@ def train_superbpe_parts(lines: Iterable[str], *, options: "TrainOptions",
     """
     from tokenizer_core.parts import TokenizerParts
     from tokenizer_core.superbpe.stages import stage2_pre_tokenizer
-    from tokenizer_core.text.decoders import ByteLevelDecoder
     from tokenizer_core.text.normalizers import Lowercase
 
     if options.num_merges is not None:
