@@ -1,9 +1,9 @@
 """Training options: the settings every trainer shares, and one typed group per algorithm.
 
 Common settings live on :class:`TrainOptions`; what only one algorithm understands lives in
-its own frozen dataclass (:class:`BpeOptions`, :class:`WordPieceOptions`,
-:class:`UnigramOptions`), held by ``TrainOptions`` under the algorithm's name. A typo in an
-option name is a ``TypeError`` at construction, not a silently ignored key.
+its own frozen dataclass (:class:`BpeOptions`, :class:`SuperBpeOptions`, :class:`PickyBpeOptions`,
+:class:`WordPieceOptions`, :class:`UnigramOptions`), held by ``TrainOptions`` under the algorithm's
+name. A typo in an option name is a ``TypeError`` at construction, not a silently ignored key.
 
 >>> opts = TrainOptions(vocab_size=300, bpe=BpeOptions(tie_break="first"))
 >>> opts.special_tokens, opts.bpe.tie_break, opts.unigram.max_word_length
@@ -91,6 +91,38 @@ class SuperBpeOptions:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PickyBpeOptions:
+    """PickyBPE-only settings: the Intersection over Self ``threshold`` above which a token a merge used
+    goes from the vocabulary (the paper's *T*; 0.9 in its examples). 1 removes nothing: plain BPE.
+
+    >>> PickyBpeOptions().threshold, PickyBpeOptions(threshold=1).threshold
+    (0.9, 1)
+    """
+
+    threshold: float = 0.9
+
+    def __post_init__(self) -> None:
+        ios_threshold(self.threshold)
+
+
+def ios_threshold(value: object) -> float:
+    """PickyBPE's threshold as a float, or a TokenizerError saying which are allowed: IoS is at most
+    1 and a token goes when its IoS is *above* the threshold (the authors' rule), so 1 removes nothing.
+
+    >>> ios_threshold(1)
+    1.0
+    >>> ios_threshold(1.5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tokenizer_core.errors.TokenizerError: the PickyBPE threshold must be above 0 and at most 1 (...), got 1.5
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise TokenizerError("the PickyBPE threshold must be above 0 and at most 1 (a token goes when its IoS is "
+                             f"above it: 1 trains plain BPE; the paper's examples use 0.9), got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True, kw_only=True)
 class WordPieceOptions:
     """WordPiece-only settings: words longer than ``max_input_chars_per_word`` become [UNK]."""
 
@@ -175,6 +207,7 @@ class TrainOptions:
     top_k: int = 10
     bpe: BpeOptions = field(default_factory=BpeOptions)
     superbpe: SuperBpeOptions = field(default_factory=SuperBpeOptions)
+    pickybpe: PickyBpeOptions = field(default_factory=PickyBpeOptions)
     wordpiece: WordPieceOptions = field(default_factory=WordPieceOptions)
     unigram: UnigramOptions = field(default_factory=UnigramOptions)
 

@@ -29,11 +29,11 @@ from operator import is_
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-# The algorithm packages register their model classes (and the stage packages their components)
-# when imported, so that saved files can name them; nothing below imports the pipeline back.
+# Imported so that their models and components register and saved files can name them (none imports us back).
 import tokenizer_core.batch as _batch_stage  # noqa: F401
 import tokenizer_core.bpe as _bpe  # noqa: F401
 import tokenizer_core.classic as _classic  # noqa: F401
+import tokenizer_core.pickybpe as _pickybpe  # noqa: F401
 import tokenizer_core.text as _text_stage  # noqa: F401
 import tokenizer_core.unigram as _unigram  # noqa: F401
 import tokenizer_core.wordpiece as _wordpiece  # noqa: F401
