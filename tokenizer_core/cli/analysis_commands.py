@@ -30,7 +30,7 @@ from tokenizer_core.errors import TokenizerError
 # The analysis package is imported by the commands that use it, not by every command line (it
 # costs 45 ms, a sixth of training 1 MB); tests/cli/test_compare_cli.py checks these names against it.
 GRANULARITIES = ("word", "char", "byte")
-SWEEP_MODELS = ("bpe", "wordpiece", "unigram")
+SWEEP_MODELS = ("bpe", "wordpiece", "unigram", "superbpe")
 
 #: Sizes swept when ``--sizes`` is not given.
 DEFAULT_SIZES = (256, 8000, 8)
@@ -45,7 +45,8 @@ _COMPARE_COLUMNS = [
 ]
 _SWEEP_COLUMNS = [
     ("model", "model", "{}"), ("vocab", "vocab_size", "{:,}"), ("held-out tokens", "heldout_tokens", "{:,}"),
-    ("chars/tok", "chars_per_token", "{:.3f}"), ("tok/word", "fertility", "{:.3f}"), ("unk", "unk_rate", "{:.2%}"),
+    ("tok/byte", "tokens_per_byte", "{:.4f}"), ("chars/tok", "chars_per_token", "{:.3f}"),
+    ("tok/word", "fertility", "{:.3f}"), ("unk", "unk_rate", "{:.2%}"),
     ("vocab used", "utilization", "{:.1%}"), ("embedding", "embedding_params", "{:,}"),
     ("seconds", "seconds", "{:.2f}"),
 ]
