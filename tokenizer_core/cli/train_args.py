@@ -15,6 +15,8 @@ one flag per :class:`~tokenizer_core.options.TrainOptions` setting, and the opti
 (1.0, False)
 >>> options_from_args(p.parse_args(["c.txt", "--max-sentence-length", "100"]), model="unigram").unigram.max_sentence_length
 100
+>>> options_from_args(p.parse_args(["c.txt", "--transition-share", "0.8"]), model="superbpe").superbpe.transition_for(1000)
+800
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from tokenizer_core.options import (
     DEFAULT_MAX_WORD_LENGTH,
     DEFAULT_SPECIAL_TOKENS,
     BpeOptions,
+    SuperBpeOptions,
     TrainOptions,
     UnigramOptions,
 )
@@ -82,6 +85,12 @@ def add_option_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-sentence-length", type=int,
                    help=f"Unigram: skip training lines longer than this many UTF-8 bytes "
                         f"(default {DEFAULT_MAX_SENTENCE_LENGTH}, SentencePiece's)")
+    p.add_argument("--transition", type=int,
+                   help="SuperBPE: the vocabulary size where the second stage (merges across spaces) begins "
+                        "(at the vocabulary size or above: plain BPE)")
+    p.add_argument("--transition-share", type=float,
+                   help=f"SuperBPE: the transition as a share of the vocabulary size, above 0 and at most 1 "
+                        f"(default {SuperBpeOptions().transition_share:g}, the paper's best)")
 
 
 def _top_k(args: argparse.Namespace) -> int:
@@ -108,12 +117,38 @@ def _unigram_options(args: argparse.Namespace, *, model: str) -> UnigramOptions:
     return UnigramOptions(**given)
 
 
+def _superbpe_options(args: argparse.Namespace, *, model: str) -> SuperBpeOptions:
+    """The SuperBPE settings the flags give; an error if given for another model, or both at once."""
+    transition, share = getattr(args, "transition", None), getattr(args, "transition_share", None)
+    if model != "superbpe":
+        for flag, value in (("--transition", transition), ("--transition-share", share)):
+            if value is not None:
+                raise CliError(f"{flag} applies to --model superbpe only, not {model}")
+        return SuperBpeOptions()
+    if getattr(args, "num_merges", None) is not None:
+        raise CliError("SuperBPE trains to a vocabulary size: give --vocab-size, not --num-merges")
+    if transition is not None and share is not None:
+        raise CliError("give --transition (a vocabulary size) or --transition-share (a share of it), not both")
+    if transition is not None:
+        if transition < 1:
+            raise CliError(f"--transition must be a vocabulary size of 1 or more, got {transition}")
+        return SuperBpeOptions(transition=transition)
+    if share is not None:
+        # A share of 0 would make the transition 0 tokens; 1 is plain BPE.
+        if not 0 < share <= 1:
+            raise CliError(f"--transition-share must be above 0 and at most 1 (0.9 is the paper's best; 1 trains "
+                           f"plain BPE), got {share:g}")
+        return SuperBpeOptions(transition_share=share)
+    return SuperBpeOptions()
+
+
 def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
     """The :class:`TrainOptions` the flags describe (``--vocab-size``/``--num-merges`` when present)."""
     specials = split_specials(args.special_tokens)
     if model != "bpe" and (args.tie_break != "ids" or args.suffix_as_symbol):
         raise CliError("--tie-break and --suffix-as-symbol apply to --model bpe only")
     unigram = _unigram_options(args, model=model)
+    superbpe = _superbpe_options(args, model=model)
     options = TrainOptions(
         vocab_size=getattr(args, "vocab_size", None), num_merges=getattr(args, "num_merges", None),
         min_frequency=args.min_frequency, lowercase=args.lowercase,
@@ -124,6 +159,7 @@ def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
         limit_alphabet=args.limit_alphabet, max_piece_length=args.max_piece_length,
         shrinking_factor=args.shrinking_factor, byte_fallback=args.byte_fallback, top_k=_top_k(args),
         bpe=BpeOptions(tie_break=args.tie_break, suffix_as_symbol=args.suffix_as_symbol), unigram=unigram,
+        superbpe=superbpe,
     )
     # An unknown token that is not among the special tokens cannot have an id: go without one.
     if options.unk_token is not None and options.unk_token not in options.special_tokens:
