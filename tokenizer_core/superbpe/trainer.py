@@ -200,24 +200,45 @@ def train_superbpe_parts(lines: Iterable[str], *, options: "TrainOptions",
     >>> Tokenizer.from_parts(train_superbpe_parts(lines, options=opts)).encode("of the dog").tokens
     ['ofĠtheĠ', 'd', 'o', 'g']
     """
+    progress(0, 0, "counting pieces")
+    counts = count_stage2(lines, normalizer=superbpe_normalizer(options), progress=progress)
+    return train_superbpe_from_counts(counts, options=options, progress=progress)[0]
+
+
+def superbpe_normalizer(options: "TrainOptions") -> Any:
+    """The normalizer ``options`` train with (lowercase or none), which :func:`count_stage2` counts after."""
+    from tokenizer_core.text.normalizers import Lowercase
+
+    return Lowercase() if options.lowercase else None
+
+
+def train_superbpe_from_counts(stage2_counts: Mapping[str, int], *, options: "TrainOptions",
+                               progress: ProgressCallback = no_progress) -> tuple["TokenizerParts", SuperBpeResult]:
+    """:func:`train_superbpe_parts` from :func:`count_stage2`'s counts (made with
+    :func:`superbpe_normalizer`), and the training's result with its trace (what the BPE page steps
+    through).
+
+    >>> from tokenizer_core.options import SuperBpeOptions, TrainOptions
+    >>> opts = TrainOptions(vocab_size=258, special_tokens=(), superbpe=SuperBpeOptions(transition=257))
+    >>> parts, result = train_superbpe_from_counts({"of the\\n": 3, "the ": 2}, options=opts)
+    >>> result.merges, result.transition_step
+    ([('h', 'e'), ('t', 'he')], 1)
+    """
     from tokenizer_core.parts import TokenizerParts
     from tokenizer_core.superbpe.stages import stage2_pre_tokenizer
-    from tokenizer_core.text.normalizers import Lowercase
 
     if options.num_merges is not None:
         raise TokenizerError("SuperBPE trains to a vocabulary size; give vocab_size, not num_merges")
     vocab_size = options.vocab_size or 30_000
     transition = options.superbpe.transition_for(vocab_size)
-    normalizer = Lowercase() if options.lowercase else None
-    progress(0, 0, "counting pieces")
-    counts = count_stage2(lines, normalizer=normalizer, progress=progress)
-    result = train_superbpe_counts(counts, vocab_size=vocab_size, transition=transition,
+    result = train_superbpe_counts(stage2_counts, vocab_size=vocab_size, transition=transition,
                                    special_tokens=options.special_tokens, top_k=options.top_k,
                                    keep_words=options.bpe.keep_words, progress=progress)
-    return TokenizerParts(
-        model=result.model, normalizer=normalizer, pre_tokenizer=stage2_pre_tokenizer(), decoder=ByteLevelDecoder(),
-        special_tokens=result.special_tokens,
+    parts = TokenizerParts(
+        model=result.model, normalizer=superbpe_normalizer(options), pre_tokenizer=stage2_pre_tokenizer(),
+        decoder=ByteLevelDecoder(), special_tokens=result.special_tokens,
         metadata={"trainer": "superbpe", "byte_level": True, "num_merges": len(result.merges),
                   "stop_reason": result.stop_reason, "transition": result.transition,
                   "transition_step": result.transition_step, "superwords": len(result.superwords())},
     )
+    return parts, result

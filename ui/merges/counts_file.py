@@ -56,6 +56,8 @@ def settings_that_fit(corpus: CountsCorpus) -> list[str]:
 def _choices() -> Iterator[tuple[str, CountSpec]]:
     """Every choice of the page's settings that counts differently, labelled as people read it."""
     for algorithm in ALGORITHMS:
+        if algorithm == "superbpe":  # trains on the text itself (whole lines), never on a counts file
+            continue
         for level in (("char", "byte") if algorithm == "bpe" else ("char",)):
             for pre, pre_label in pre_tokenizer_choices(algorithm, level).items():
                 for lowercase in (False, True):

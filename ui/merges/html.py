@@ -211,7 +211,7 @@ def stop_text(run: MergeRun) -> str:
     base, final = run.base_vocab_size, run.vocab_size_at(run.num_steps)
     reason = run.stop_reason
     if s.budget_kind == "vocab" and n == 0 and s.budget <= base:
-        start = "the 256 bytes" if s.level == "byte" and run.algorithm == "bpe" else "every character of the corpus"
+        start = "the 256 bytes" if s.level == "byte" and run.algorithm != "wordpiece" else "every character of the corpus"
         if run.token_id("[UNK]") is not None:
             start += " and [UNK]"
         return (f"the vocabulary size you asked for ({s.budget:,}) leaves no room for merges: the starting "

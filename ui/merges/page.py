@@ -35,6 +35,8 @@ from ui.merges.pairs import pair_frame, pair_table
 from ui.merges.panel import settings_from_widgets, settings_panel, start_button
 from ui.merges.run import MergeRun, StepInfo
 from ui.merges.settings import MergeSettings
+from ui.merges.stage_html import stage_html
+from ui.merges.superbpe_run import SuperBpeRun
 from ui.shelf import state as shelf
 from ui.widgets import display
 from ui.widgets.charts import candidates_chart, candidates_html, compression_chart, kinds_legend_html
@@ -49,8 +51,8 @@ from ui.widgets.text import display_name, escape_markdown
 from ui.widgets.tokens import chip_html, shown_text
 
 INTRO = (
-    "Watch BPE (or WordPiece) learn its vocabulary one merge at a time on the active corpus: which pair "
-    "is merged and why, how words and corpus length change, and how the merges encode your own text."
+    "Watch BPE (or WordPiece, or SuperBPE) learn its vocabulary one merge at a time on the active corpus: which "
+    "pair is merged and why, how words and corpus length change, and how the merges encode your own text."
 )
 KEYS = ("Keys: **→**/**N** next · **←**/**P** previous · **Home**/**End** first/last · "
         "**Space**/**K** play/pause")
@@ -232,6 +234,8 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
         Metric("Shorter by", f"{shrunk:.1f} %" if shrunk >= 1 or not shrunk else f"{shrunk:.2f} %",
                help="How much shorter the corpus is in tokens than at step 0."),
     ]))
+    if isinstance(run, SuperBpeRun):
+        render_html(stage_html(run, step))
     if info.score is not None:
         bpe = info.bpe_choice
         line = (f"score = {info.count:,} / ({info.left_count:,} × {info.right_count:,}) = {info.score:.4g}. ")
@@ -266,8 +270,11 @@ def _charts(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
                         key="merges_candidates_chart", name="candidate pairs", style=style)
     with right.container(key="merges_compression_chart"):
         st.markdown("**Compression: corpus length after each merge**")
+        switch = ([(run.transition_step, "stage 2 →")] if isinstance(run, SuperBpeRun)
+                  and run.transition_step < run.num_steps else [])
         render_drawing(curve_drawing(run.curve, step, x_title="merge step", y_title="corpus length (tokens)",
-                                     style=style), key="merges_compression_curve", font=style.size(12))
+                                     style=style, boundaries=switch), key="merges_compression_curve",
+                       font=style.size(12))
         chart_downloads(lambda s: compression_chart(run.curve, step, style=s), key="merges_compression_chart",
                         name="compression curve", style=style)
 
@@ -275,13 +282,16 @@ def _charts(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
 def _words(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
     left, right = st.columns(2)
     highlight = frozenset([info.token]) if step else frozenset()
+    lines = run.kept_words(step)[0] == "lines"  # SuperBPE's stage 2 trains on whole lines
     with left:
-        st.markdown("**Most frequent words at this step**")
+        st.markdown("**Most frequent lines at this step** (stage 2 merges within lines)" if lines
+                    else "**Most frequent words at this step**")
         render_html(words_parts(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=translate,
                            highlight=highlight))
     with right:
         if step:
-            st.markdown("**Frequent words holding the new token**")
+            st.markdown("**Frequent lines holding the new token**" if lines
+                        else "**Frequent words holding the new token**")
             rows = run.words_with(info.token, step, 16)
             if rows:
                 render_html(words_parts(rows, run.token_id, scheme=run.scheme, translate=translate, highlight=highlight))

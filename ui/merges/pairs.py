@@ -65,7 +65,7 @@ def pair_table(run: MergeRun, step: int) -> list[PairRow]:
 def _bpe_table(run: BpeRun, step: int) -> list[PairRow]:
     counts: dict[tuple[str, str], int] = {}
     first: dict[tuple[str, str], tuple[int, int]] = {}
-    for wi, (word, freq) in enumerate(run.words or []):
+    for wi, (word, freq) in enumerate(run.table_words(step) or []):
         if not freq:
             continue
         syms = run.segment(word, step)

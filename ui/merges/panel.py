@@ -19,6 +19,7 @@ from ui.merges.settings import (
     PRE_TOKENIZER_HELP,
     TIE_BREAK_HELP,
     TIE_BREAKS,
+    TRANSITION_HELP,
     WORKED_EXAMPLES,
     MergeSettings,
     pre_tokenizer_choices,
@@ -46,12 +47,15 @@ def settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
             st.radio("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=K["algorithm"], horizontal=True,
                      on_change=ms.reset_pre_tokenizer,
                      help="BPE merges the most frequent pair; WordPiece the pair with the best score "
-                          "count(ab) / (count(a) · count(b)).")
+                          "count(ab) / (count(a) · count(b)); SuperBPE is byte-level BPE whose last merges "
+                          "may cross spaces.")
             wordpiece = ss[K["algorithm"]] == "wordpiece"
+            superbpe = ss[K["algorithm"]] == "superbpe"
             st.radio("Symbols", list(LEVELS), format_func=LEVELS.get, key=K["level"], horizontal=True,
-                     disabled=wordpiece, on_change=ms.reset_pre_tokenizer,
-                     help="Start from characters, or from the 256 bytes of UTF-8 as GPT-2 does (BPE only).")
-        level = "char" if wordpiece else ss[K["level"]]
+                     disabled=wordpiece or superbpe, on_change=ms.reset_pre_tokenizer,
+                     help="Start from characters, or from the 256 bytes of UTF-8 as GPT-2 does (BPE only; "
+                          "SuperBPE always starts from bytes).")
+        level = {"wordpiece": "char", "superbpe": "byte"}.get(ss[K["algorithm"]], ss[K["level"]])
         choices = pre_tokenizer_choices(ss[K["algorithm"]], level)
         if ss.get(K["pre_tokenizer"]) not in choices:
             ss[K["pre_tokenizer"]] = next(iter(choices))
@@ -71,11 +75,15 @@ def settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
                                   if by_merges else
                                   f"Stop when the vocabulary has this many tokens, 1 to {MAX_BUDGET:,}: it starts "
                                   "with every character (or the 256 bytes) and [UNK], and each merge adds one."))
+            if superbpe:
+                st.slider("Stage 2 from (% of the vocabulary)", min_value=1, max_value=100, step=1,
+                          key=K["transition"], format="%d %%", help=TRANSITION_HELP)
         with c4:
             st.number_input("Minimum pair frequency", min_value=0, max_value=1_000_000, step=1,
-                            key=K["min_frequency"], help="Stop (BPE) or skip pairs (WordPiece) seen fewer times.")
+                            key=K["min_frequency"], disabled=superbpe,
+                            help="Stop (BPE) or skip pairs (WordPiece) seen fewer times.")
             st.selectbox("Ties broken by", list(TIE_BREAKS), format_func=TIE_BREAKS.get, key=K["tie_break"],
-                         disabled=wordpiece, help=TIE_BREAK_HELP)
+                         disabled=wordpiece or superbpe, help=TIE_BREAK_HELP)
             st.checkbox("Lowercase", key=K["lowercase"], help="Lowercase the corpus before training.")
         b1, b2, b3 = st.columns([1.1, 2.2, 3.5])
         clicked = b1.button("Train", key=ms.TRAIN, type="primary", icon=":material/model_training:",

@@ -136,7 +136,7 @@ class MergeRun(ABC):
         for new in new_flags:
             sizes.append(sizes[-1] + new)
         self._sizes = sizes
-        self._joined: Optional[list[str]] = None  # the kept words' initial symbols (words_with)
+        self._joined: dict[str, list[str]] = {}  # each kept list's words' initial symbols (words_with)
 
     # -- sizes ----------------------------------------------------------------------------------
     @property
@@ -190,22 +190,34 @@ class MergeRun(ABC):
         """The ``n`` most frequent words that have something to merge, segmented after ``step`` merges."""
         self.check_step(step)
         out = []
-        for word, count in self.top_words:
+        for word, count in self.kept_words(step)[1]:
             if len(self.initial_symbols(word)) > 1:
                 out.append((word, count, self.segment(word, step)))
                 if len(out) >= n:
                     break
         return out
 
+    def table_words(self, step: int) -> Optional[list[tuple[str, int]]]:
+        """The words the teaching table counts pairs in after ``step`` merges, the ones merge ``step + 1``
+        chose from (first seen first), or None for a corpus too large for the table."""
+        return self.words
+
+    def kept_words(self, step: int) -> tuple[str, list[tuple[str, int]]]:
+        """The words the tables at ``step`` draw from, most frequent first, and a name for that list
+        (SuperBPE's second stage trains on other words than its first)."""
+        return "words", self.top_words
+
     def words_with(self, token: str, step: int, n: int = 12) -> list[tuple[str, int, list[str]]]:
         """The most frequent words (of those kept) holding ``token`` after ``step`` merges; only the
         words whose initial symbols could hold it are segmented (:mod:`ui.merges.holding`)."""
         self.check_step(step)
         needle = holding_needle(self.merge_tree(token, step, max_nodes=NEEDLE_NODES))
-        if self._joined is None:  # once per run (shared by its sessions; equal if two threads race)
-            self._joined = [joined_symbols(self.initial_symbols(word)) for word, _ in self.top_words]
+        name, kept = self.kept_words(step)
+        joined_words = self._joined.get(name)
+        if joined_words is None:  # once per run (shared by its sessions; equal if two threads race)
+            joined_words = self._joined[name] = [joined_symbols(self.initial_symbols(word)) for word, _ in kept]
         out = []
-        for (word, count), joined in zip(self.top_words, self._joined):
+        for (word, count), joined in zip(kept, joined_words):
             if needle is not None and needle not in joined:
                 continue
             seg = self.segment(word, step)

@@ -11,6 +11,8 @@ replay them exactly.
 (3, False)
 >>> MergeSettings(algorithm="wordpiece").effective().marker
 'none'
+>>> MergeSettings(algorithm="superbpe", budget_kind="vocab", budget=1000).describe()
+'SuperBPE · bytes · vocabulary 1,000 · stage 2 from 900 tokens (90 %)'
 """
 
 from __future__ import annotations
@@ -20,15 +22,15 @@ from typing import Literal
 
 from tokenizer_core.counts.spec import CountSpec
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.options import BpeOptions, TrainOptions
+from tokenizer_core.options import BpeOptions, SuperBpeOptions, TrainOptions
 
-Algorithm = Literal["bpe", "wordpiece"]
+Algorithm = Literal["bpe", "wordpiece", "superbpe"]
 Level = Literal["char", "byte"]
 Marker = Literal["none", "glued", "symbol"]
 TieBreak = Literal["ids", "first"]
 BudgetKind = Literal["merges", "vocab"]
 
-ALGORITHMS: dict[str, str] = {"bpe": "BPE", "wordpiece": "WordPiece"}
+ALGORITHMS: dict[str, str] = {"bpe": "BPE", "wordpiece": "WordPiece", "superbpe": "SuperBPE"}
 LEVELS: dict[str, str] = {"char": "Characters", "byte": "Bytes (GPT-2 style)"}
 MARKERS: dict[str, str] = {
     "none": "None",
@@ -49,12 +51,19 @@ PRE_TOKENIZER_HELP = (
     "- **Split at spaces only**: punctuation stays glued to words\n"
     "- **Metaspace**: spaces become ▁ at the start of words (SentencePiece)\n"
     "- **BERT**: splits at spaces and around every punctuation mark (WordPiece)\n"
-    "- **GPT-2 / cl100k regex**: the patterns of OpenAI's tokenizers (bytes)"
+    "- **GPT-2 / cl100k regex**: the patterns of OpenAI's tokenizers (bytes)\n"
+    "- **Words, then whole lines** (SuperBPE): the authors' word pattern up to the switch, then only "
+    "newlines and groups of digits cut the text, so merges may cross spaces"
 )
 MARKER_HELP = (
     "Mark the end of each word so that 'st' at the end of a word and inside it become different "
     "tokens (BPE on characters only). Glued to the last letter as subword-nmt and Hugging Face "
     "tokenizers do (`t</w>`), or a symbol of its own as in the Python code of Sennrich et al. (2016)."
+)
+TRANSITION_HELP = (
+    "SuperBPE (Liu et al., 2025) learns in two stages: ordinary byte-level BPE within words up to this "
+    "share of the vocabulary, then BPE over whole lines, so later merges may cross spaces and make "
+    "*superwords* such as `of the`. 100 % is plain BPE; the paper's best share is about 90 %."
 )
 TIE_BREAK_HELP = (
     "When several pairs occur equally often: the pair with the smallest token ids wins (Hugging Face "
@@ -74,6 +83,9 @@ PRE_TOKENIZERS: dict[tuple[str, str], dict[str, str]] = {
         "gpt2-regex": "GPT-2 regex",
         "cl100k-regex": "cl100k regex (GPT-4)",
     },
+    ("superbpe", "byte"): {
+        "superbpe": "Words, then whole lines",
+    },
     ("wordpiece", "char"): {
         "bert": "BERT (spaces and punctuation)",
         "whitespace": "Words and punctuation",
@@ -83,6 +95,8 @@ PRE_TOKENIZERS: dict[tuple[str, str], dict[str, str]] = {
 
 MAX_BUDGET = 30_000
 END_OF_WORD = "</w>"
+#: SuperBPE's byte-level alphabet: a number of merges is a vocabulary of this many tokens more.
+BYTE_ALPHABET = 256
 # A vocabulary-size cap that never binds, for WordPiece runs limited by the number of merges.
 _UNBOUNDED_VOCAB = 5_000_000
 
@@ -104,6 +118,8 @@ class MergeSettings:
     budget: int = 1000
     min_frequency: int = 0
     tie_break: TieBreak = "ids"
+    #: SuperBPE: stage 2 begins when the vocabulary reaches this share of its size (percent).
+    transition: int = 90
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -121,12 +137,19 @@ class MergeSettings:
                                  f"got {self.budget!r}")
         if isinstance(self.min_frequency, bool) or not isinstance(self.min_frequency, int) or self.min_frequency < 0:
             raise TokenizerError(f"minimum frequency must be a whole number >= 0, got {self.min_frequency!r}")
+        if isinstance(self.transition, bool) or not isinstance(self.transition, int) or not 1 <= self.transition <= 100:
+            raise TokenizerError(f"the SuperBPE transition must be a whole percentage from 1 to 100, got "
+                                 f"{self.transition!r}")
 
     def effective(self) -> "MergeSettings":
         """The same settings with the options that do not apply reset, so equal runs share a cache entry."""
         s = self
         if s.algorithm == "wordpiece":
             s = replace(s, level="char", marker="none", tie_break="first")
+        if s.algorithm == "superbpe":  # the authors' setting: bytes, ties to the smallest ids, no threshold
+            s = replace(s, level="byte", tie_break="ids", min_frequency=0)
+        else:
+            s = replace(s, transition=MergeSettings.transition)
         if s.level == "byte":
             s = replace(s, marker="none")
         choices = pre_tokenizer_choices(s.algorithm, s.level)
@@ -137,13 +160,26 @@ class MergeSettings:
     @property
     def special_tokens(self) -> tuple[str, ...]:
         """Only an unknown token (to show characters the alphabet lacks); byte-level needs none."""
-        return () if self.level == "byte" and self.algorithm == "bpe" else ("[UNK]",)
+        return () if self.level == "byte" and self.algorithm != "wordpiece" else ("[UNK]",)
+
+    @property
+    def vocab_size(self) -> int:
+        """SuperBPE's vocabulary size: the budget, or the bytes and that many merges."""
+        return self.budget if self.budget_kind == "vocab" else BYTE_ALPHABET + self.budget
+
+    @property
+    def transition_size(self) -> int:
+        """SuperBPE's vocabulary size when stage 2 begins."""
+        return SuperBpeOptions(transition_share=self.transition / 100).transition_for(self.vocab_size)
 
     def options(self) -> TrainOptions:
         """The engine's options for these settings."""
         s = self.effective()
         merges = s.budget if s.budget_kind == "merges" else None
         vocab = s.budget if s.budget_kind == "vocab" else None
+        if s.algorithm == "superbpe":
+            return TrainOptions(vocab_size=s.vocab_size, lowercase=s.lowercase, special_tokens=(), unk_token=None,
+                                byte_level=True, top_k=10, superbpe=SuperBpeOptions(transition=s.transition_size))
         if s.algorithm == "wordpiece":
             return TrainOptions(
                 vocab_size=vocab if vocab is not None else _UNBOUNDED_VOCAB,
@@ -172,6 +208,9 @@ class MergeSettings:
     def count_spec(self) -> CountSpec:
         """How these settings count a corpus (what a counts file's header must name)."""
         s = self.effective()
+        if s.algorithm == "superbpe":
+            raise TokenizerError("SuperBPE trains on the text itself (its second stage reads whole lines), "
+                                 "not on a counts file's words; use the corpus the file was counted from")
         return CountSpec(s.algorithm, s.options())
 
     def describe(self) -> str:
@@ -187,12 +226,15 @@ class MergeSettings:
             parts.append(f"min. frequency {s.min_frequency}")
         if s.algorithm == "bpe" and s.tie_break == "first":
             parts.append("ties: first seen")
+        if s.algorithm == "superbpe":
+            parts.append(f"stage 2 from {s.transition_size:,} tokens ({s.transition} %)")
         return " · ".join(parts)
 
 
 def pre_tokenizer_choices(algorithm: str, level: str) -> dict[str, str]:
     """Pre-tokenizer preset names offered for an algorithm and level, the default first."""
-    return PRE_TOKENIZERS[(algorithm, "char" if algorithm == "wordpiece" else level)]
+    level = {"wordpiece": "char", "superbpe": "byte"}.get(algorithm, level)
+    return PRE_TOKENIZERS[(algorithm, level)]
 
 
 #: The classic samples and the settings that replay their worked example exactly.

@@ -119,9 +119,11 @@ class Drawing(NamedTuple):
 
 
 def curve_drawing(curve: Sequence[int], marked: int, *, x_title: str, y_title: str, style: ChartStyle = LIGHT,
-                  height: int = 260, points: int = CURVE_POINTS) -> Drawing:
+                  height: int = 260, points: int = CURVE_POINTS,
+                  boundaries: Sequence[tuple[int, str]] = ()) -> Drawing:
     """``curve[x]`` against ``x`` as a line from a zero-based y axis, ``marked`` shown by a rule and a
-    dot (its value on hover), integer ticks on both axes.
+    dot (its value on hover), integer ticks on both axes; each of ``boundaries`` (x, label) a dashed
+    rule labelled at its top (SuperBPE's switch to stage 2).
 
     >>> d = curve_drawing([10, 8, 7, 7], 2, x_title="step", y_title="tokens")
     >>> [s["tag"] for s in d.overlay], d.overlay[1]["tip"]
@@ -157,6 +159,13 @@ def curve_drawing(curve: Sequence[int], marked: int, *, x_title: str, y_title: s
                  "text-anchor": "middle", "fill": style.text, "text": x_title})
     base.append({"tag": "text", "transform": "rotate(-90)", "x": -round(top + plot_h / 2, 1),
                  "y": round(font * 1.1, 1), "text-anchor": "middle", "fill": style.text, "text": y_title})
+    for bx, text in boundaries:
+        if 0 <= bx < len(curve):
+            base.append({"tag": "line", "x1": px(bx), "x2": px(bx), "y1": top, "y2": top + plot_h,
+                         "stroke": style.muted, "stroke-dasharray": "5 4", "tip": text})
+            anchor = "end" if px(bx) > left + plot_w * 0.6 else "start"
+            base.append({"tag": "text", "x": round(px(bx) + (-4 if anchor == "end" else 4), 1),
+                         "y": round(top + font, 1), "text-anchor": anchor, "fill": style.muted, "text": text})
     line = " ".join(f"{px(x)},{py(curve[x])}" for x in sample_steps(len(curve) - 1, marked, points))
     base.append({"tag": "polyline", "points": line, "fill": "none", "stroke": style.blue, "stroke-width": 2})
     overlay: list[dict[str, object]] = []

@@ -18,6 +18,9 @@ Rules (the same on every page):
   ``</w>`` (end of word) are shown as they are, or translated into what they mean, each in its own
   way: ``·`` for the space that ``Ġ`` and ``▁`` stand for, ``‿`` before a continuation, ``⟩`` after
   the last piece of a word;
+- a token whose text runs from a word into the space after it (``of the``, ``the·``: a *superword*,
+  as SuperBPE and SentencePiece without whitespace splitting learn) is underlined in
+  :data:`EDGE_COLOUR` (:func:`spans_space`); no ordinary word-level tokenizer has one;
 - byte-level tokens that are not valid UTF-8 on their own are shown as bytes (``<0xE2>``),
   never as a replacement character;
 - every piece of token text is HTML-escaped; the id (and what else a view knows: bytes, offsets)
@@ -35,6 +38,7 @@ False
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -63,6 +67,8 @@ CHIP_CSS = f"""<style>
   white-space: pre-wrap; overflow-wrap: anywhere; max-width: 100%; unicode-bidi: isolate; line-height: 1.7;
 }}
 .tp-chip.tp-hl {{ border: 2px solid {EDGE_COLOUR}; font-weight: 700; }}
+.tp-chip.tp-sw {{ text-decoration: underline wavy {EDGE_COLOUR}; text-decoration-thickness: 1.5px;
+  text-underline-offset: 3px; }}
 .tp-chip[data-tip] {{ position: relative; cursor: help; }}
 .tp-chip[data-tip]:focus {{ outline: 2px solid #2563EB; outline-offset: 1px; z-index: 30; }}
 .tp-chip[data-tip]:focus::after {{
@@ -192,6 +198,27 @@ def display_text(token: str, *, scheme: Scheme = "plain", translate: bool = True
     return visible_whitespace(token)
 
 
+# Something other than whitespace, then a space or tab (never a newline alone: cl100k's tokens of
+# punctuation and line breaks, such as ".\n", are not words joined across a space).
+_SPANNING = re.compile(r"[^\s▁][ \t▁]")
+
+
+def spans_space(token: str, *, scheme: Scheme = "plain") -> bool:
+    """Whether a token's text runs on past a space between words (a *superword* token): a character
+    that is not whitespace, then a space or tab (``▁`` is the space of metaspace tokens).
+
+    >>> spans_space("ofĠthe", scheme="byte-level"), spans_space("Ġthe", scheme="byte-level")
+    (True, False)
+    >>> spans_space("▁of▁the", scheme="metaspace"), spans_space(".\n", scheme="plain")
+    (True, False)
+    """
+    if scheme == "byte-level":
+        table = unicode_to_bytes()
+        if all(c in table for c in token):
+            token = bytes(table[c] for c in token).decode("utf-8", "replace")
+    return _SPANNING.search(token) is not None
+
+
 def shown_text(token: str, *, scheme: Scheme = "plain", translate: bool = True, limit: int = MAX_SHOWN) -> str:
     """:func:`display_text` of at most ``limit`` characters of the token, then how many were left out
     (cut before converting, so a 200,000-character token costs no more than a short one).
@@ -247,7 +274,8 @@ def _chip(token_id: Optional[int], token: str, scheme: Scheme, translate: bool, 
     tip = html.escape(title, quote=True)
     # The look is CHIP_CSS's class rule (every page adds it once): a sentence's merge strips are a
     # few hundred chips on every BPE step, and a style written into each one made them 400 KB.
-    return (f'<span class="tp-chip{" tp-hl" if highlight else ""}" tabindex="0" title="{tip}" data-tip="{tip}" '
+    look = "tp-chip" + (" tp-hl" if highlight else "") + (" tp-sw" if spans_space(token, scheme=scheme) else "")
+    return (f'<span class="{look}" tabindex="0" title="{tip}" data-tip="{tip}" '
             f'style="background:{colour}">{html.escape(shown)}</span>')
 
 
