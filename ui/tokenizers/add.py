@@ -12,10 +12,16 @@ from typing import Optional
 import streamlit as st
 
 from tokenizer_core.corpus.loading import Corpus
-from tokenizer_core.counts.spec import CountSpec
+from tokenizer_core.counts.spec import COUNT_MODELS, CountSpec
 from tokenizer_core.counts.training import train_from_counts
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.options import DEFAULT_CHARACTER_COVERAGE, DEFAULT_MAX_SENTENCE_LENGTH, TrainOptions, UnigramOptions
+from tokenizer_core.options import (
+    DEFAULT_CHARACTER_COVERAGE,
+    DEFAULT_MAX_SENTENCE_LENGTH,
+    SuperBpeOptions,
+    TrainOptions,
+    UnigramOptions,
+)
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.training import train
 from ui import cache, url_state
@@ -38,6 +44,7 @@ class Algorithm(str, Enum):
     BPE_CHARS = "bpe-chars"
     WORDPIECE = "wordpiece"
     UNIGRAM = "unigram"
+    SUPERBPE = "superbpe"
 
     @property
     def label(self) -> str:
@@ -53,25 +60,37 @@ class Algorithm(str, Enum):
         """The engine's trainer name (:func:`tokenizer_core.training.train`)."""
         return "bpe" if self in (Algorithm.BPE_BYTES, Algorithm.BPE_CHARS) else self.value
 
+    @property
+    def counts(self) -> bool:
+        """Whether it trains from a counts file (SuperBPE's second stage reads whole lines, which a
+        counts file of words does not hold)."""
+        return self.trainer in COUNT_MODELS
+
 
 _LABELS = {
     Algorithm.BPE_BYTES: ("BPE on bytes (GPT-2 style)", "BPE bytes"),
     Algorithm.BPE_CHARS: ("BPE on characters", "BPE chars"),
     Algorithm.WORDPIECE: ("WordPiece (BERT style)", "WordPiece"),
     Algorithm.UNIGRAM: ("Unigram (SentencePiece style)", "Unigram"),
+    Algorithm.SUPERBPE: ("SuperBPE (superwords)", "SuperBPE"),
 }
 #: Value -> label, for select boxes (options are the values, so the address holds short names).
 ALGORITHMS: dict[str, str] = {a.value: a.label for a in Algorithm}
+#: SuperBPE: where stage 2 begins, in percent of the vocabulary (the paper's best, 90%).
+DEFAULT_TRANSITION = round(100 * SuperBpeOptions().transition_share)
+TRANSITION = PREFIX + "transition"
 
 #: The Train and Upload panels' inputs in the address (named by their widget keys, as links made
 #: before this module existed name them). They are forms: the address shows what was last trained or
 #: imported (or what the link said), not what is being edited.
-URL_PARAMS = url_state.form(
+TRAIN_PARAMS = url_state.form(
     url_state.choice(PREFIX + "algorithm", PREFIX + "algorithm", [a.value for a in Algorithm], default=Algorithm.BPE_BYTES.value),
     url_state.integer(PREFIX + "vocab_size", PREFIX + "vocab_size", default=8000, lo=300, hi=200_000),
     url_state.flag(PREFIX + "lowercase", PREFIX + "lowercase", default=False),
-    url_state.flag(PREFIX + "uncased", PREFIX + "uncased", default=True),
+    url_state.integer(TRANSITION, TRANSITION, default=DEFAULT_TRANSITION, lo=0, hi=100),
 )
+UPLOAD_PARAMS = url_state.form(url_state.flag(PREFIX + "uncased", PREFIX + "uncased", default=True))
+URL_PARAMS = (*TRAIN_PARAMS, *UPLOAD_PARAMS)
 
 
 @dataclass(frozen=True)
@@ -89,6 +108,8 @@ class TrainRequest:
     character_coverage: float = DEFAULT_CHARACTER_COVERAGE
     #: Unigram only: SentencePiece's ``max_sentence_length`` (longer lines, in UTF-8 bytes, are skipped).
     max_sentence_length: int = DEFAULT_MAX_SENTENCE_LENGTH
+    #: SuperBPE only: stage 2 (merges across spaces) begins at this percent of the vocabulary.
+    transition_percent: int = DEFAULT_TRANSITION
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "algorithm", Algorithm(self.algorithm))  # a value from a widget is a str
@@ -98,11 +119,27 @@ class TrainRequest:
         if a is Algorithm.BPE_BYTES:
             return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=True,
                                 special_tokens=("<|endoftext|>",), unk_token=None)
+        if a is Algorithm.SUPERBPE:  # the special token of BPE on bytes, so the two compare like with like
+            return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=True,
+                                special_tokens=("<|endoftext|>",), unk_token=None, superbpe=self.superbpe())
         specials = ("<unk>", "<s>", "</s>") if a is Algorithm.UNIGRAM else ("[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]")
         unigram = UnigramOptions(character_coverage=self.character_coverage,
                                  max_sentence_length=self.max_sentence_length)
         return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=False,
                             special_tokens=specials, unk_token=specials[0], unigram=unigram)
+
+    def superbpe(self) -> SuperBpeOptions:
+        """SuperBPE's transition as a share; 0% is a transition of one token, which (below the 256
+        bytes) learns every merge in stage 2, as a share of 0 would if a transition could be 0.
+
+        >>> TrainRequest(Algorithm.SUPERBPE, 8000, transition_percent=80).superbpe().transition_for(8000)
+        6400
+        >>> TrainRequest(Algorithm.SUPERBPE, 8000, transition_percent=0).superbpe().transition_for(8000)
+        1
+        """
+        if self.transition_percent == 0:
+            return SuperBpeOptions(transition=1)
+        return SuperBpeOptions(transition_share=self.transition_percent / 100)
 
     @property
     def trainer(self) -> str:
@@ -123,7 +160,24 @@ class TrainRequest:
             case += f", character coverage {self.character_coverage:g}"
         if self.algorithm is Algorithm.UNIGRAM and self.max_sentence_length != DEFAULT_MAX_SENTENCE_LENGTH:
             case += f", lines up to {self.max_sentence_length:,} bytes"
+        if self.algorithm is Algorithm.SUPERBPE:
+            at = min(self.superbpe().transition_for(self.vocab_size), self.vocab_size)
+            case += f", stage 2 (merges across spaces) from {at:,} tokens ({self.transition_percent}%)"
         return f"{self.algorithm.label}, {size}{case}, on “{corpus_name}”"
+
+    def shelf_name(self, *, reached: int) -> str:
+        """The name on the shelf: the algorithm's short name and size (:func:`trained_name`), and
+        SuperBPE's transition, which tells two SuperBPEs of one size apart.
+
+        >>> TrainRequest(Algorithm.SUPERBPE, 8000).shelf_name(reached=8000)
+        'SuperBPE 8,000 (transition 90%)'
+        >>> TrainRequest(Algorithm.UNIGRAM, 8000).shelf_name(reached=81)
+        'Unigram 8,000 → 81'
+        """
+        name = trained_name(self.algorithm.label.split(" (")[0], asked=self.vocab_size, reached=reached)
+        if self.algorithm is Algorithm.SUPERBPE:
+            name += f" (transition {self.transition_percent}%)"
+        return name
 
 
 def trained_tokenizer(request: TrainRequest, corpus: Corpus, bar: object = None) -> Tokenizer:
@@ -170,6 +224,7 @@ def train_panel() -> None:
             key=PREFIX + "max_sentence_length",
             help="SentencePiece's max_sentence_length: training skips lines longer than this many bytes "
                  "(UTF-8). 4192 is SentencePiece's default.")
+    transition = _transition_input(algorithm, int(vocab))
     if not c4.button("Train", key=PREFIX + "train", type="primary", icon=":material/model_training:"):
         if is_counts(corpus):
             fits = counts_fit.fitting(corpus, count_choices(corpus))
@@ -180,9 +235,11 @@ def train_panel() -> None:
         else:
             st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
         return
-    url_state.commit(URL_PARAMS[:3])
+    # The address names the training on show: a transition only when it is SuperBPE's.
+    url_state.commit(TRAIN_PARAMS, None if algorithm == Algorithm.SUPERBPE.value else {TRANSITION: DEFAULT_TRANSITION})
     request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=bool(lowercase),
-                           character_coverage=float(coverage), max_sentence_length=int(max_sentence))
+                           character_coverage=float(coverage), max_sentence_length=int(max_sentence),
+                           transition_percent=transition)
     trained = train_onto_shelf(request)
     if trained is not None:
         item, seconds = trained
@@ -194,11 +251,30 @@ def train_panel() -> None:
                                     "had no more to learn. A larger corpus gives a larger vocabulary."))
 
 
+def _transition_input(algorithm: str, vocab: int) -> int:
+    """SuperBPE's transition (percent of the vocabulary), drawn only when SuperBPE is picked."""
+    if algorithm != Algorithm.SUPERBPE.value:
+        return DEFAULT_TRANSITION
+    s1, s2 = st.columns([1, 2], vertical_alignment="bottom")
+    percent = int(s1.number_input(
+        "Transition (% of the vocabulary)", min_value=0, max_value=100, step=5, key=TRANSITION,
+        help="Where SuperBPE's second stage begins: up to this share of the vocabulary it learns BPE within "
+             "words (cut at spaces), then merges across spaces (superwords such as “ of the”). 90% is the "
+             "paper's best; 100% is plain byte-level BPE, 0% learns every merge across spaces."))
+    at = TrainRequest(Algorithm.SUPERBPE, vocab, transition_percent=percent).superbpe().transition_for(vocab)
+    s2.caption(escape_markdown(f"Stage 2 (merges across spaces) begins at {min(at, vocab):,} of the {vocab:,} tokens."))
+    return percent
+
+
 def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, float]]:
     """Train ``request`` on the active corpus with a progress bar and put the tokenizer on the shelf;
     the item and the seconds it took, or None after showing the error (every page trains this way)."""
     corpus = state.active_corpus()
     label = request.algorithm.label
+    if is_counts(corpus) and not request.algorithm.counts:
+        st.error(escape_markdown(f"{label} learns from running text (its second stage reads whole lines), and the "
+                                 "active corpus is a counts file of words: pick a text corpus on the Corpus page."))
+        return None
     if is_counts(corpus):
         try:
             notes = counts_fit.header_notes(corpus, request.count_spec())
@@ -220,8 +296,8 @@ def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, f
         st.error(escape_markdown(f"{label}: {err}"))
         return None
     slot.empty()
-    item = shelf.add(tok, name=trained_name(label.split(" (")[0], asked=request.vocab_size, reached=tok.vocab_size),
-                     kind=shelf.Kind.TRAINED, detail=request.describe(display_name(corpus), reached=tok.vocab_size))
+    item = shelf.add(tok, name=request.shelf_name(reached=tok.vocab_size), kind=shelf.Kind.TRAINED,
+                     detail=request.describe(display_name(corpus), reached=tok.vocab_size))
     return item, time.perf_counter() - start
 
 
@@ -248,7 +324,7 @@ def count_choices(corpus: CountsCorpus) -> list[tuple[str, CountSpec]]:
     shows them (Unigram with the file's line limit, the one part of its options a header names)."""
     limit = counts_fit.max_sentence_length(corpus)
     out = []
-    for algorithm in Algorithm:
+    for algorithm in (a for a in Algorithm if a.counts):
         for lowercase in (False, True):
             label = algorithm.label + (", Lowercase on" if lowercase else "")
             if algorithm is Algorithm.UNIGRAM and limit != DEFAULT_MAX_SENTENCE_LENGTH:
@@ -262,6 +338,7 @@ def counts_fit_note(corpus: Corpus, algorithms: Iterable[Algorithm]) -> Optional
     beside another page's Train button; None for a text corpus."""
     if not is_counts(corpus):
         return None
+    algorithms = [a for a in algorithms if a.counts]  # SuperBPE learns from running text only
     fits = counts_fit.fitting(corpus, [(a.short, TrainRequest(a, 1000).count_spec()) for a in algorithms])
     if fits:
         return f"The active corpus is a counts file: {', '.join(fits)} train from it here."

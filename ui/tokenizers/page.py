@@ -119,7 +119,7 @@ def render_page() -> None:
         with tab_train:
             add.train_panel()
         with tab_upload:
-            imports.upload_panel(params=add.URL_PARAMS[3:], select=add.select)
+            imports.upload_panel(params=add.UPLOAD_PARAMS, select=add.select)
         with tab_hub:
             imports.hub_panel(select=add.select)
 
