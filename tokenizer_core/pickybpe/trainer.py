@@ -230,23 +230,46 @@ def train_pickybpe_parts(lines: Iterable[str], *, options: "TrainOptions",
     (['a', 'b', 'c', 'Ġab'], ['ab'])
     """
     from tokenizer_core.bpe.trainer import bpe_stages
-    from tokenizer_core.parts import TokenizerParts
     from tokenizer_core.text.counting import count_words
-    from tokenizer_core.text.decoders import ByteLevelDecoder
 
-    if options.num_merges is not None:
-        raise TokenizerError("PickyBPE trains to a vocabulary size (removals free room for more merges); "
-                             "give vocab_size, not num_merges")
+    _no_merge_budget(options)  # before the corpus is read
     normalizer, pre = bpe_stages(replace(options, byte_level=True))
     progress(0, 0, "counting words")
     counts = count_words(lines, normalizer=normalizer, pre_tokenizer=pre, progress=progress)
-    result = train_pickybpe_counts(counts, vocab_size=options.vocab_size or DEFAULT_VOCAB_SIZE,
+    return train_pickybpe_from_counts(counts, options=options, progress=progress)[0]
+
+
+def train_pickybpe_from_counts(word_counts: Mapping[str, int], *, options: "TrainOptions",
+                               progress: ProgressCallback = no_progress) -> tuple["TokenizerParts", PickyBpeResult]:
+    """:func:`train_pickybpe_parts` from word counts made with its stages (``bpe_stages`` of the options,
+    byte-level), and the result with its trace (what the BPE page steps through).
+
+    >>> from tokenizer_core.options import PickyBpeOptions, TrainOptions
+    >>> opts = TrainOptions(vocab_size=258, special_tokens=(), pickybpe=PickyBpeOptions(threshold=0.9))
+    >>> parts, result = train_pickybpe_from_counts({"abc": 10, "ab": 1}, options=opts)
+    >>> [(e.kind, e.token) for e in result.trace][:3]
+    [('merge', 'ab'), ('merge', 'abc'), ('remove', 'ab')]
+    """
+    from tokenizer_core.bpe.trainer import bpe_stages
+    from tokenizer_core.parts import TokenizerParts
+    from tokenizer_core.text.decoders import ByteLevelDecoder
+
+    _no_merge_budget(options)
+    normalizer, pre = bpe_stages(replace(options, byte_level=True))
+    result = train_pickybpe_counts(word_counts, vocab_size=options.vocab_size or DEFAULT_VOCAB_SIZE,
                                    threshold=options.pickybpe.threshold, special_tokens=options.special_tokens,
                                    progress=progress)
-    return TokenizerParts(
+    parts = TokenizerParts(
         model=result.model, normalizer=normalizer, pre_tokenizer=pre, decoder=ByteLevelDecoder(),
         special_tokens=result.special_tokens,
         metadata={"trainer": "pickybpe", "byte_level": True, "num_merges": len(result.merges),
                   "removals": len(result.trace.removals()), "threshold": result.threshold,
                   "stop_reason": result.stop_reason},
     )
+    return parts, result
+
+
+def _no_merge_budget(options: "TrainOptions") -> None:
+    if options.num_merges is not None:
+        raise TokenizerError("PickyBPE trains to a vocabulary size (removals free room for more merges); "
+                             "give vocab_size, not num_merges")

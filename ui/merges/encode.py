@@ -28,6 +28,7 @@ from typing import Optional
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.text.symbols import merge_pair
 from tokenizer_core.wordpiece.model import WordPiece
+from ui.merges.picky_run import PickyRun
 from ui.merges.run import BpeRun, MergeRun, WordPieceRun
 
 #: At most this many strips are listed (the rest are summed up in ``hidden``).
@@ -81,6 +82,10 @@ def encode(run: MergeRun, text: str, step: int) -> EncodeView:
         strips = _bpe_strips(run, pieces, step)
         final = tuple(tuple(run.segment(p, step)) for p in pieces)
         differs = False
+    elif isinstance(run, PickyRun):
+        strips = _picky_strips(run, pieces, step)
+        final = tuple(tuple(run.segment(p, step)) for p in pieces)
+        differs = False
     else:
         raise TokenizerError(f"cannot encode with a {type(run).__name__}")
     hidden = max(0, len(strips) - MAX_STRIPS)
@@ -104,6 +109,25 @@ def _bpe_strips(run: BpeRun, pieces: tuple[str, ...], step: int) -> list[Strip]:
                 at[i] += 1
         info = run.trace[rank]
         strips.append(Strip(rank + 1, info.left, info.right, info.token, tuple(current)))
+    return strips
+
+
+def _picky_strips(run: PickyRun, pieces: tuple[str, ...], step: int) -> list[Strip]:
+    # A step changes the sentence only if its merge's pair is next to each other in it, or a token it
+    # removes is in it: those are checked at every step (set lookups), and only they encode it again.
+    current = tuple(tuple(run.initial_symbols(p)) for p in pieces)
+    strips = []
+    for s in range(1, step + 1):
+        info = run.step_info(s)
+        tokens = {t for piece in current for t in piece}
+        touched = (info.left in tokens and info.right in tokens
+                   and any((a, b) == (info.left, info.right) for piece in current for a, b in zip(piece, piece[1:])))
+        if not touched and not any(r.token in tokens for r in run.removals_at(s)):
+            continue
+        after = tuple(tuple(run.segment(p, s)) for p in pieces)
+        if after != current:
+            strips.append(Strip(s, info.left, info.right, info.token, after))
+            current = after
     return strips
 
 

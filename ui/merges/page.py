@@ -33,6 +33,8 @@ from ui.merges.html import (
 )
 from ui.merges.pairs import pair_frame, pair_table
 from ui.merges.panel import settings_from_widgets, settings_panel, start_button
+from ui.merges.picky_html import removals_html
+from ui.merges.picky_run import PickyRun
 from ui.merges.run import MergeRun, StepInfo
 from ui.merges.settings import MergeSettings
 from ui.merges.stage_html import stage_html
@@ -51,7 +53,7 @@ from ui.widgets.text import display_name, escape_markdown
 from ui.widgets.tokens import chip_html, shown_text
 
 INTRO = (
-    "Watch BPE (or WordPiece, or SuperBPE) learn its vocabulary one merge at a time on the active corpus: which "
+    "Watch BPE (or WordPiece, SuperBPE, PickyBPE) learn its vocabulary one merge at a time on the active corpus: which "
     "pair is merged and why, how words and corpus length change, and how the merges encode your own text."
 )
 KEYS = ("Keys: **→**/**N** next · **←**/**P** previous · **Home**/**End** first/last · "
@@ -220,13 +222,15 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
                             f"({info.left_count:,} · {info.right_count:,})")
     size = run.vocab_size_at(step)
     grew = size - run.vocab_size_at(step - 1) if step else None
+    removed = len(run.removals_at(step)) if isinstance(run, PickyRun) else 0
     tokens = run.tokens_at(step)
     start = run.tokens_at(0)
     shrunk = 100 * (1 - tokens / start) if start else 0.0
     render_html(metric_strip_html([
         first,
         Metric("Vocabulary size", f"{size:,}",
-               delta=None if grew is None else (f"+{grew}" if grew else "+0 (token already existed)"), tone="off",
+               delta=None if grew is None else (f"{grew:+d} ({removed} removed)" if removed else f"+{grew}" if grew
+                                                else "+0 (token already existed)"), tone="off",
                help="Tokens known after this step: the starting symbols (and [UNK]) plus one new token per merge."),
         Metric("Corpus tokens", f"{tokens:,}", delta=None if not step else f"{tokens - run.tokens_at(step - 1):,}",
                tone="inverse", help="How many tokens the whole corpus is split into after this many merges. "
@@ -236,6 +240,8 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
     ]))
     if isinstance(run, SuperBpeRun):
         render_html(stage_html(run, step))
+    if isinstance(run, PickyRun):
+        render_html(removals_html(run, step, translate=translate))
     if info.score is not None:
         bpe = info.bpe_choice
         line = (f"score = {info.count:,} / ({info.left_count:,} × {info.right_count:,}) = {info.score:.4g}. ")

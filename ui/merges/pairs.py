@@ -23,6 +23,7 @@ from typing import Optional
 import pandas as pd
 
 from tokenizer_core.errors import TokenizerError
+from ui.merges.picky_run import PickyRun
 from ui.merges.run import BpeRun, MergeRun, WordPieceRun
 from ui.widgets.tokens import Scheme, shown_text
 
@@ -57,12 +58,12 @@ def pair_table(run: MergeRun, step: int) -> list[PairRow]:
         )
     if isinstance(run, WordPieceRun):
         return _wordpiece_table(run, step)
-    if isinstance(run, BpeRun):
+    if isinstance(run, (BpeRun, PickyRun)):  # PickyBPE chooses as BPE does, among the tokens present
         return _bpe_table(run, step)
     raise TokenizerError(f"no pair table for {type(run).__name__}")
 
 
-def _bpe_table(run: BpeRun, step: int) -> list[PairRow]:
+def _bpe_table(run: BpeRun | PickyRun, step: int) -> list[PairRow]:
     counts: dict[tuple[str, str], int] = {}
     first: dict[tuple[str, str], tuple[int, int]] = {}
     for wi, (word, freq) in enumerate(run.table_words(step) or []):

@@ -17,6 +17,7 @@ from ui.merges.settings import (
     MARKERS,
     MAX_BUDGET,
     PRE_TOKENIZER_HELP,
+    THRESHOLD_HELP,
     TIE_BREAK_HELP,
     TIE_BREAKS,
     TRANSITION_HELP,
@@ -51,11 +52,12 @@ def settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
                           "may cross spaces.")
             wordpiece = ss[K["algorithm"]] == "wordpiece"
             superbpe = ss[K["algorithm"]] == "superbpe"
+            picky = ss[K["algorithm"]] == "pickybpe"
             st.radio("Symbols", list(LEVELS), format_func=LEVELS.get, key=K["level"], horizontal=True,
-                     disabled=wordpiece or superbpe, on_change=ms.reset_pre_tokenizer,
+                     disabled=wordpiece or superbpe or picky, on_change=ms.reset_pre_tokenizer,
                      help="Start from characters, or from the 256 bytes of UTF-8 as GPT-2 does (BPE only; "
-                          "SuperBPE always starts from bytes).")
-        level = {"wordpiece": "char", "superbpe": "byte"}.get(ss[K["algorithm"]], ss[K["level"]])
+                          "SuperBPE and PickyBPE always start from bytes).")
+        level = {"wordpiece": "char", "superbpe": "byte", "pickybpe": "byte"}.get(ss[K["algorithm"]], ss[K["level"]])
         choices = pre_tokenizer_choices(ss[K["algorithm"]], level)
         if ss.get(K["pre_tokenizer"]) not in choices:
             ss[K["pre_tokenizer"]] = next(iter(choices))
@@ -78,12 +80,15 @@ def settings_panel(corpus_name: str, *, collapsed: bool) -> bool:
             if superbpe:
                 st.slider("Stage 2 from (% of the vocabulary)", min_value=1, max_value=100, step=1,
                           key=K["transition"], format="%d %%", help=TRANSITION_HELP)
+            if picky:
+                st.slider("Remove tokens above IoS (%)", min_value=1, max_value=100, step=1,
+                          key=K["threshold"], format="%d %%", help=THRESHOLD_HELP)
         with c4:
             st.number_input("Minimum pair frequency", min_value=0, max_value=1_000_000, step=1,
-                            key=K["min_frequency"], disabled=superbpe,
+                            key=K["min_frequency"], disabled=superbpe or picky,
                             help="Stop (BPE) or skip pairs (WordPiece) seen fewer times.")
             st.selectbox("Ties broken by", list(TIE_BREAKS), format_func=TIE_BREAKS.get, key=K["tie_break"],
-                         disabled=wordpiece or superbpe, help=TIE_BREAK_HELP)
+                         disabled=wordpiece or superbpe or picky, help=TIE_BREAK_HELP)
             st.checkbox("Lowercase", key=K["lowercase"], help="Lowercase the corpus before training.")
         b1, b2, b3 = st.columns([1.1, 2.2, 3.5])
         clicked = b1.button("Train", key=ms.TRAIN, type="primary", icon=":material/model_training:",

@@ -22,15 +22,15 @@ from typing import Literal
 
 from tokenizer_core.counts.spec import CountSpec
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.options import BpeOptions, SuperBpeOptions, TrainOptions
+from tokenizer_core.options import BpeOptions, PickyBpeOptions, SuperBpeOptions, TrainOptions
 
-Algorithm = Literal["bpe", "wordpiece", "superbpe"]
+Algorithm = Literal["bpe", "wordpiece", "superbpe", "pickybpe"]
 Level = Literal["char", "byte"]
 Marker = Literal["none", "glued", "symbol"]
 TieBreak = Literal["ids", "first"]
 BudgetKind = Literal["merges", "vocab"]
 
-ALGORITHMS: dict[str, str] = {"bpe": "BPE", "wordpiece": "WordPiece", "superbpe": "SuperBPE"}
+ALGORITHMS: dict[str, str] = {"bpe": "BPE", "wordpiece": "WordPiece", "superbpe": "SuperBPE", "pickybpe": "PickyBPE"}
 LEVELS: dict[str, str] = {"char": "Characters", "byte": "Bytes (GPT-2 style)"}
 MARKERS: dict[str, str] = {
     "none": "None",
@@ -65,6 +65,12 @@ TRANSITION_HELP = (
     "share of the vocabulary, then BPE over whole lines, so later merges may cross spaces and make "
     "*superwords* such as `of the`. 100 % is plain BPE; the paper's best share is about 90 %."
 )
+THRESHOLD_HELP = (
+    "PickyBPE (Chizhov et al., 2024) checks both tokens of every merge: a token that the merge used up "
+    "almost everywhere, whose *Intersection over Self* (pairs merged / its occurrences before the merge) is "
+    "above this threshold, is removed from the vocabulary and its last occurrences split back into its "
+    "pair. 1 removes nothing (plain BPE); the paper's best is about 0.9."
+)
 TIE_BREAK_HELP = (
     "When several pairs occur equally often: the pair with the smallest token ids wins (Hugging Face "
     "tokenizers), or the pair seen first in the corpus (the papers' Python code). WordPiece always "
@@ -85,6 +91,10 @@ PRE_TOKENIZERS: dict[tuple[str, str], dict[str, str]] = {
     },
     ("superbpe", "byte"): {
         "superbpe": "Words, then whole lines",
+    },
+    ("pickybpe", "byte"): {
+        "gpt2-regex": "GPT-2 regex",
+        "cl100k-regex": "cl100k regex (GPT-4)",
     },
     ("wordpiece", "char"): {
         "bert": "BERT (spaces and punctuation)",
@@ -120,6 +130,8 @@ class MergeSettings:
     tie_break: TieBreak = "ids"
     #: SuperBPE: stage 2 begins when the vocabulary reaches this share of its size (percent).
     transition: int = 90
+    #: PickyBPE: the Intersection over Self above which a token a merge used up is removed (percent).
+    threshold: int = 90
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -140,16 +152,23 @@ class MergeSettings:
         if isinstance(self.transition, bool) or not isinstance(self.transition, int) or not 1 <= self.transition <= 100:
             raise TokenizerError(f"the SuperBPE transition must be a whole percentage from 1 to 100, got "
                                  f"{self.transition!r}")
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or not 1 <= self.threshold <= 100:
+            raise TokenizerError(f"the PickyBPE threshold must be a whole percentage from 1 to 100, got "
+                                 f"{self.threshold!r}")
 
     def effective(self) -> "MergeSettings":
         """The same settings with the options that do not apply reset, so equal runs share a cache entry."""
         s = self
         if s.algorithm == "wordpiece":
             s = replace(s, level="char", marker="none", tie_break="first")
-        if s.algorithm == "superbpe":  # the authors' setting: bytes, ties to the smallest ids, no threshold
+        if s.algorithm in ("superbpe", "pickybpe"):  # as their authors train: bytes, ties to the smallest ids
             s = replace(s, level="byte", tie_break="ids", min_frequency=0)
-        else:
+        if s.algorithm == "pickybpe" and s.budget_kind == "merges":  # removals make merges outnumber new tokens
+            s = replace(s, budget_kind="vocab", budget=min(BYTE_ALPHABET + s.budget, MAX_BUDGET))
+        if s.algorithm != "superbpe":
             s = replace(s, transition=MergeSettings.transition)
+        if s.algorithm != "pickybpe":
+            s = replace(s, threshold=MergeSettings.threshold)
         if s.level == "byte":
             s = replace(s, marker="none")
         choices = pre_tokenizer_choices(s.algorithm, s.level)
@@ -164,7 +183,7 @@ class MergeSettings:
 
     @property
     def vocab_size(self) -> int:
-        """SuperBPE's vocabulary size: the budget, or the bytes and that many merges."""
+        """SuperBPE's and PickyBPE's vocabulary size: the budget, or the bytes and that many merges."""
         return self.budget if self.budget_kind == "vocab" else BYTE_ALPHABET + self.budget
 
     @property
@@ -180,6 +199,10 @@ class MergeSettings:
         if s.algorithm == "superbpe":
             return TrainOptions(vocab_size=s.vocab_size, lowercase=s.lowercase, special_tokens=(), unk_token=None,
                                 byte_level=True, top_k=10, superbpe=SuperBpeOptions(transition=s.transition_size))
+        if s.algorithm == "pickybpe":
+            return TrainOptions(vocab_size=s.vocab_size, lowercase=s.lowercase, special_tokens=(), unk_token=None,
+                                pre_tokenizer=s.pre_tokenizer, byte_level=True,
+                                pickybpe=PickyBpeOptions(threshold=s.threshold / 100))
         if s.algorithm == "wordpiece":
             return TrainOptions(
                 vocab_size=vocab if vocab is not None else _UNBOUNDED_VOCAB,
@@ -208,6 +231,8 @@ class MergeSettings:
     def count_spec(self) -> CountSpec:
         """How these settings count a corpus (what a counts file's header must name)."""
         s = self.effective()
+        if s.algorithm == "pickybpe":
+            return CountSpec("bpe", replace(s, algorithm="bpe").options())  # counted as byte-level BPE counts
         if s.algorithm == "superbpe":
             raise TokenizerError("SuperBPE trains on the text itself (its second stage reads whole lines), "
                                  "not on a counts file's words; use the corpus the file was counted from")
@@ -226,6 +251,8 @@ class MergeSettings:
             parts.append(f"min. frequency {s.min_frequency}")
         if s.algorithm == "bpe" and s.tie_break == "first":
             parts.append("ties: first seen")
+        if s.algorithm == "pickybpe":
+            parts.append(f"IoS threshold {s.threshold / 100:g}")
         if s.algorithm == "superbpe":
             parts.append(f"stage 2 from {s.transition_size:,} tokens ({s.transition} %)")
         return " · ".join(parts)
@@ -233,7 +260,7 @@ class MergeSettings:
 
 def pre_tokenizer_choices(algorithm: str, level: str) -> dict[str, str]:
     """Pre-tokenizer preset names offered for an algorithm and level, the default first."""
-    level = {"wordpiece": "char", "superbpe": "byte"}.get(algorithm, level)
+    level = {"wordpiece": "char", "superbpe": "byte", "pickybpe": "byte"}.get(algorithm, level)
     return PRE_TOKENIZERS[(algorithm, level)]
 
 

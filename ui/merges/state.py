@@ -71,7 +71,8 @@ SETTING_PARAMS = (
     url_state.integer("minfreq", SETTING_KEYS["min_frequency"], default=_D.min_frequency, lo=0, hi=1_000_000),
     url_state.choice("ties", SETTING_KEYS["tie_break"], TIE_BREAKS, default=_D.tie_break),
     url_state.flag("lower", SETTING_KEYS["lowercase"], default=_D.lowercase),
-    url_state.integer("stage2", SETTING_KEYS["transition"], default=_D.transition, lo=1, hi=100)),
+    url_state.integer("stage2", SETTING_KEYS["transition"], default=_D.transition, lo=1, hi=100),
+    url_state.integer("ios", SETTING_KEYS["threshold"], default=_D.threshold, lo=1, hi=100)),
     url_state.text("text", TEXT, default=DEFAULT_TEXT, limit=MAX_CHARS),
     url_state.number("speed", SPEED_VALUE, default=0.5, lo=0.1, hi=2.0),
 )
@@ -147,7 +148,7 @@ def reset_pre_tokenizer() -> None:
     """Callback of the algorithm and symbol widgets: each combination starts from its usual pre-tokenizer."""
     ss = st.session_state
     algorithm, level = ss.get(SETTING_KEYS["algorithm"], "bpe"), ss.get(SETTING_KEYS["level"], "char")
-    if algorithm == "superbpe":  # bytes only: the symbols radio shows what it trains on
+    if algorithm in ("superbpe", "pickybpe"):  # bytes only: the symbols radio shows what it trains on
         ss[SETTING_KEYS["level"]] = level = "byte"
     ss[SETTING_KEYS["pre_tokenizer"]] = next(iter(pre_tokenizer_choices(algorithm, level)))
 

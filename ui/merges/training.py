@@ -21,8 +21,9 @@ import time
 from collections.abc import Mapping
 from typing import Optional
 
-from tokenizer_core.bpe.trainer import train_bpe_from_counts
+from tokenizer_core.bpe.trainer import bpe_stages, train_bpe_from_counts
 from tokenizer_core.corpus.loading import Corpus
+from tokenizer_core.pickybpe.trainer import train_pickybpe_from_counts
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.superbpe.stages import RawStage2
 from tokenizer_core.superbpe.trainer import superbpe_normalizer, train_superbpe_from_counts
@@ -31,6 +32,7 @@ from tokenizer_core.text.surrogates import utf8_of
 from tokenizer_core.training import WordCounting, word_counting
 from tokenizer_core.types import ProgressCallback, no_progress
 from tokenizer_core.wordpiece.bert import train_bert_wordpiece_from_counts
+from ui.merges.picky_run import PickyRun
 from ui.merges.run import BPE_KEPT_WORDS, TEACHING_MAX_WORDS, BpeRun, MergeRun, RunFacts, WordPieceRun
 from ui.merges.settings import MergeSettings
 from ui.merges.superbpe_run import SuperBpeRun
@@ -43,6 +45,8 @@ def counting_for(settings: MergeSettings) -> WordCounting:
     s = settings.effective()
     if s.algorithm == "superbpe":
         return WordCounting("superbpe", superbpe_normalizer(s.options()), RawStage2())
+    if s.algorithm == "pickybpe":  # byte-level BPE's words, under PickyBPE's distinct-word limit
+        return WordCounting("pickybpe", *bpe_stages(s.options()))
     return word_counting(s.algorithm, options=s.options())
 
 
@@ -67,6 +71,11 @@ def train_run(corpus: Corpus, settings: MergeSettings, *, counts: Optional[Mappi
         facts = RunFacts(settings=s, tokenizer=Tokenizer.from_parts(parts), words=words,
                          top_words=result.trace.top_words(BPE_KEPT_WORDS), seconds=time.perf_counter() - start)
         return SuperBpeRun(facts, result=result, lines=_top_pieces(counts, BPE_KEPT_WORDS))
+    if s.algorithm == "pickybpe":
+        parts, picky = train_pickybpe_from_counts(counts, options=options, progress=progress)
+        facts = RunFacts(settings=s, tokenizer=Tokenizer.from_parts(parts), words=words,
+                         top_words=_sorted_top(counts, BPE_KEPT_WORDS), seconds=time.perf_counter() - start)
+        return PickyRun(facts, result=picky, initial_tokens=sum(len(w) * c for w, c in counts.items()))
     if s.algorithm == "wordpiece":
         parts, training = train_bert_wordpiece_from_counts(counts, options=options, progress=progress)
         facts = RunFacts(settings=s, tokenizer=Tokenizer.from_parts(parts), words=words,
