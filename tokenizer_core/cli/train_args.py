@@ -17,6 +17,8 @@ one flag per :class:`~tokenizer_core.options.TrainOptions` setting, and the opti
 100
 >>> options_from_args(p.parse_args(["c.txt", "--transition-share", "0.8"]), model="superbpe").superbpe.transition_for(1000)
 800
+>>> options_from_args(p.parse_args(["c.txt", "--threshold", "0.7"]), model="pickybpe").pickybpe.threshold
+0.7
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from tokenizer_core.options import (
     DEFAULT_MAX_WORD_LENGTH,
     DEFAULT_SPECIAL_TOKENS,
     BpeOptions,
+    PickyBpeOptions,
     SuperBpeOptions,
     TrainOptions,
     UnigramOptions,
@@ -91,6 +94,9 @@ def add_option_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--transition-share", type=float,
                    help=f"SuperBPE: the transition as a share of the vocabulary size, above 0 and at most 1 "
                         f"(default {SuperBpeOptions().transition_share:g}, the paper's best)")
+    p.add_argument("--threshold", type=float,
+                   help=f"PickyBPE: remove a token a merge used up when its Intersection over Self is above this, "
+                        f"above 0 and at most 1 (default {PickyBpeOptions().threshold:g}; 1 removes nothing)")
 
 
 def _top_k(args: argparse.Namespace) -> int:
@@ -142,6 +148,24 @@ def _superbpe_options(args: argparse.Namespace, *, model: str) -> SuperBpeOption
     return SuperBpeOptions()
 
 
+def _pickybpe_options(args: argparse.Namespace, *, model: str) -> PickyBpeOptions:
+    """The PickyBPE settings the flags give; an error if given for another model or out of range."""
+    threshold = getattr(args, "threshold", None)
+    if model != "pickybpe":
+        if threshold is not None:
+            raise CliError(f"--threshold applies to --model pickybpe only, not {model}")
+        return PickyBpeOptions()
+    if getattr(args, "num_merges", None) is not None:
+        raise CliError("PickyBPE trains to a vocabulary size (removals free room for more merges): give "
+                       "--vocab-size, not --num-merges")
+    if threshold is None:
+        return PickyBpeOptions()
+    if not 0 < threshold <= 1:
+        raise CliError(f"--threshold must be above 0 and at most 1 (0.9 is the paper's best; 1 removes nothing), "
+                       f"got {threshold:g}")
+    return PickyBpeOptions(threshold=threshold)
+
+
 def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
     """The :class:`TrainOptions` the flags describe (``--vocab-size``/``--num-merges`` when present)."""
     specials = split_specials(args.special_tokens)
@@ -149,6 +173,7 @@ def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
         raise CliError("--tie-break and --suffix-as-symbol apply to --model bpe only")
     unigram = _unigram_options(args, model=model)
     superbpe = _superbpe_options(args, model=model)
+    pickybpe = _pickybpe_options(args, model=model)
     options = TrainOptions(
         vocab_size=getattr(args, "vocab_size", None), num_merges=getattr(args, "num_merges", None),
         min_frequency=args.min_frequency, lowercase=args.lowercase,
@@ -159,7 +184,7 @@ def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
         limit_alphabet=args.limit_alphabet, max_piece_length=args.max_piece_length,
         shrinking_factor=args.shrinking_factor, byte_fallback=args.byte_fallback, top_k=_top_k(args),
         bpe=BpeOptions(tie_break=args.tie_break, suffix_as_symbol=args.suffix_as_symbol), unigram=unigram,
-        superbpe=superbpe,
+        superbpe=superbpe, pickybpe=pickybpe,
     )
     # An unknown token that is not among the special tokens cannot have an id: go without one.
     if options.unk_token is not None and options.unk_token not in options.special_tokens:
