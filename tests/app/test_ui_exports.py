@@ -16,7 +16,8 @@ from tokenizer_core.analysis.sweep import SweepRow, knee
 from tokenizer_core.batch.packing import waste_by_batch_size
 from tokenizer_core.unigram.explain import course_model
 from ui.batch.views import coincide, heatmap, waste_figure, waste_sizes
-from ui.compare.sweep_view import SIZE_CHOICES, shortfalls, size_ticks, sweep_figure, sweep_frame
+from ui.compare.sweep_chart import shortfalls, size_ticks, sweep_figure, sweep_frame
+from ui.compare.sweep_view import SIZE_CHOICES
 from ui.lattice.graph import PRESENTER_MAX_HEIGHT, VITERBI_COLOUR, lattice_figure
 from ui.lattice.views import sampling_figure, training_figure
 from ui.widgets import export
@@ -40,7 +41,8 @@ def test_every_text_colour_reads_on_its_theme_background(style):
 def rows_of(sizes, cpt, *, asked=None):
     asked = asked or sizes
     return [SweepRow("bpe", s, a, 100, y, 1.0 / y, 0.0, 0.5, s * 768, 0.0, False,
-                     note="" if s == a else "no pairs left to merge") for s, a, y in zip(sizes, asked, cpt)]
+                     note="" if s == a else "no pairs left to merge", tokens_per_byte=0.9 / y)
+            for s, a, y in zip(sizes, asked, cpt)]
 
 
 def test_sweep_axes_are_whole_numbers_and_the_knee_is_in_every_panel():
@@ -48,14 +50,17 @@ def test_sweep_axes_are_whole_numbers_and_the_knee_is_in_every_panel():
                    asked=[500, 1000, 2000, 4000, 8000, 16000])
     at = knee(rows)
     fig = sweep_figure(rows, title="t")
-    for axis in ("xaxis", "xaxis2", "xaxis3", "xaxis4"):
+    for axis in ("xaxis", "xaxis2", "xaxis3", "xaxis4", "xaxis5"):
         ticks = list(fig.layout[axis].ticktext)
         assert "15,028" in ticks and at is not None and f"{at:,}" in ticks
         assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", t) for t in ticks), ticks  # never 15.028k
     knees = [t for t in fig.data if t.name == "knee"]
-    assert len(knees) == 4 and all(list(t.x) == [at] for t in knees)
-    assert sum(f"knee ≈ {at:,}" in (a.text or "") for a in fig.layout.annotations) == 4
-    assert len(fig.layout.shapes) == 4  # a dashed line in each panel
+    assert len(knees) == 5 and all(list(t.x) == [at] for t in knees)
+    assert sum(f"knee ≈ {at:,}" in (a.text or "") for a in fig.layout.annotations) == 5
+    assert len(fig.layout.shapes) == 5  # a dashed line in each panel
+    # Each knee's mark sits in its own panel (the annotation's axes are the panel's).
+    marks = [a for a in fig.layout.annotations if "knee" in (a.text or "")]
+    assert [a.xref for a in marks] == ["x", "x2", "x3", "x4", "x5"]
     assert shortfalls(rows) == ["asked for 16,000, got 15,028: no pairs left to merge"]
     frame = sweep_frame(rows)
     assert frame["knee"].sum() == 1 and frame.loc[frame["knee"], "vocab_size"].item() == at

@@ -9,26 +9,28 @@ it back: the sweep is told to stop, hands over the sizes it finished
 already holds: :class:`SweepBox`), and the exception is raised again. The next run waits for that hand-over (an event in the session) before
 it draws the result. No finished size is lost.
 
+Several algorithms on one chart: *Beside it* adds curves of other algorithms at the same sizes (SuperBPE
+beside BPE on bytes: tokens per byte, the paper's measure). Each algorithm's sweep is run and kept on
+its own, so adding a curve never runs the first one again. The chart and table are drawn by
+:mod:`ui.compare.sweep_chart`.
+
 Keys in ``st.session_state`` owned here start with ``compare_sweep_``. A finished sweep is kept for
-every session in ``cache.SWEEPS`` under the corpus digest and the settings.
+every session in ``cache.SWEEPS`` under the corpus digest and the settings, one entry per algorithm.
 
 >>> [p.name for p in URL_PARAMS][:2], URL_PARAMS[-1].name, all(p.committed for p in URL_PARAMS)
 (['compare_sweep_algorithm', 'compare_sweep_range'], 'compare_sweep', True)
+>>> SweepRequest("d", Algorithm.BPE_BYTES, (500,), 0.1, beside=(Algorithm.SUPERBPE,)).algorithms()
+(<Algorithm.BPE_BYTES: 'bpe-bytes'>, <Algorithm.SUPERBPE: 'superbpe'>)
 """
 
 from __future__ import annotations
 
-import html
-import math
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
 from typing import Optional
 
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
-from plotly.subplots import make_subplots
 from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
 
 from tokenizer_core.analysis.sweep import SweepCancelled, SweepRow, knee, log_sizes, split_lines, sweep
@@ -36,11 +38,12 @@ from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.errors import TokenizerError
 from ui import cache, url_state
 from ui.compare import PREFIX
+from ui.compare.sweep_chart import USED_HELP, change_line, shortfalls, sweep_figure, sweep_frame
 from ui.corpus.counts import say_no_running_text
 from ui.tokenizers.add import ALGORITHMS, Algorithm, TrainRequest
 from ui.widgets import export
 from ui.widgets.cancel import cancel_button
-from ui.widgets.export_theme import LIGHT, ChartStyle, current
+from ui.widgets.export_theme import current
 from ui.widgets.text import escape_markdown
 
 SWEEP = PREFIX + "sweep_"  # the sweep panel's keys, inside the page's prefix
@@ -49,6 +52,7 @@ BOX = SWEEP + "box"  # a SweepBox: written to in place, never re-assigned (see _
 STOP_WAIT_S = 60
 SIZE_CHOICES = [256, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000]
 ALGORITHM, RANGE, POINTS, HELDOUT = SWEEP + "algorithm", SWEEP + "range", SWEEP + "points", SWEEP + "heldout"
+BESIDE = SWEEP + "beside"  # other algorithms whose curves go on the same chart
 DEFAULT_RANGE = (500, 16000)
 
 
@@ -69,6 +73,7 @@ URL_PARAMS = url_state.form(
     url_state.UrlParam(RANGE, RANGE, DEFAULT_RANGE, _size, many=True, what="the sizes"),
     url_state.integer(POINTS, POINTS, default=6, lo=2, hi=12),
     url_state.number(HELDOUT, HELDOUT, default=0.1, lo=0.05, hi=0.5),
+    url_state.many(BESIDE, BESIDE, default=(), options=[a.value for a in Algorithm], what="the curves beside it"),
     url_state.flag(PREFIX + "sweep", LINKED, default=False),
 )
 
@@ -79,8 +84,6 @@ def after_seed() -> None:
     value = st.session_state.get(RANGE)
     if isinstance(value, list):
         st.session_state[RANGE] = tuple(value) if len(value) == 2 else DEFAULT_RANGE
-PANELS = (("chars_per_token", "characters per token", ".2f"), ("fertility", "tokens per word", ".2f"),
-          ("unk_rate", "UNK rate", ".2%"), ("utilization", "vocabulary used", ".1%"))
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,16 @@ class SweepRequest:
     algorithm: Algorithm
     sizes: tuple[int, ...]
     heldout_fraction: float
+    #: Algorithms drawn beside ``algorithm`` at the same sizes (never ``algorithm`` itself, no repeats).
+    beside: tuple[Algorithm, ...] = ()
+
+    def algorithms(self) -> tuple[Algorithm, ...]:
+        """Every algorithm swept, the first one's curve first."""
+        return (self.algorithm, *self.beside)
+
+    def of(self, algorithm: Algorithm) -> "SweepRequest":
+        """The request of one algorithm's sweep alone (what the server keeps it under)."""
+        return replace(self, algorithm=algorithm, beside=())
 
 
 @dataclass
@@ -109,12 +122,21 @@ def _box() -> SweepBox:
 
 @dataclass(frozen=True)
 class SweepResult:
+    """A sweep on show: ``rows`` of the request's first algorithm, ``beside`` the other curves (those
+    finished, the last one cut short when the sweep was stopped in it)."""
+
     request: SweepRequest
     rows: tuple[SweepRow, ...]
     cancelled: bool
+    beside: tuple[tuple[Algorithm, tuple[SweepRow, ...]], ...] = ()
+
+    def curves(self) -> list[tuple[str, tuple[SweepRow, ...]]]:
+        """The curves beside the first, named as the chart's legend names them."""
+        return [(a.short, rows) for a, rows in self.beside]
 
 
 def _run(request: SweepRequest, corpus: Corpus, progress: Callable, should_stop: Callable) -> list[SweepRow]:
+    """The rows of ``request``'s first algorithm (``request.of(...)`` for the others)."""
     rows = cache.SWEEPS.get((request,))  # the request holds the corpus digest and every setting
     if rows is None:
         train, heldout = split_lines(list(corpus.lines()), heldout_fraction=request.heldout_fraction)
@@ -127,7 +149,9 @@ def _run(request: SweepRequest, corpus: Corpus, progress: Callable, should_stop:
 
 HOW = {"bpe": "BPE trains once at the largest size and reads each smaller one off its merge list.",
        "wordpiece": "WordPiece trains once and cuts its vocabulary to each size.",
-       "unigram": "Unigram trains once per size."}
+       "unigram": "Unigram trains once per size.",
+       "superbpe": "SuperBPE trains once per size, its second stage from 90% of each size (about two seconds "
+                   "a size on 2 MB of text; add BPE on bytes beside it to see the tokens it saves)."}
 
 
 def _settings(corpus: Corpus) -> SweepRequest:
@@ -136,10 +160,22 @@ def _settings(corpus: Corpus) -> SweepRequest:
     # value= only tells Streamlit it is a range slider (two handles); the session's pair wins.
     lo, hi = c2.select_slider("Vocabulary sizes", SIZE_CHOICES, value=DEFAULT_RANGE, key=RANGE)
     points = c3.number_input("Sizes", min_value=2, max_value=12, key=POINTS)
-    fraction = st.slider("Held-out share of the corpus lines", 0.05, 0.5, step=0.05, key=HELDOUT, format="%.2f")
+    h1, h2 = st.columns([3, 2])
+    fraction = h1.slider("Held-out share of the corpus lines", 0.05, 0.5, step=0.05, key=HELDOUT, format="%.2f")
+    others = [a.value for a in Algorithm if a is not algorithm]
+    # The first choice is no curve beside itself: dropped from the picks before they are drawn (a
+    # value outside the options would be refused), so the address never names it twice.
+    picks = st.session_state.get(BESIDE) or []
+    if algorithm.value in picks:
+        st.session_state[BESIDE] = [v for v in picks if v in others]
+    picked = h2.multiselect("Beside it, on the same chart", others, key=BESIDE, format_func=lambda v: Algorithm(v).short,
+                            help="Other algorithms swept at the same sizes and drawn on the same chart: "
+                                 "SuperBPE beside BPE on bytes shows the tokens its superwords save.")
+    beside = tuple(dict.fromkeys(map(Algorithm, picked)))
     sizes = tuple(log_sizes(int(lo), int(hi), int(points)))
-    st.caption("Sizes: " + ", ".join(f"{s:,}" for s in sizes) + ". " + HOW[algorithm.trainer])
-    return SweepRequest(cache.corpus_digest(corpus), algorithm, sizes, float(fraction))
+    how = " ".join(dict.fromkeys(HOW[a.trainer] for a in (algorithm, *beside)))
+    st.caption("Sizes: " + ", ".join(f"{s:,}" for s in sizes) + ". " + how)
+    return SweepRequest(cache.corpus_digest(corpus), algorithm, sizes, float(fraction), beside)
 
 
 def _execute(request: SweepRequest, corpus: Corpus) -> None:
@@ -163,168 +199,99 @@ def _wait_for_a_stopped_run() -> None:
 def _sweep_with_progress(request: SweepRequest, corpus: Corpus, box: SweepBox) -> None:
     bar = st.progress(0.0, text="Starting the sweep…")
     held: list[BaseException] = []
+    now = {"name": ""}  # the algorithm being swept, named in the bar when there are several
 
     def progress(done: int, total: int, message: str) -> None:
         if held:
             return
         try:
-            bar.progress(min(1.0, done / total) if total else 0.0, text=message or "training")
+            text = message or "training"
+            bar.progress(min(1.0, done / total) if total else 0.0, text=f"{now['name']}{text}")
         except ScriptControlException as control:  # a click asked for a rerun: stop at the next check
             held.append(control)
 
-    try:
-        rows, cancelled = _run(request, corpus, progress, lambda: bool(held)), False
-    except SweepCancelled as stop:
-        rows, cancelled = stop.rows, True
-    except TokenizerError as err:
-        bar.empty()
-        st.error(escape_markdown(str(err)))
-        return
-    box.result = SweepResult(request, tuple(rows), cancelled)
+    curves: list[tuple[SweepRow, ...]] = []
+    cancelled = False
+    for algorithm in request.algorithms():
+        now["name"] = f"{algorithm.short}: " if request.beside else ""
+        try:
+            curves.append(tuple(_run(request.of(algorithm), corpus, progress, lambda: bool(held))))
+        except SweepCancelled as stop:
+            curves.append(tuple(stop.rows))
+            cancelled = True
+            break
+        except TokenizerError as err:
+            bar.empty()
+            st.error(escape_markdown(f"{algorithm.label}: {err}"))
+            return
+    box.result = SweepResult(request, curves[0], cancelled, tuple(zip(request.beside, curves[1:])))
     if held:
         raise held[0]  # let the rerun the click asked for go ahead, now that the finished sizes are kept
     bar.empty()
 
 
-#: What "vocabulary used" means, where the number appears (panel, table, JSON).
-USED_HELP = ("Vocabulary used: the share of the vocabulary's tokens that appear at least once when the "
-             "held-out text is encoded. Low at large sizes: many tokens were learned for words the held-out "
-             "text never uses, and their embedding rows would rarely be trained.")
-#: The narrowest panel the tick labels must fit (half the page at 1024 px, less the margins).
-MIN_PANEL_PX = 300
-
-
-def size_label(size: int) -> str:
-    """Axis and table label of a vocabulary size: the whole number, with thousands separators.
-
-    >>> size_label(15028), size_label(500)
-    ('15,028', '500')
-    """
-    return f"{size:,}"
-
-
-def size_ticks(sizes: Sequence[int], *, font_px: float, panel_px: float = MIN_PANEL_PX,
-               keep: Optional[int] = None) -> list[int]:
-    """The sizes to label on a log axis ``panel_px`` wide: first and last always (and ``keep``, the
-    knee, when given), then every other size whose label does not come within a gap of a
-    labelled one (labels are about 0.62 ``font_px`` a character).
-
-    >>> size_ticks([500, 1000, 2000, 4000, 8000, 16000], font_px=13)
-    [500, 1000, 2000, 4000, 8000, 16000]
-    >>> size_ticks([256, 330, 430, 560, 720, 930, 1200, 1600, 2000, 2600], font_px=19.5)
-    [256, 430, 720, 2600]
-    """
-    sizes = sorted(set(sizes))
-    if len(sizes) < 3:
-        return sizes
-    span = math.log(sizes[-1] / sizes[0]) or 1.0
-
-    def px(s: int) -> float:
-        return panel_px * math.log(s / sizes[0]) / span
-
-    def half(s: int) -> float:
-        return 0.62 * font_px * len(size_label(s)) / 2 + font_px / 2  # half a label and half a gap
-
-    chosen = [sizes[0], sizes[-1]] + ([keep] if keep in sizes else [])
-    for s in sizes[1:-1]:
-        if all(abs(px(s) - px(t)) >= half(s) + half(t) for t in chosen):
-            chosen.append(s)
-    return sorted(set(chosen))
-
-
-def sweep_figure(rows: Sequence[SweepRow], *, title: str, style: ChartStyle = LIGHT) -> go.Figure:
-    """Four panels of held-out metrics against vocabulary size (log axis, whole-number labels that
-    never overlap), the knee of characters per token marked in each: a dashed line, its point and
-    its size."""
-    fig = make_subplots(rows=2, cols=2, subplot_titles=[label for _, label, _ in PANELS], vertical_spacing=0.2,
-                        horizontal_spacing=0.1)
-    at = knee(rows)
-    sizes = [r.vocab_size for r in rows]
-    ticks = size_ticks(sizes, font_px=style.font, keep=at)
-    for i, (field, label, fmt) in enumerate(PANELS):
-        r, c = divmod(i, 2)
-        values = [getattr(row, field) for row in rows]
-        fig.add_trace(go.Scatter(x=sizes, y=values, mode="lines+markers", name=label, showlegend=False,
-                                 line=dict(color=style.blue), marker=dict(color=style.blue, size=style.size(7)),
-                                 customdata=[[size_label(row.requested_size), row.note or "as asked"] for row in rows],
-                                 hovertemplate=f"vocabulary %{{x:,}} (asked %{{customdata[0]}}: %{{customdata[1]}})"
-                                               f"<br>{label} %{{y:{fmt}}}<extra></extra>"),
-                      row=r + 1, col=c + 1)
-        fig.update_xaxes(type="log", tickvals=ticks, ticktext=[size_label(s) for s in ticks], tickangle=0,
-                         title_text="vocabulary size" if r == 1 else None, row=r + 1, col=c + 1)
-        if fmt.endswith("%"):
-            top = max([v for v in values if v is not None] + [0.0])
-            fig.update_yaxes(tickformat=".0%" if top >= 0.1 else ".1%", range=[0, max(top * 1.15, 0.01)],
-                             row=r + 1, col=c + 1)
-        if at is not None:
-            y = next((v for row, v in zip(rows, values) if row.vocab_size == at), None)
-            fig.add_vline(x=at, line_dash="dash", line_color=style.accent, row=r + 1, col=c + 1)
-            if y is not None:
-                fig.add_trace(go.Scatter(x=[at], y=[y], mode="markers", name="knee", showlegend=False,
-                                         marker=dict(color=style.accent, size=style.size(12), symbol="diamond"),
-                                         hovertemplate=f"knee ≈ {at:,}<extra></extra>"), row=r + 1, col=c + 1)
-            fig.add_annotation(x=math.log10(at), y=1, yref=f"y{i + 1 if i else ''} domain", xref=f"x{i + 1 if i else ''}",
-                               text=f" knee ≈ {at:,}", showarrow=False, font=dict(color=style.accent),
-                               xanchor="left", yanchor="top")
-    fig.update_layout(height=style.size(620), margin=dict(l=10, r=10, t=style.size(80), b=10), title=html.escape(title))
-    fig.update_yaxes(rangemode="tozero")  # sizes and rates read from zero, never from a cut axis
-    return fig
-
-
-def shortfalls(rows: Sequence[SweepRow]) -> list[str]:
-    """One line per size that is not the size asked for, saying why (the trainer's reason).
-
-    >>> row = SweepRow("unigram", 8110, 16000, 1, 1.0, 1.0, 0.0, 0.5, 0, 0.0, False, note="the seed was small")
-    >>> shortfalls([row])
-    ['asked for 16,000, got 8,110: the seed was small']
-    """
-    return [f"asked for {size_label(r.requested_size)}, got {size_label(r.vocab_size)}: {r.note}"
-            for r in rows if r.vocab_size != r.requested_size]
-
-
-def sweep_frame(rows: Sequence[SweepRow]) -> pd.DataFrame:
-    """The table of a sweep: a row per size, a knee mark, and why a size is not the one asked for."""
-    at = knee(rows)
-    frame = pd.DataFrame([asdict(r) for r in rows]).drop(columns=["model"])
-    frame.insert(2, "knee", [r.vocab_size == at for r in rows])
-    return frame
-
-
 def sweep_json(result: SweepResult) -> dict:
-    """The sweep's numbers and settings, as the JSON download holds them (``knee``: None when there is none)."""
+    """The sweep's numbers and settings, as the JSON download holds them (``knee``: None when there is
+    none); ``beside``: the other curves, each with its algorithm, knee and rows."""
     request = result.request
     return {"algorithm": request.algorithm.value, "algorithm_label": request.algorithm.label,
             "corpus_digest": request.corpus_digest, "sizes_asked": list(request.sizes),
             "heldout_fraction": request.heldout_fraction, "stopped_early": result.cancelled,
-            "knee": knee(result.rows), "vocabulary_used": USED_HELP, "rows": [asdict(r) for r in result.rows]}
+            "knee": knee(result.rows), "vocabulary_used": USED_HELP, "rows": [asdict(r) for r in result.rows],
+            "beside": [{"algorithm": a.value, "algorithm_label": a.label, "knee": knee(rows),
+                        "rows": [asdict(r) for r in rows]} for a, rows in result.beside]}
+
+
+def _stopped_note(result: SweepResult) -> str:
+    """What a stopped sweep shows: how many sizes of which curve had finished."""
+    total = len(result.request.sizes)
+    if not result.beside:
+        return f"The sweep was stopped; {len(result.rows)} of {total} sizes had finished and are shown."
+    algorithm, rows = result.beside[-1]
+    return (f"The sweep was stopped; {len(rows)} of {total} sizes of {algorithm.short} had finished and are shown "
+            "(the curves before it are whole).")
 
 
 def _show(result: SweepResult) -> None:
     rows = list(result.rows)
     if result.cancelled:
-        st.warning(f"The sweep was stopped; {len(rows)} of {len(result.request.sizes)} sizes had finished "
-                   "and are shown.")
+        st.warning(_stopped_note(result))
     if not rows:
         return
-    name = result.request.algorithm.label
-    title = f"{name}, held-out {result.request.heldout_fraction:.0%} of the lines"
+    request = result.request
+    name = request.algorithm.label
+    curves = result.curves()
+    names = ", ".join(n for n, _ in curves)
+    title = f"{name}{f' beside {names}' if curves else ''}, held-out {request.heldout_fraction:.0%} of the lines"
     style = current()
-    export.plotly_chart(sweep_figure(rows, title=title, style=style), key=SWEEP + "chart",
+    short = request.algorithm.short
+    export.plotly_chart(sweep_figure(rows, title=title, style=style, name=short, beside=curves), key=SWEEP + "chart",
                         name=f"sweep {name}", style=style)
-    for line in shortfalls(rows):
-        st.caption(escape_markdown("⚠ " + line[:1].upper() + line[1:] + "."))
+    for other, curve in curves:
+        line = change_line(other, short, rows, curve)
+        if line:
+            st.markdown(escape_markdown(line))
+    for curve_name, curve in [(short, rows), *curves]:
+        for line in shortfalls(curve):
+            st.caption(escape_markdown("⚠ " + (f"{curve_name}: " if curves else "") + line[:1].upper() + line[1:]
+                                       + "."))
     at = knee(rows)
     if at is not None:
         st.markdown(f"**Knee at about {at:,} tokens** (◆ in every panel): past it, each doubling of the "
                     "vocabulary buys less compression on the held-out text, while the embedding table keeps "
                     "growing linearly.")
+    if curves:
+        st.caption(f"The knee (◆) is {escape_markdown(short)}'s; the table marks each curve's own.")
     st.caption(escape_markdown(USED_HELP))
-    export.table(sweep_frame(rows), key=SWEEP + "table", name=f"sweep {name}", hide_index=True, column_config={
+    export.table(sweep_frame(rows, name=short, beside=curves), key=SWEEP + "table", name=f"sweep {name}",
+                 hide_index=True, column_config={
         "vocab_size": st.column_config.NumberColumn("vocabulary", format="localized",
                                                     help="The size the training reached (see “why”)"),
         "requested_size": st.column_config.NumberColumn("asked for", format="localized"),
         "knee": st.column_config.CheckboxColumn("knee", help="The knee of characters per token"),
         "heldout_tokens": st.column_config.NumberColumn("held-out tokens", format="localized"),
+        "tokens_per_byte": st.column_config.NumberColumn("tokens/byte", format="%.4f",
+                                                         help="Held-out tokens per UTF-8 byte of the held-out text"),
         "chars_per_token": st.column_config.NumberColumn("chars/token", format="%.3f"),
         "fertility": st.column_config.NumberColumn("tokens/word", format="%.3f"),
         "unk_rate": st.column_config.NumberColumn("UNK rate", format="percent"),
