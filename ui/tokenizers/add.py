@@ -18,6 +18,7 @@ from tokenizer_core.errors import TokenizerError
 from tokenizer_core.options import (
     DEFAULT_CHARACTER_COVERAGE,
     DEFAULT_MAX_SENTENCE_LENGTH,
+    PickyBpeOptions,
     SuperBpeOptions,
     TrainOptions,
     UnigramOptions,
@@ -30,6 +31,15 @@ from ui.corpus import counts_fit
 from ui.corpus.counts import CountsCorpus, is_counts
 from ui.shelf import state as shelf
 from ui.tokenizers import PREFIX
+from ui.tokenizers.algorithm_inputs import (
+    DEFAULT_THRESHOLD,
+    DEFAULT_TRANSITION,
+    THRESHOLD,
+    TRANSITION,
+    superbpe_options,
+    threshold_input,
+    transition_input,
+)
 from ui.widgets import shelf_picker
 from ui.widgets.cancel import cancel_button, throttled
 from ui.widgets.text import display_name, escape_markdown
@@ -45,6 +55,7 @@ class Algorithm(str, Enum):
     WORDPIECE = "wordpiece"
     UNIGRAM = "unigram"
     SUPERBPE = "superbpe"
+    PICKYBPE = "pickybpe"
 
     @property
     def label(self) -> str:
@@ -73,12 +84,10 @@ _LABELS = {
     Algorithm.WORDPIECE: ("WordPiece (BERT style)", "WordPiece"),
     Algorithm.UNIGRAM: ("Unigram (SentencePiece style)", "Unigram"),
     Algorithm.SUPERBPE: ("SuperBPE (superwords)", "SuperBPE"),
+    Algorithm.PICKYBPE: ("PickyBPE (removes used-up tokens)", "PickyBPE"),
 }
 #: Value -> label, for select boxes (options are the values, so the address holds short names).
 ALGORITHMS: dict[str, str] = {a.value: a.label for a in Algorithm}
-#: SuperBPE: where stage 2 begins, in percent of the vocabulary (the paper's best, 90%).
-DEFAULT_TRANSITION = round(100 * SuperBpeOptions().transition_share)
-TRANSITION = PREFIX + "transition"
 
 #: The Train and Upload panels' inputs in the address (named by their widget keys, as links made
 #: before this module existed name them). They are forms: the address shows what was last trained or
@@ -88,6 +97,7 @@ TRAIN_PARAMS = url_state.form(
     url_state.integer(PREFIX + "vocab_size", PREFIX + "vocab_size", default=8000, lo=300, hi=200_000),
     url_state.flag(PREFIX + "lowercase", PREFIX + "lowercase", default=False),
     url_state.integer(TRANSITION, TRANSITION, default=DEFAULT_TRANSITION, lo=0, hi=100),
+    url_state.integer(THRESHOLD, THRESHOLD, default=DEFAULT_THRESHOLD, lo=1, hi=100),
 )
 UPLOAD_PARAMS = url_state.form(url_state.flag(PREFIX + "uncased", PREFIX + "uncased", default=True))
 URL_PARAMS = (*TRAIN_PARAMS, *UPLOAD_PARAMS)
@@ -110,6 +120,8 @@ class TrainRequest:
     max_sentence_length: int = DEFAULT_MAX_SENTENCE_LENGTH
     #: SuperBPE only: stage 2 (merges across spaces) begins at this percent of the vocabulary.
     transition_percent: int = DEFAULT_TRANSITION
+    #: PickyBPE only: a token a merge used up goes when its IoS is above this percent.
+    threshold_percent: int = DEFAULT_THRESHOLD
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "algorithm", Algorithm(self.algorithm))  # a value from a widget is a str
@@ -122,6 +134,10 @@ class TrainRequest:
         if a is Algorithm.SUPERBPE:  # the special token of BPE on bytes, so the two compare like with like
             return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=True,
                                 special_tokens=("<|endoftext|>",), unk_token=None, superbpe=self.superbpe())
+        if a is Algorithm.PICKYBPE:
+            return TrainOptions(vocab_size=self.vocab_size, lowercase=self.lowercase, byte_level=True,
+                                special_tokens=("<|endoftext|>",), unk_token=None,
+                                pickybpe=PickyBpeOptions(threshold=self.threshold_percent / 100))
         specials = ("<unk>", "<s>", "</s>") if a is Algorithm.UNIGRAM else ("[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]")
         unigram = UnigramOptions(character_coverage=self.character_coverage,
                                  max_sentence_length=self.max_sentence_length)
@@ -137,9 +153,7 @@ class TrainRequest:
         >>> TrainRequest(Algorithm.SUPERBPE, 8000, transition_percent=0).superbpe().transition_for(8000)
         1
         """
-        if self.transition_percent == 0:
-            return SuperBpeOptions(transition=1)
-        return SuperBpeOptions(transition_share=self.transition_percent / 100)
+        return superbpe_options(self.transition_percent)
 
     @property
     def trainer(self) -> str:
@@ -163,6 +177,8 @@ class TrainRequest:
         if self.algorithm is Algorithm.SUPERBPE:
             at = min(self.superbpe().transition_for(self.vocab_size), self.vocab_size)
             case += f", stage 2 (merges across spaces) from {at:,} tokens ({self.transition_percent}%)"
+        if self.algorithm is Algorithm.PICKYBPE:
+            case += f", tokens removed above IoS {self.threshold_percent / 100:g}"
         return f"{self.algorithm.label}, {size}{case}, on “{corpus_name}”"
 
     def shelf_name(self, *, reached: int) -> str:
@@ -177,6 +193,8 @@ class TrainRequest:
         name = trained_name(self.algorithm.label.split(" (")[0], asked=self.vocab_size, reached=reached)
         if self.algorithm is Algorithm.SUPERBPE:
             name += f" (transition {self.transition_percent}%)"
+        if self.algorithm is Algorithm.PICKYBPE:
+            name += f" (IoS {self.threshold_percent / 100:g})"
         return name
 
 
@@ -224,7 +242,8 @@ def train_panel() -> None:
             key=PREFIX + "max_sentence_length",
             help="SentencePiece's max_sentence_length: training skips lines longer than this many bytes "
                  "(UTF-8). 4192 is SentencePiece's default.")
-    transition = _transition_input(algorithm, int(vocab))
+    transition = transition_input(int(vocab)) if algorithm == Algorithm.SUPERBPE.value else DEFAULT_TRANSITION
+    threshold = threshold_input() if algorithm == Algorithm.PICKYBPE.value else DEFAULT_THRESHOLD
     if not c4.button("Train", key=PREFIX + "train", type="primary", icon=":material/model_training:"):
         if is_counts(corpus):
             fits = counts_fit.fitting(corpus, count_choices(corpus))
@@ -235,11 +254,14 @@ def train_panel() -> None:
         else:
             st.caption(escape_markdown(f"Trains on the active corpus, “{display_name(corpus)}”."))
         return
-    # The address names the training on show: a transition only when it is SuperBPE's.
-    url_state.commit(TRAIN_PARAMS, None if algorithm == Algorithm.SUPERBPE.value else {TRANSITION: DEFAULT_TRANSITION})
+    # The address names the training on show: a transition only when it is SuperBPE's, a threshold PickyBPE's.
+    fixed = {} if algorithm == Algorithm.SUPERBPE.value else {TRANSITION: DEFAULT_TRANSITION}
+    if algorithm != Algorithm.PICKYBPE.value:
+        fixed[THRESHOLD] = DEFAULT_THRESHOLD
+    url_state.commit(TRAIN_PARAMS, fixed or None)
     request = TrainRequest(algorithm=algorithm, vocab_size=int(vocab), lowercase=bool(lowercase),
                            character_coverage=float(coverage), max_sentence_length=int(max_sentence),
-                           transition_percent=transition)
+                           transition_percent=transition, threshold_percent=threshold)
     trained = train_onto_shelf(request)
     if trained is not None:
         item, seconds = trained
@@ -251,29 +273,16 @@ def train_panel() -> None:
                                     "had no more to learn. A larger corpus gives a larger vocabulary."))
 
 
-def _transition_input(algorithm: str, vocab: int) -> int:
-    """SuperBPE's transition (percent of the vocabulary), drawn only when SuperBPE is picked."""
-    if algorithm != Algorithm.SUPERBPE.value:
-        return DEFAULT_TRANSITION
-    s1, s2 = st.columns([1, 2], vertical_alignment="bottom")
-    percent = int(s1.number_input(
-        "Transition (% of the vocabulary)", min_value=0, max_value=100, step=5, key=TRANSITION,
-        help="Where SuperBPE's second stage begins: up to this share of the vocabulary it learns BPE within "
-             "words (cut at spaces), then merges across spaces (superwords such as “ of the”). 90% is the "
-             "paper's best; 100% is plain byte-level BPE, 0% learns every merge across spaces."))
-    at = TrainRequest(Algorithm.SUPERBPE, vocab, transition_percent=percent).superbpe().transition_for(vocab)
-    s2.caption(escape_markdown(f"Stage 2 (merges across spaces) begins at {min(at, vocab):,} of the {vocab:,} tokens."))
-    return percent
-
-
 def train_onto_shelf(request: TrainRequest) -> Optional[tuple[shelf.ShelfItem, float]]:
     """Train ``request`` on the active corpus with a progress bar and put the tokenizer on the shelf;
     the item and the seconds it took, or None after showing the error (every page trains this way)."""
     corpus = state.active_corpus()
     label = request.algorithm.label
     if is_counts(corpus) and not request.algorithm.counts:
-        st.error(escape_markdown(f"{label} learns from running text (its second stage reads whole lines), and the "
-                                 "active corpus is a counts file of words: pick a text corpus on the Corpus page."))
+        why = ("its second stage reads whole lines" if request.algorithm is Algorithm.SUPERBPE
+               else "training from counts is not offered for it yet")
+        st.error(escape_markdown(f"{label} learns from running text ({why}), and the active corpus is a counts "
+                                 "file of words: pick a text corpus on the Corpus page."))
         return None
     if is_counts(corpus):
         try:

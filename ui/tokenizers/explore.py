@@ -23,12 +23,14 @@ from tokenizer_core.analysis.vocabulary import (
     vocabulary_entries,
 )
 from tokenizer_core.corpus.loading import Corpus
+from tokenizer_core.pickybpe.model import PickyBPE
 from tokenizer_core.pipeline import Tokenizer
 from ui import cache, url_state
 from ui.corpus.counts import is_counts
 from ui.merges.html import tree_block_html
 from ui.merges.run import MAX_TREE_NODES, TreeNode, bounded_tree
 from ui.tokenizers import PREFIX
+from ui.tokenizers.removed import render_removed
 from ui.widgets.export import altair_chart, table
 from ui.widgets.export_theme import LIGHT, ChartStyle
 from ui.widgets.safe_html import render_html
@@ -125,6 +127,8 @@ def render_vocabulary(held: Picked, corpus: Corpus, *, translate: bool) -> None:
     st.caption(f"{len(frame):,} tokens" + (f"; the first {MAX_ROWS:,} shown" if len(frame) > MAX_ROWS else ""))
     table(frame.head(MAX_ROWS), key=PREFIX + "vocab_table", name="vocabulary", hide_index=True, height=360,
           column_config={"score": st.column_config.NumberColumn(format="%.3f")})
+    if isinstance(tok.model, PickyBPE):
+        render_removed(tok.model, scheme=scheme, translate=translate)
     _length_chart(entries)
 
 
