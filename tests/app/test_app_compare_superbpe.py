@@ -98,3 +98,5 @@ def test_the_chart_has_five_panels_a_legend_per_curve_and_the_first_curves_knee(
     assert list(frame["algorithm"]) == ["BPE bytes"] * 5 + ["SuperBPE"] * 5
     assert frame["knee"].sum() == 2  # each curve's own knee
     assert "algorithm" not in sweep_frame(bpe).columns
+    assert list(sweep_frame(bpe).columns[:5]) == ["vocab_size", "requested_size", "knee", "heldout_tokens",
+                                                  "tokens_per_byte"]

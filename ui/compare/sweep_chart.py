@@ -158,6 +158,7 @@ def sweep_frame(rows: Sequence[SweepRow], *, name: str = "", beside: Sequence[Cu
         at = knee(curve)
         frame = pd.DataFrame([asdict(r) for r in curve]).drop(columns=["model"])
         frame.insert(2, "knee", [r.vocab_size == at for r in curve])
+        frame.insert(4, "tokens_per_byte", frame.pop("tokens_per_byte"))  # beside the tokens it divides
         if beside:
             frame.insert(0, "algorithm", curve_name)
         frames.append(frame)

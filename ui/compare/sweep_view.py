@@ -281,7 +281,7 @@ def _show(result: SweepResult) -> None:
                     "vocabulary buys less compression on the held-out text, while the embedding table keeps "
                     "growing linearly.")
     if curves:
-        st.caption(f"The knee (◆) is {escape_markdown(short)}'s; the table marks each curve's own.")
+        st.caption(f"The knee (◆) is that of {escape_markdown(short)}; the table marks each curve's own.")
     st.caption(escape_markdown(USED_HELP))
     export.table(sweep_frame(rows, name=short, beside=curves), key=SWEEP + "table", name=f"sweep {name}",
                  hide_index=True, column_config={
