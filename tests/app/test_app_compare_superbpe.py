@@ -9,7 +9,7 @@ import json
 from streamlit.testing.v1 import AppTest
 
 from tests._pages import APP, TIMEOUT, ok
-from tokenizer_core.analysis.sweep import SweepRow, log_sizes, split_lines, sweep
+from tokenizer_core.analysis.sweep import SWEEP_MODELS, SweepRow, log_sizes, split_lines, sweep
 from tokenizer_core.corpus.loading import load_sample
 from ui.compare.page import TAB
 from ui.compare.sweep_chart import PANELS, change_line, sweep_figure, sweep_frame
@@ -46,6 +46,9 @@ def test_superbpe_beside_bpe_on_one_chart_equals_the_core_sweeps():
     at.selectbox(key="compare_sweep_algorithm").set_value("bpe-bytes").run()
     options = at.multiselect(key="compare_sweep_beside").options  # as shown: the first choice is not one
     assert "SuperBPE" in options and "BPE bytes" not in options
+    # Only what the sweep trains is offered (PickyBPE, say, has no sweep).
+    swept = {a.short for a in Algorithm if a.trainer in SWEEP_MODELS}
+    assert set(options) == swept - {"BPE bytes"}
     at.multiselect(key="compare_sweep_beside").set_value(["superbpe"]).run()
     at.select_slider(key="compare_sweep_range").set_value((256, 1000)).run()
     at.number_input(key="compare_sweep_points").set_value(3).run()

@@ -33,14 +33,14 @@ from typing import Optional
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
 
-from tokenizer_core.analysis.sweep import SweepCancelled, SweepRow, knee, log_sizes, split_lines, sweep
+from tokenizer_core.analysis.sweep import SWEEP_MODELS, SweepCancelled, SweepRow, knee, log_sizes, split_lines, sweep
 from tokenizer_core.corpus.documents import Corpus
 from tokenizer_core.errors import TokenizerError
 from ui import cache, url_state
 from ui.compare import PREFIX
 from ui.compare.sweep_chart import USED_HELP, change_line, shortfalls, sweep_figure, sweep_frame
 from ui.corpus.counts import say_no_running_text
-from ui.tokenizers.add import ALGORITHMS, Algorithm, TrainRequest
+from ui.tokenizers.add import Algorithm, TrainRequest
 from ui.widgets import export
 from ui.widgets.cancel import cancel_button
 from ui.widgets.export_theme import current
@@ -54,6 +54,8 @@ SIZE_CHOICES = [256, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000]
 ALGORITHM, RANGE, POINTS, HELDOUT = SWEEP + "algorithm", SWEEP + "range", SWEEP + "points", SWEEP + "heldout"
 BESIDE = SWEEP + "beside"  # other algorithms whose curves go on the same chart
 DEFAULT_RANGE = (500, 16000)
+#: The Train panel's algorithms the sweep trains (not every trainer has a sweep: SWEEP_MODELS says which).
+SWEPT = tuple(a.value for a in Algorithm if a.trainer in SWEEP_MODELS)
 
 
 def _size(raw: str) -> int:
@@ -68,12 +70,12 @@ LINKED = SWEEP + "linked"
 #: show (committed when it runs, with ``compare_sweep=1``), not the ones being edited. A link
 #: carrying them runs that sweep again when its tab opens (see :func:`render_sweep`).
 URL_PARAMS = url_state.form(
-    url_state.choice(ALGORITHM, ALGORITHM, [a.value for a in Algorithm], default=Algorithm.BPE_BYTES.value),
+    url_state.choice(ALGORITHM, ALGORITHM, SWEPT, default=Algorithm.BPE_BYTES.value),
     # Two sizes, repeated in the address (``?compare_sweep_range=500&compare_sweep_range=16000``).
     url_state.UrlParam(RANGE, RANGE, DEFAULT_RANGE, _size, many=True, what="the sizes"),
     url_state.integer(POINTS, POINTS, default=6, lo=2, hi=12),
     url_state.number(HELDOUT, HELDOUT, default=0.1, lo=0.05, hi=0.5),
-    url_state.many(BESIDE, BESIDE, default=(), options=[a.value for a in Algorithm], what="the curves beside it"),
+    url_state.many(BESIDE, BESIDE, default=(), options=SWEPT, what="the curves beside it"),
     url_state.flag(PREFIX + "sweep", LINKED, default=False),
 )
 
@@ -156,13 +158,13 @@ HOW = {"bpe": "BPE trains once at the largest size and reads each smaller one of
 
 def _settings(corpus: Corpus) -> SweepRequest:
     c1, c2, c3 = st.columns([2, 3, 1])
-    algorithm = Algorithm(c1.selectbox("Algorithm", list(ALGORITHMS), format_func=ALGORITHMS.get, key=ALGORITHM))
+    algorithm = Algorithm(c1.selectbox("Algorithm", SWEPT, format_func=lambda v: Algorithm(v).label, key=ALGORITHM))
     # value= only tells Streamlit it is a range slider (two handles); the session's pair wins.
     lo, hi = c2.select_slider("Vocabulary sizes", SIZE_CHOICES, value=DEFAULT_RANGE, key=RANGE)
     points = c3.number_input("Sizes", min_value=2, max_value=12, key=POINTS)
     h1, h2 = st.columns([3, 2])
     fraction = h1.slider("Held-out share of the corpus lines", 0.05, 0.5, step=0.05, key=HELDOUT, format="%.2f")
-    others = [a.value for a in Algorithm if a is not algorithm]
+    others = [v for v in SWEPT if v != algorithm.value]
     # The first choice is no curve beside itself: dropped from the picks before they are drawn (a
     # value outside the options would be refused), so the address never names it twice.
     picks = st.session_state.get(BESIDE) or []
