@@ -381,9 +381,11 @@ def test_the_step_curve_keeps_hostile_titles_as_words():
     title is escaped, and no shape carries a tag or attribute the component does not draw."""
     from ui.widgets.drawing import ATTRIBUTES, TAGS
 
-    drawing = curve_drawing([9, 5, 4], 1, x_title="<script>alert(1)</script>", y_title='" onload="alert(1) (x)')
+    drawing = curve_drawing([9, 5, 4], 1, x_title="<script>alert(1)</script>", y_title='" onload="alert(1) (x)',
+                            boundaries=[(1, "<b>stage 2</b>")])  # SuperBPE's switch: a dashed rule, a label
     svg = to_svg(drawing)
     assert "<script" not in svg and "&lt;script&gt;" in svg and 'onload="' not in svg
+    assert "&lt;b&gt;stage 2&lt;/b&gt;" in svg and 'stroke-dasharray="5 4"' in svg
     for shape in (*drawing.base, *drawing.overlay):
         assert shape["tag"] in TAGS
         assert set(shape) - {"tag", "text", "tip"} <= set(ATTRIBUTES)

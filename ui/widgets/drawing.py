@@ -22,7 +22,7 @@ from ui.widgets.quick_charts import Drawing
 #: Every tag and attribute a drawing may use; anything else in a shape is left out by the browser.
 TAGS = ("line", "polyline", "circle", "text")
 ATTRIBUTES = ("x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r", "points", "fill", "stroke", "stroke-width",
-              "text-anchor", "transform")
+              "stroke-dasharray", "text-anchor", "transform")
 
 _JS = r"""
 const NS = "http://www.w3.org/2000/svg";
