@@ -14,7 +14,7 @@ training file as they go: SentencePiece gets its path, ours iterates over the op
 Targets: held-out tokens at most SentencePiece's; peak memory at most 1.5x.
 
 Run: ``python -m bench.bench_unigram [--size-mb 1] [--vocab-size 4000] [--only NAME]``
-(``--quick``: the same at 1 MB).
+(``--quick``: the same at 1 MB; ``--record``: keep the table for the manual, ``docs/bench/unigram.json``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ from pathlib import Path
 from bench.memory import peak_rss_mb
 
 _SPECIALS = ("<unk>", "<s>", "</s>")
+#: The manual's table (``--record``): ours / SentencePiece's in the same run, below 1 ours is fewer or smaller.
+COLUMNS = ["corpus", "vocabulary", "held-out tokens: ours / SentencePiece's", "ratio",
+           "peak memory: ours / SentencePiece's", "ratio", "training: ours / SentencePiece's", "ratio"]
 
 
 def _split(lines: list[str]) -> tuple[list[str], list[str]]:
@@ -129,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vocab-size", type=int, default=4000)
     ap.add_argument("--max-word-length", type=int, help="our UnigramOptions.max_word_length (default: its default)")
     ap.add_argument("--only", help="run the corpora whose name contains this only (e.g. japanese)")
+    ap.add_argument("--record", action="store_true", help="keep the table for the manual (docs/bench/unigram.json)")
     ap.add_argument("--worker", choices=["sentencepiece", "ours"], help=argparse.SUPPRESS)
     ap.add_argument("--train", help=argparse.SUPPRESS)
     ap.add_argument("--held", help=argparse.SUPPRESS)
@@ -141,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     out.write(f"{'corpus':17}{'vocab':>6}{'ours tok':>10}{'sp tok':>10}{'ratio':>8}"
               f"{'ours MB':>9}{'sp MB':>8}{'ratio':>7}{'ours s':>8}{'sp s':>7}\n")
     met = True
+    rows: list[list[str]] = []
     for name, lines in _corpora(int(args.size_mb * 1_000_000)).items():
         if args.only and args.only.lower() not in name.lower():
             continue
@@ -154,7 +159,17 @@ def main(argv: list[str] | None = None) -> int:
                   f"{ours['peak_mb']:>9,.0f}{sp['peak_mb']:>8,.0f}{mem_ratio:>7.2f}"
                   f"{ours['seconds']:>8.2f}{sp['seconds']:>7.2f}\n")
         out.flush()
+        rows.append([name, f"{vocab:,}", f"{ours['tokens']:,} / {sp['tokens']:,}", f"{tok_ratio:.4f}",
+                     f"{ours['peak_mb']:,.0f} / {sp['peak_mb']:,.0f} MB", f"{mem_ratio:.2f}x",
+                     f"{ours['seconds']:.2f} / {sp['seconds']:.2f} s", f"{ours['seconds'] / sp['seconds']:.2f}x"])
     out.write(f"targets (tokens at most SentencePiece's, peak memory at most 1.5x): {'met' if met else 'MISSED'}\n")
+    if args.record:
+        from bench.results import record
+
+        note = f"bench_unigram --size-mb {args.size_mb:g} --vocab-size {args.vocab_size}"
+        note += f" --max-word-length {args.max_word_length}" if args.max_word_length is not None else ""
+        note += f" --only {args.only}" if args.only else ""
+        out.write(f"recorded in {record('unigram', {'columns': COLUMNS, 'rows': rows}, note=note)}\n")
     return 0
 
 
