@@ -209,7 +209,7 @@ def spans_space(token: str, *, scheme: Scheme = "plain") -> bool:
 
     >>> spans_space("ofĠthe", scheme="byte-level"), spans_space("Ġthe", scheme="byte-level")
     (True, False)
-    >>> spans_space("▁of▁the", scheme="metaspace"), spans_space(".\n", scheme="plain")
+    >>> spans_space("▁of▁the", scheme="metaspace"), spans_space(".\\n", scheme="plain")
     (True, False)
     """
     if scheme == "byte-level":
