@@ -14,7 +14,8 @@ ratios are ours / ``tokenizers`` (below 1: ours is faster). ``--memory`` then ru
 check of ``tests/_import_memory.py`` on the four files and prints what the server held and gave back.
 ``--one MODEL --engine ours|tokenizers`` loads one file once, for a whole-process timer.
 
-Run: ``python -m bench.bench_imports [--runs 3] [--memory]``.
+Run: ``python -m bench.bench_imports [--runs 3] [--memory] [--record]`` (``--record``: keep the table,
+and the sessions' memory as its caption, for the manual: ``docs/bench/imports.json``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 MODELS = {"gemma3": "Gemma 3", "gptoss": "gpt-oss", "llama3_1": "Llama 3.1", "qwen3": "Qwen 3"}
+#: The manual's table (``--record``); ratios ours / ``tokenizers`` in the same run, below 1 ours is faster.
+COLUMNS = ["model", "MB", "vocabulary", "`tokenizers`", "ours (core)", "ours / `tokenizers`",
+           "Import, a new file", "Import / `tokenizers`", "the same file again", "shelf name"]
 
 
 def model_folder(name: str, files: Path | None = None) -> Path:
@@ -91,6 +95,7 @@ def main() -> None:
     ap.add_argument("--memory", action="store_true")
     ap.add_argument("--one", choices=sorted(MODELS))
     ap.add_argument("--engine", choices=("ours", "tokenizers"), default="ours")
+    ap.add_argument("--record", action="store_true", help="keep the table for the manual (docs/bench/imports.json)")
     args = ap.parse_args()
     if args.one:
         data = (model_folder(args.one, args.files) / "tokenizer.json").read_bytes()
@@ -110,17 +115,29 @@ def main() -> None:
         print(f"{r['model']:<10} {r['MB']:5.1f} {r['vocab']:8,} {r['tokenizers_s']:9.2f}s {r['core_s']:9.2f}s "
               f"{r['core_s'] / r['tokenizers_s']:5.2f}x {r['import_s']:7.2f}s {r['import_s'] / r['tokenizers_s']:5.2f}x "
               f"{r['again_s']:6.3f}s  {r['name']}")
+    table = [[r["model"], f"{r['MB']:.1f}", f"{r['vocab']:,}", f"{r['tokenizers_s']:.2f} s", f"{r['core_s']:.2f} s",
+              f"{r['core_s'] / r['tokenizers_s']:.2f}x", f"{r['import_s']:.2f} s",
+              f"{r['import_s'] / r['tokenizers_s']:.2f}x", f"{r['again_s']:.3f} s", r["name"]] for r in rows]
+    caption = ""
     if args.memory:
         paths = [str(model_folder(name, args.files) / "tokenizer.json") for name in MODELS]
         done = subprocess.run([sys.executable, "-m", "tests._import_memory", *paths], cwd=ROOT, capture_output=True,
                               text=True, timeout=1800)
         got = json.loads(done.stdout.strip().splitlines()[-1])
         one = got["one_session_mb"] - got["baseline_mb"]
-        print(f"\nTen sessions importing the four files: baseline {got['baseline_mb']:.0f} MB; one session +{one:.0f} MB "
-              f"({got['seconds'][0]:.1f} s); ten sessions +{got['all_sessions_mb'] - got['baseline_mb']:.0f} MB "
-              f"(each later session {statistics.median(got['seconds'][1:]):.2f} s); tokenizers held "
-              f"{got['live_while_open']}; after every session closed +{got['after_close_mb'] - got['baseline_mb']:.0f} MB, "
-              f"held {got['live_after_close']}")
+        caption = (f"Ten sessions importing the four files: baseline {got['baseline_mb']:.0f} MB; one session "
+                   f"+{one:.0f} MB ({got['seconds'][0]:.1f} s); ten sessions "
+                   f"+{got['all_sessions_mb'] - got['baseline_mb']:.0f} MB (each later session "
+                   f"{statistics.median(got['seconds'][1:]):.2f} s); tokenizers held {got['live_while_open']}; "
+                   f"after every session closed +{got['after_close_mb'] - got['baseline_mb']:.0f} MB, "
+                   f"held {got['live_after_close']}")
+        print("\n" + caption)
+    if args.record:
+        from bench.results import record
+
+        note = f"bench_imports --runs {args.runs}" + (" --memory" if args.memory else "")
+        figures = {"columns": COLUMNS, "rows": table, **({"caption": caption + "."} if caption else {})}
+        print("recorded in", record("imports", figures, note=note))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 * ``<!-- bench:files -->``: the last recorded run of ``bench_files --record`` (``docs/bench/files.json``,
   :mod:`bench.results`) as a table of ratios.
 * ``<!-- bench:NAME -->``: any other bench's last recorded run (``docs/bench/NAME.json``, written with
-  ``--record``): its ``columns`` and ``rows`` as a table, under when, where and how it was run.
+  ``--record``): its ``columns`` and ``rows`` as a table, under when, where and how it was run, and its
+  ``caption`` (figures of the same run that are not a row, optional) as a paragraph below it.
 """
 
 from __future__ import annotations
@@ -63,13 +64,16 @@ def files_table() -> str:
 
 
 def recorded_table(name: str, *, folder: Path = ROOT / "docs" / "bench") -> str:
-    """A recorded bench run's ``columns`` and ``rows`` as a Markdown table.
+    """A recorded bench run's ``columns`` and ``rows`` as a Markdown table, its ``caption`` (if any) below.
 
     >>> import tempfile; from bench.results import record
     >>> folder = Path(tempfile.mkdtemp()); _ = record("t", {"columns": ["a", "b"], "rows": [[1, "x|y"]]},
     ...                                                  note="--demo", folder=folder)
     >>> print(recorded_table("t", folder=folder).splitlines()[-1])
     | 1 | x\\|y |
+    >>> _ = record("c", {"columns": ["a"], "rows": [[2]], "caption": "Also: 3 MB."}, note="--demo", folder=folder)
+    >>> print(recorded_table("c", folder=folder).splitlines()[-3:])
+    ['| 2 |', '', 'Also: 3 MB.']
     """
     data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
 
@@ -78,7 +82,8 @@ def recorded_table(name: str, *, folder: Path = ROOT / "docs" / "bench") -> str:
 
     rows = ["| " + " | ".join(map(cell, data["columns"])) + " |", "|" + "---|" * len(data["columns"])]
     rows += ["| " + " | ".join(map(cell, row)) + " |" for row in data["rows"]]
-    return (f"Recorded {data['date']} on {data['machine']} (`{data['note']}`).\n\n" + "\n".join(rows))
+    caption = f"\n\n{data['caption']}" if data.get("caption") else ""
+    return f"Recorded {data['date']} on {data['machine']} (`{data['note']}`).\n\n" + "\n".join(rows) + caption
 
 
 GENERATED = {MARKER: cli_reference, "<!-- bench:files -->": files_table}
