@@ -9,7 +9,7 @@ reads them as it reads any shared link, so the link shows that page set to the l
 >>> problems(OpenLink("merges", {"n": 3, "step": 2}))
 []
 >>> problems(OpenLink("merges", {"merges": 3}))[0]
-"the merges page has no setting 'merges'; its settings are algo, symbols, pre, eow, stop, n, minfreq, ties, lower, text, speed, step, corpus, raw, present"
+"the merges page has no setting 'merges'; its settings are algo, symbols, pre, eow, stop, n, minfreq, ties, lower, stage2, ios, text, speed, step, corpus, raw, present"
 """
 
 from __future__ import annotations
