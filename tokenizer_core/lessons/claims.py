@@ -73,6 +73,8 @@ def format_value(value: Any, *, quantity: str = "") -> str:
 
     >>> format_value([["a", "a"], ["a", "b"]]), format_value(0.000389), format_value(940)
     ('a + a, a + b', '0.000389', '940')
+    >>> format_value([" of", " the"], quantity="merge"), format_value(".\\n"), format_value("from the left")
+    ('·of + ·the', '.⏎', 'from the left')
     """
     if value is MISSING:
         return "(not computed by this figure)"
@@ -85,9 +87,19 @@ def format_value(value: Any, *, quantity: str = "") -> str:
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, (list, tuple)):
-        if quantity in ("merge", "pair"):  # one pair of symbols: the way sources write a merge
-            return " + ".join(map(str, value))
+        # One pair of symbols (a merge, what a merge joined or a token split into): as sources write a merge.
+        if quantity in ("merge", "pair") or quantity.endswith(("_merge", "_trigger", "_split")):
+            return " + ".join(map(_visible, value))
         if value and all(isinstance(v, (list, tuple)) for v in value):
-            return ", ".join(" + ".join(map(str, v)) for v in value)
-        return " | ".join(map(str, value))
-    return str(value)
+            return ", ".join(" + ".join(map(_visible, v)) for v in value)
+        return " | ".join(map(_visible, value))
+    return _visible(value)
+
+
+def _visible(value: Any) -> str:
+    """A text with its whitespace made visible (``·``, ``⏎``, ``⇥``) where it would vanish: a token's
+    space at either end, a newline, a tab; a phrase with spaces only inside it stays as it is."""
+    text = str(value)
+    if text != text.strip(" ") or "\n" in text or "\t" in text:
+        return text.replace(" ", "·").replace("\n", "⏎").replace("\t", "⇥")
+    return text
