@@ -35,7 +35,7 @@ BUILTIN_DIR = next((d for d in (_ROOT / "lessons", _ROOT / "ui" / "_app" / "less
 BUILTIN_IDS: tuple[str, ...] = (
     "bpe-aaabdaaabac", "bpe-low-lower-newest-widest", "hf-course-bpe", "hf-course-wordpiece", "hf-course-unigram",
     "bpe-dropout-unrelated", "unigram-email", "padding-waste", "vocab-size-tradeoff", "granularity", "strawberry",
-    "models-inside-out", "pathpiece-fewest", "entropy-patches",
+    "models-inside-out", "pathpiece-fewest", "entropy-patches", "superbpe", "pickybpe",
 )
 
 

@@ -6,7 +6,7 @@ that does not exist is told which, with the line (see :func:`check_figure`).
 >>> check_figure({"kind": "bpe_merge"}, ("steps", 0, "figure"), {})
 Traceback (most recent call last):
 ...
-tokenizer_core.lessons.yaml_lines.LessonError: field steps[1].figure.kind: there is no figure kind 'bpe_merge'; the kinds are batching_strategies, bpe_dropout, bpe_merges, entropy_patches, fewest_tokens, granularity, number_splits, padding_waste, unigram_partial_scores, unigram_pruning, unigram_viterbi, vocab_sweep, wordpiece_scores
+tokenizer_core.lessons.yaml_lines.LessonError: field steps[1].figure.kind: there is no figure kind 'bpe_merge'; the kinds are batching_strategies, bpe_dropout, bpe_merges, entropy_patches, fewest_tokens, granularity, number_splits, padding_waste, pickybpe_events, superbpe_merges, unigram_partial_scores, unigram_pruning, unigram_viterbi, vocab_sweep, wordpiece_scores
 """
 
 from __future__ import annotations
@@ -15,12 +15,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from tokenizer_core.errors import TokenizerError
-from tokenizer_core.lessons import figures_data, figures_numbers, figures_patches, figures_segment, figures_train
+from tokenizer_core.lessons import (
+    figures_2024,
+    figures_data,
+    figures_numbers,
+    figures_patches,
+    figures_segment,
+    figures_train,
+)
 from tokenizer_core.lessons.figure_types import Context, FigureKind, FigureResult
 from tokenizer_core.lessons.yaml_lines import LessonError, Path, field_name
 
 FIGURES: dict[str, FigureKind] = {k.name: k for k in (*figures_train.KINDS, *figures_data.KINDS, *figures_numbers.KINDS,
-                                                      *figures_segment.KINDS, *figures_patches.KINDS)}
+                                                      *figures_segment.KINDS, *figures_patches.KINDS,
+                                                      *figures_2024.KINDS)}
 
 
 def check_figure(figure: Mapping[str, Any], path: Path, lines: Mapping[Path, int]) -> dict[str, Any]:

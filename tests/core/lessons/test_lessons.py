@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.core.lessons._engines_2024 import check_pickybpe, check_superbpe
 from tokenizer_core.analysis.compare import granularity_tokenizer
 from tokenizer_core.batch.packing import pack
 from tokenizer_core.batch.stats import bucket_by_length, padding_waste
@@ -42,7 +43,7 @@ def context() -> Context:
 
 def test_every_builtin_lesson_is_there_with_its_id():
     assert list(LESSONS) == list(BUILTIN_IDS)
-    assert len(BUILTIN_IDS) == 14 and all(lesson.steps for lesson in LESSONS.values())
+    assert len(BUILTIN_IDS) == 16 and all(lesson.steps for lesson in LESSONS.values())
 
 
 def _engine_check(args: dict, values: dict, ctx: Context) -> None:
@@ -120,6 +121,10 @@ def _engine_check(args: dict, values: dict, ctx: Context) -> None:
         _check_fewest(args, values)
     elif kind == "entropy_patches":
         _check_patches(args, values)
+    elif kind == "superbpe_merges":
+        check_superbpe(args, values)
+    elif kind == "pickybpe_events":
+        check_pickybpe(args, values)
     else:  # pragma: no cover - a new kind must be checked here
         raise AssertionError(f"no engine check for {kind}")
 
