@@ -18,11 +18,11 @@ id of the order they were first made, so a removed token keeps its colour on the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING
 
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.pickybpe.events import MergeEvent, RemovalEvent
-from ui.merges.run import MAX_TREE_NODES, MergeRun, RunFacts, StepInfo, bounded_tree
+from ui.merges.run import MAX_TREE_NODES, MergeRun, RunFacts, StepInfo, producer_tree
 from ui.merges.tree import TreeNode
 
 if TYPE_CHECKING:
@@ -90,13 +90,6 @@ class PickyRun(MergeRun):
                         tokens_after=m.tokens_after)
 
     def merge_tree(self, token: str, step: int, *, max_nodes: int = MAX_TREE_NODES) -> TreeNode:
-        self.check_step(step)
-
-        def parts(tok: str) -> tuple[str, Optional[int], Optional[int], Any, Any]:
-            made = self._made_at.get(tok)
-            if made is None or made > step:
-                return tok, self.vocab.get(tok), None, None, None
-            m = self._merges[made - 1]
-            return tok, self.vocab.get(tok), made, m.left, m.right
-
-        return bounded_tree(token, parts, max_nodes)
+        return producer_tree(token, self.check_step(step), max_nodes, made_at=self._made_at,
+                             pair_of=lambda made: (self._merges[made - 1].left, self._merges[made - 1].right),
+                             vocab=self.vocab)

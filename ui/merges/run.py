@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -344,16 +345,24 @@ class WordPieceRun(MergeRun):
         return {t: i for t, i in self.vocab.items() if i < limit}
 
     def merge_tree(self, token: str, step: int, *, max_nodes: int = MAX_TREE_NODES) -> TreeNode:
-        self.check_step(step)
+        return producer_tree(token, self.check_step(step), max_nodes, made_at=self._producer,
+                             pair_of=lambda made: (self.merges[made - 1].left, self.merges[made - 1].right),
+                             vocab=self.vocab)
 
-        def parts(tok: str) -> tuple[str, Optional[int], Optional[int], Any, Any]:
-            made = self._producer.get(tok)
-            if made is None or made > step:
-                return tok, self.vocab.get(tok), None, None, None
-            m = self.merges[made - 1]
-            return tok, self.vocab.get(tok), made, m.left, m.right
 
-        return bounded_tree(token, parts, max_nodes)
+def producer_tree(token: str, step: int, max_nodes: int, *, made_at: Mapping[str, int],
+                  pair_of: Callable[[int], tuple[str, str]], vocab: Mapping[str, int]) -> TreeNode:
+    """The merge tree of ``token`` after ``step`` merges, from the step that first made each token
+    (``made_at``) and the pair merged at a step (``pair_of``): WordPiece's and PickyBPE's runs, whose
+    tokens are made by their first merge (:func:`bounded_tree`)."""
+    def parts(tok: str) -> tuple[str, Optional[int], Optional[int], Any, Any]:
+        made = made_at.get(tok)
+        if made is None or made > step:
+            return tok, vocab.get(tok), None, None, None
+        left, right = pair_of(made)
+        return tok, vocab.get(tok), made, left, right
+
+    return bounded_tree(token, parts, max_nodes)
 
 
 def bounded_tree(root: Any, parts: Any, max_nodes: int) -> TreeNode:
