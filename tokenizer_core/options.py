@@ -2,8 +2,9 @@
 
 Common settings live on :class:`TrainOptions`; what only one algorithm understands lives in
 its own frozen dataclass (:class:`BpeOptions`, :class:`SuperBpeOptions`, :class:`PickyBpeOptions`,
-:class:`WordPieceOptions`, :class:`UnigramOptions`), held by ``TrainOptions`` under the algorithm's
-name. A typo in an option name is a ``TypeError`` at construction, not a silently ignored key.
+:class:`BoundlessOptions`, :class:`WordPieceOptions`, :class:`UnigramOptions`), held by ``TrainOptions``
+under the algorithm's name. A typo in an option name is a ``TypeError`` at construction, not a silently
+ignored key.
 
 >>> opts = TrainOptions(vocab_size=300, bpe=BpeOptions(tie_break="first"))
 >>> opts.special_tokens, opts.bpe.tie_break, opts.unigram.max_word_length
@@ -123,6 +124,46 @@ def ios_threshold(value: object) -> float:
 
 
 @dataclass(frozen=True, kw_only=True)
+class BoundlessOptions:
+    """BoundlessBPE-only settings. ``superwords``: whether merges may join two complete pretokens side by
+    side (False learns within pretokens only). ``threshold``: a token a merge used goes from the
+    vocabulary when its Intersection over Self is at or above it (the paper's *tau*, 0.9; its
+    deletions), ``None`` for no removals. Both off train our plain byte-level BPE.
+
+    >>> BoundlessOptions().threshold, BoundlessOptions(threshold=None, superwords=False).superwords
+    (0.9, False)
+    """
+
+    superwords: bool = True
+    threshold: Optional[float] = 0.9
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.superwords, bool):
+            raise TokenizerError(f"superwords must be True or False, got {self.superwords!r}")
+        removal_threshold(self.threshold)
+
+
+def removal_threshold(value: object) -> Optional[float]:
+    """BoundlessBPE's removal threshold as a float (None: no removals), or a TokenizerError saying which
+    are allowed: IoS is at most 1 and a token goes when its IoS is *at or above* it (the paper's rule).
+
+    >>> removal_threshold(1), removal_threshold(None)
+    (1.0, None)
+    >>> removal_threshold(0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tokenizer_core.errors.TokenizerError: the BoundlessBPE removal threshold must be above 0 and at most 1 ..., got 0
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise TokenizerError("the BoundlessBPE removal threshold must be above 0 and at most 1 (a token goes when "
+                             "its IoS is at or above it; the paper uses 0.9), or None for no removals, "
+                             f"got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True, kw_only=True)
 class WordPieceOptions:
     """WordPiece-only settings: words longer than ``max_input_chars_per_word`` become [UNK]."""
 
@@ -208,6 +249,7 @@ class TrainOptions:
     bpe: BpeOptions = field(default_factory=BpeOptions)
     superbpe: SuperBpeOptions = field(default_factory=SuperBpeOptions)
     pickybpe: PickyBpeOptions = field(default_factory=PickyBpeOptions)
+    boundless: BoundlessOptions = field(default_factory=BoundlessOptions)
     wordpiece: WordPieceOptions = field(default_factory=WordPieceOptions)
     unigram: UnigramOptions = field(default_factory=UnigramOptions)
 

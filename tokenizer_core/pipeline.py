@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 # Imported so that their models and components register and saved files can name them (none imports us back).
 import tokenizer_core.batch as _batch_stage  # noqa: F401
+import tokenizer_core.boundless as _boundless  # noqa: F401
 import tokenizer_core.bpe as _bpe  # noqa: F401
 import tokenizer_core.classic as _classic  # noqa: F401
 import tokenizer_core.pickybpe as _pickybpe  # noqa: F401
@@ -48,8 +49,7 @@ from tokenizer_core.registry import build, malformed_as_format_error
 from tokenizer_core.text.added_vocabulary import AddedToken, AddedVocabulary
 from tokenizer_core.text.input_checks import guarded as _guarded
 from tokenizer_core.text.normalized import NormalizedString
-from tokenizer_core.text.pre_tokenizer_base import PieceTrace
-from tokenizer_core.text.pre_tokenizers import Piece
+from tokenizer_core.text.pre_tokenizer_base import Piece, PieceTrace
 from tokenizer_core.types import Encoding, Offsets, Sampling, Token
 
 if TYPE_CHECKING:

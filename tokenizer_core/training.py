@@ -74,6 +74,13 @@ def _pickybpe(lines: Iterable[str], *, options: TrainOptions,
     return train_pickybpe_parts(lines, options=options, progress=progress)
 
 
+def _boundless(lines: Iterable[str], *, options: TrainOptions,
+               progress: ProgressCallback = no_progress) -> TokenizerParts:
+    from tokenizer_core.boundless.recipe import train_boundless_parts
+
+    return train_boundless_parts(lines, options=options, progress=progress)
+
+
 def _unigram(lines: Iterable[str], *, options: TrainOptions, progress: ProgressCallback = no_progress) -> TokenizerParts:
     from tokenizer_core.unigram.trainer import train_unigram_parts  # numpy: only when it trains
 
@@ -93,6 +100,7 @@ TRAINERS: dict[str, Trainer] = {
     "bpe": _bpe,
     "superbpe": _superbpe,
     "pickybpe": _pickybpe,
+    "boundless": _boundless,
     "wordpiece": _wordpiece,
     "unigram": _unigram,
 }
@@ -100,10 +108,11 @@ TRAINERS: dict[str, Trainer] = {
 
 #: The most distinct words (split at whitespace) each trainer takes. Their memory grows with the
 #: distinct words, not the corpus size (measured on random words: BPE about 0.7 kB, PickyBPE about
-#: 0.9 kB (its words and pair index are Python lists) and Unigram about 2 kB per distinct word), so
-#: these keep one training job near 2 GB; word/char/byte need no limit.
+#: 0.9 kB (its words and pair index are Python lists), BoundlessBPE about 2 kB (its runs of words as
+#: well, on lines of eight random words) and Unigram about 2 kB per distinct word), so these keep one
+#: training job near 2 GB; word/char/byte need no limit.
 MAX_DISTINCT_WORDS: dict[str, int] = {"bpe": 3_000_000, "superbpe": 3_000_000, "pickybpe": 2_000_000,
-                                      "wordpiece": 3_000_000, "unigram": 1_000_000}
+                                      "boundless": 1_000_000, "wordpiece": 3_000_000, "unigram": 1_000_000}
 
 
 def within_word_limit(lines: Iterable[str], model: str) -> Iterable[str]:
