@@ -16,12 +16,11 @@ gives the bare tuples the model encodes with (:mod:`tokenizer_core.boundless.rep
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, Union
 
-#: How a merged token stood before its merge: a new string, back after a removal, or present already.
-TOKEN_STATUS = ("new", "restored", "present")
+from tokenizer_core.removals.events import TOKEN_STATUS, EventTrace  # noqa: F401 (TOKEN_STATUS: its old home)
+
 #: The kinds of merge: inside one pretoken, or across two complete pretokens (a superword).
 MERGE_KINDS = ("within", "across")
 
@@ -72,48 +71,20 @@ class RemovalEvent:
 Event = Union[MergeEvent, RemovalEvent]
 
 
-class BoundlessTrace:
+class BoundlessTrace(EventTrace[MergeEvent, RemovalEvent]):
     """The events of one training run, in order, and why it stopped."""
-
-    def __init__(self, events: list[Event], *, stop_reason: str) -> None:
-        self._events = events
-        self.stop_reason = stop_reason
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def __iter__(self) -> Iterator[Event]:
-        return iter(self._events)
-
-    def __getitem__(self, index: int) -> Event:
-        return self._events[index]
-
-    def merges(self) -> list[MergeEvent]:
-        """The merge events of both kinds, in order."""
-        return [e for e in self._events if isinstance(e, MergeEvent)]
 
     def across(self) -> list[MergeEvent]:
         """The superword merges (across pretokens), in order."""
-        return [e for e in self._events if isinstance(e, MergeEvent) and e.kind == "across"]
+        return [e for e in self.merges() if e.kind == "across"]
 
-    def removals(self) -> list[RemovalEvent]:
-        """The removal events, in order."""
-        return [e for e in self._events if isinstance(e, RemovalEvent)]
-
-    def events(self) -> list[tuple]:
-        """What encoding needs: ``("merge", left, right)``, ``("supermerge", left, right)`` and
-        ``("remove", token, split)``, in order."""
-        out: list[tuple] = []
-        for e in self._events:
-            if isinstance(e, RemovalEvent):
-                out.append(("remove", e.token, e.split))
-            else:
-                out.append(("merge" if e.kind == "within" else "supermerge", e.left, e.right))
-        return out
+    def merge_name(self, event: Any) -> str:
+        """``"merge"`` inside a pretoken, ``"supermerge"`` across two."""
+        return "merge" if event.kind == "within" else "supermerge"
 
     def table(self) -> list[dict[str, Any]]:
         """Every event as a plain dict (removals with ``kind="remove"``), for the CLI and tables."""
-        return [{**asdict(e), "kind": e.kind} for e in self._events]
+        return [{**asdict(e), "kind": e.kind} for e in self]
 
     def __repr__(self) -> str:
         return (f"BoundlessTrace({len(self.merges())} merges, {len(self.across())} across pretokens, "

@@ -22,7 +22,7 @@ from tokenizer_core.boundless.runs import joinable_symbols, split_run
 
 if TYPE_CHECKING:
     from tokenizer_core.boundless.superwords import SuperState
-    from tokenizer_core.boundless.words import WordState
+    from tokenizer_core.removals.words import WordState
 
 
 class Layout:

@@ -20,36 +20,33 @@ pretokens with the tokenizer's pattern, so every training run comes out as train
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any
 
-from tokenizer_core.boundless.replay import NEVER, EventIndex, Piece, Single, replay_run, replay_word
+from tokenizer_core.boundless.replay import Piece, Single, replay_run, replay_word
 from tokenizer_core.boundless.runs import checked_pattern, split_run
-from tokenizer_core.errors import FormatError, TokenizerError
-from tokenizer_core.model_base import VocabLookup, checked_vocab
+from tokenizer_core.errors import TokenizerError
 from tokenizer_core.registry import register
+from tokenizer_core.removals.checks import check_symbols, events_json, loading
+from tokenizer_core.removals.model import EventModel
 from tokenizer_core.text.byte_level import GPT2_PATTERN
-from tokenizer_core.types import CACHE_LIMIT, Token
+from tokenizer_core.types import CACHE_LIMIT
 
 KINDS = ("merge", "supermerge", "remove")
 
 
 @register("model", "BoundlessBPE")
-class BoundlessBPE(VocabLookup):
+class BoundlessBPE(EventModel):
     """A vocabulary, the ordered events that made it, and the pattern its runs split back with."""
 
     type_name = "BoundlessBPE"
+    merge_kinds = KINDS[:2]
 
     def __init__(self, vocab: Mapping[str, int], events: Sequence[Sequence[Any]] = (), *,
                  pattern: str = GPT2_PATTERN) -> None:
-        self._vocab = checked_vocab(vocab, model="BoundlessBPE")
-        self._inv = {i: t for t, i in self._vocab.items()}
+        self._set_vocab(vocab)
         self.pattern = checked_pattern(pattern)
-        self.events: list[tuple] = checked_events(events, self._vocab)
-        self._index = EventIndex(self.events)
+        self._set_events(events)
         self._words: dict[str, tuple[list[Piece], list[Single]]] = {}
-        self._cache: dict[str, tuple[Token, ...]] = {}
-        #: The training trace when this model was just trained (not saved with the model).
-        self.training_trace: Any = None
 
     @property
     def merges(self) -> list[tuple[str, str]]:
@@ -61,18 +58,9 @@ class BoundlessBPE(VocabLookup):
         """The superword merges' pairs (across pretokens), in order."""
         return [(e[1], e[2]) for e in self.events if e[0] == "supermerge"]
 
-    def removed_tokens(self) -> list[str]:
-        """Tokens some merge made that are not in the vocabulary now, in the order they went."""
-        return list({e[1]: None for e in self.events if e[0] == "remove" and e[1] not in self._vocab})
-
     # ------------------------------------------------------------------ encoding
     def _check(self, piece: str) -> None:
-        vocab = self._vocab
-        for ch in piece:
-            if ch not in vocab:
-                raise TokenizerError(
-                    f"the character {ch!r} is not in this BoundlessBPE vocabulary; its tokenizer maps text to "
-                    "byte symbols first (a BoundlessRuns pre-tokenizer), which every vocabulary holds")
+        check_symbols(piece, self._vocab, model="BoundlessBPE", pre_tokenizer="BoundlessRuns")
 
     def _history(self, pretoken: str) -> tuple[list[Piece], list[Single]]:
         hit = self._words.get(pretoken)
@@ -82,34 +70,9 @@ class BoundlessBPE(VocabLookup):
             hit = self._words[pretoken] = replay_word(pretoken, self._index)
         return hit
 
-    def _replayed(self, piece: str, upto: int) -> list[Piece]:
+    def _replay(self, piece: str, upto: int) -> list[Piece]:
         self._check(piece)
         return replay_run(split_run(piece, pattern=self.pattern), self._index, upto=upto, history=self._history)
-
-    def tokenize(self, piece: str) -> list[Token]:
-        """Tokens of one piece (a run of pretokens); offsets are character positions in the piece."""
-        hit = self._cache.get(piece)
-        if hit is not None:
-            return list(hit)
-        vocab = self._vocab
-        toks = [Token(vocab[t], t, (s, e)) for t, s, e in self._replayed(piece, NEVER)]
-        if len(self._cache) >= CACHE_LIMIT:
-            self._cache.clear()
-        self._cache[piece] = tuple(toks)
-        return toks
-
-    def segment(self, piece: str, *, upto: Optional[int] = None) -> list[str]:
-        """Token strings of ``piece`` after the first ``upto`` events (all when None): how training
-        had segmented it then. Tokens removed by a later event may appear.
-
-        >>> BoundlessBPE({"a": 0, "b": 1, "ab": 2}, [("merge", "a", "b")]).segment("abab", upto=0)
-        ['a', 'b', 'a', 'b']
-        """
-        if upto is None:
-            return [t.text for t in self.tokenize(piece)]
-        if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(self.events):
-            raise TokenizerError(f"upto must be a whole number from 0 to {len(self.events)}, got {upto!r}")
-        return [t for t, _, _ in self._replayed(piece, upto)]
 
     # -------------------------------------------------------------- serialisation
     def to_dict(self) -> dict[str, Any]:
@@ -117,7 +80,7 @@ class BoundlessBPE(VocabLookup):
         d: dict[str, Any] = {
             "type": self.type_name,
             "vocab": dict(self._vocab),
-            "events": [[e[0], e[1], list(e[2]) if e[0] == "remove" else e[2]] for e in self.events],
+            "events": events_json(self.events),
         }
         if self.pattern != GPT2_PATTERN:
             d["pattern"] = self.pattern
@@ -125,12 +88,8 @@ class BoundlessBPE(VocabLookup):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "BoundlessBPE":
-        if not isinstance(data.get("vocab"), dict) or not isinstance(data.get("events", []), list):
-            raise FormatError("a BoundlessBPE model needs a \"vocab\" object and an \"events\" list")
-        try:
+        with loading(data, model="BoundlessBPE"):
             return cls(data["vocab"], data.get("events", []), pattern=data.get("pattern", GPT2_PATTERN))
-        except TokenizerError as err:
-            raise FormatError(f"invalid BoundlessBPE model: {err}") from err
 
     def to_hf(self) -> dict[str, Any]:
         """The ``"model"`` object of a ``tokenizers`` file: only for a model without superword merges
@@ -151,45 +110,3 @@ class BoundlessBPE(VocabLookup):
         return (f"BoundlessBPE(vocab_size={self.vocab_size}, merges={len(self.merges)}, "
                 f"superwords={len(self.supermerges)}, removed={len(self.removed_tokens())})")
 
-
-def checked_events(events: Sequence[Sequence[Any]], vocab: Mapping[str, int]) -> list[tuple]:
-    """``events`` as tuples, after checking they could have come from training over ``vocab``.
-
-    Replaying which tokens exist: a merge's two inputs must be single characters or tokens that
-    exist then, a removal's token must exist (and not be a character) and split into ones that
-    exist and spell it, and every token existing at the end must be in the vocabulary, so encoding
-    never makes a token the vocabulary lacks.
-
-    >>> checked_events([["supermerge", "of", "Ġa"]], {"o": 0})
-    Traceback (most recent call last):
-    ...
-    tokenizer_core.errors.TokenizerError: supermerge 0 ('of', 'Ġa') uses a token that does not exist then
-    """
-    out: list[tuple] = []
-    made: dict[str, int] = {}  # token -> the event that made it, while it exists
-
-    def exists(t: Any) -> bool:
-        return isinstance(t, str) and (len(t) == 1 or t in made)
-
-    for i, e in enumerate(events):
-        if not isinstance(e, (list, tuple)) or len(e) != 3 or e[0] not in KINDS:
-            raise TokenizerError(f"event {i} must be [\"merge\" or \"supermerge\", left, right] or "
-                                 f"[\"remove\", token, split], got {e!r:.80}")
-        kind, a, b = e
-        if kind != "remove":
-            if not (exists(a) and exists(b)):
-                raise TokenizerError(f"{kind} {i} ({a!r:.40}, {b!r:.40}) uses a token that does not exist then")
-            made.setdefault(a + b, i)
-            out.append((kind, a, b))
-            continue
-        split = tuple(b) if isinstance(b, (list, tuple)) else ()
-        if not (isinstance(a, str) and a in made) or len(split) < 2 or not all(map(exists, split)) \
-                or "".join(split) != a:
-            raise TokenizerError(f"removal {i} of {a!r:.40} needs an existing token split into two or more "
-                                 f"existing tokens that spell it, got {b!r:.80}")
-        del made[a]
-        out.append(("remove", a, split))
-    for t, i in made.items():
-        if t not in vocab:
-            raise TokenizerError(f"the token {t!r:.40} made by event {i} is not in the vocabulary")
-    return out

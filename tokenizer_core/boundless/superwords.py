@@ -9,7 +9,7 @@ one token (``live[p]`` is that token's id, else -1). So the first state unlocks 
 merge makes it whole, and locks it again should a removal split it (the authors' code never locks
 again; see the manual). As in the first state, every count is exact after each operation.
 
->>> from tokenizer_core.boundless.pairs import pair
+>>> from tokenizer_core.removals.pairs import pair
 >>> s = SuperState([[0, 1, 0, 1]], [3], n_pieces=2)
 >>> s.unlock(0, 7); s.pairs.best() is None      # one side complete is not enough
 True
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tokenizer_core.boundless.pairs import SHIFT, PairQueue, add_pairs, around
+from tokenizer_core.removals.pairs import SHIFT, PairQueue, add_pairs, around
 
 
 class SuperState:

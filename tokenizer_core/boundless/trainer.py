@@ -1,7 +1,7 @@
 """BoundlessBPE training (Schmidt et al., COLM 2025, arXiv 2504.00178): BPE that may also merge two
 complete pretokens side by side into a superword, with PickyBPE-style removals.
 
-Two states learn side by side, as in the authors' code. The first (:mod:`~tokenizer_core.boundless.words`)
+Two states learn side by side, as in the authors' code. The first (:mod:`~tokenizer_core.removals.words`)
 is byte-level BPE over the pretokens (GPT-2's regex, as our BPE). The second
 (:mod:`~tokenizer_core.boundless.superwords`) holds the runs of pretokens that may join (letters, spaces,
 apostrophes: :mod:`~tokenizer_core.boundless.runs`); a pair of them counts once both are complete, one
@@ -30,26 +30,26 @@ from typing import Any, Optional
 from tokenizer_core.boundless.events import BoundlessTrace, Event, MergeEvent, RemovalEvent
 from tokenizer_core.boundless.layout import Layout
 from tokenizer_core.boundless.model import BoundlessBPE
-from tokenizer_core.boundless.pairs import pair
 from tokenizer_core.boundless.runs import checked_pattern
 from tokenizer_core.boundless.superwords import SuperState
-from tokenizer_core.boundless.words import Change, WordState
-from tokenizer_core.bpe.symbols import SymbolTable, check_counts
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.gc_pause import paused_gc
 from tokenizer_core.options import removal_threshold
-from tokenizer_core.text.byte_level import GPT2_PATTERN, byte_level_alphabet
+from tokenizer_core.removals.checks import check_vocab_size, checked_byte_counts
+from tokenizer_core.removals.events import EventsResult
+from tokenizer_core.removals.pairs import pair
+from tokenizer_core.removals.training import MAX_MERGES_PER_SLOT, byte_table, merged_token, present_vocab, stop_reason
+from tokenizer_core.removals.words import Change, WordState
+from tokenizer_core.text.byte_level import GPT2_PATTERN
 from tokenizer_core.text.decoders import ByteLevelDecoder
 from tokenizer_core.types import ProgressCallback, no_progress
 
 #: ``vocab_size`` of the registered trainer when the options give none (as our BPE).
 DEFAULT_VOCAB_SIZE = 30_000
-#: A guard: training stops after this many merges per vocabulary slot (each removal frees a slot).
-MAX_MERGES_PER_SLOT = 10
 
 
 @dataclass
-class BoundlessResult:
+class BoundlessResult(EventsResult):
     """What :func:`train_boundless` learned.
 
     ``vocab`` maps the present tokens to ids (special tokens, the 256 byte symbols, then merged tokens
@@ -66,15 +66,6 @@ class BoundlessResult:
     threshold: Optional[float]
     allow_superwords: bool
     _layout: Layout = field(repr=False)
-
-    @property
-    def stop_reason(self) -> str:
-        return self.trace.stop_reason
-
-    @property
-    def removed(self) -> list[str]:
-        """Tokens removed and not made again, in the order they went."""
-        return self.model.removed_tokens()
 
     def superwords(self) -> list[str]:
         """The text of each superword merge's token, in merge order."""
@@ -131,19 +122,10 @@ def train_boundless_counts(
 ) -> BoundlessResult:
     """:func:`train_boundless` from :func:`count_runs`' counts (byte symbols, e.g. ``"ofĠthe"``)."""
     threshold = removal_threshold(threshold)
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
-        raise TokenizerError(f"vocab_size must be a positive whole number, got {vocab_size!r}")
+    check_vocab_size(vocab_size)
     if not isinstance(superwords, bool):
         raise TokenizerError(f"superwords must be True or False, got {superwords!r}")
-    check_counts(run_counts)
-    if not any(run_counts.values()):
-        raise TokenizerError("the training text has no words; give a corpus with some text in it")
-    alphabet = set(byte_level_alphabet())
-    odd = next((ch for w in run_counts for ch in w if ch not in alphabet), None)
-    if odd is not None:
-        raise TokenizerError(f"BoundlessBPE trains on byte-level pieces (as ByteLevel maps text), but {odd!r} "
-                             "is not a byte symbol")
-    run_counts = {w: c for w, c in run_counts.items() if c}  # a run counted 0 times is not in the corpus
+    run_counts = checked_byte_counts(run_counts, model="BoundlessBPE")
     with paused_gc():
         return _Training(run_counts, vocab_size=vocab_size, threshold=threshold, allow=superwords,
                          special_tokens=tuple(dict.fromkeys(special_tokens)), pattern=checked_pattern(pattern),
@@ -155,9 +137,7 @@ class _Training:
 
     def __init__(self, run_counts: Mapping[str, int], *, vocab_size: int, threshold: Optional[float], allow: bool,
                  special_tokens: tuple[str, ...], pattern: str, progress: ProgressCallback) -> None:
-        self.table = table = SymbolTable(special_tokens)
-        for ch in byte_level_alphabet():
-            table.add(ch)
+        self.table = table = byte_table(special_tokens)
         self.n_initial = len(table)
         self.layout = layout = Layout(run_counts, pattern=pattern)
         ids = table.tok_to_id
@@ -199,7 +179,7 @@ class _Training:
                 self.progress(min(self.size - self.n_initial, slots), slots, "merging pairs")
         self.progress(min(self.size - self.n_initial, slots), slots, "done")
         names = self.table.id_to_tok
-        final = {t: i for i, t in enumerate(t for k, t in enumerate(names) if self.present[k])}
+        final = present_vocab(names, self.present)
         trace = BoundlessTrace(self.events, stop_reason=stop)
         model = BoundlessBPE(final, trace.events(), pattern=self.pattern)
         model.training_trace = trace
@@ -208,33 +188,18 @@ class _Training:
 
     def _stop_reason(self, max_merges: int) -> str:
         """Why training stops before the next merge, or "" to go on."""
-        n = len(self.merges)
-        if self.size >= self.vocab_size:
-            if not n:
-                return (f"vocab_size {self.vocab_size} leaves no room for merges: the special tokens and the 256 "
-                        f"byte symbols already make {self.n_initial} tokens; raise vocab_size")
-            return f"reached vocab_size {self.vocab_size}"
-        if n >= max_merges:
-            return f"stopped after {n} merges, {MAX_MERGES_PER_SLOT} per vocabulary slot, at {self.size} tokens"
-        return ""
+        return stop_reason(size=self.size, vocab_size=self.vocab_size, n_initial=self.n_initial,
+                           n_merges=len(self.merges), max_merges=max_merges)
 
     def _token(self, a: int, b: int) -> tuple[int, str]:
         """The id of the token ``a b`` spells and how it stood: "new", "restored" (it was removed: it
         comes back with its id) or "present" (another pair made it)."""
-        table = self.table
-        text = table.id_to_tok[a] + table.id_to_tok[b]
-        tid = table.tok_to_id.get(text)
-        if tid is None:
-            tid = table.add(text)
-            self.present.append(True)
-            self.words.grow(len(table))
+        tid, status = merged_token(self.table, self.present, a, b)
+        if status == "new":
+            self.words.grow(len(self.table))
+        if status != "present":
             self.size += 1
-            return tid, "new"
-        if not self.present[tid]:
-            self.present[tid] = True
-            self.size += 1
-            return tid, "restored"
-        return tid, "present"
+        return tid, status
 
     def _changed(self, changed: list[Change], token: int) -> None:
         """Count the corpus' tokens again where pretokens changed length, and tell the second state

@@ -18,12 +18,10 @@ encodes with (:mod:`tokenizer_core.pickybpe.replay`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass
-from typing import Any, Union
+from dataclasses import dataclass
+from typing import Union
 
-#: How a merged token stood before its merge: a new string, back after a removal, or present already.
-TOKEN_STATUS = ("new", "restored", "present")
+from tokenizer_core.removals.events import TOKEN_STATUS, EventTrace  # noqa: F401 (TOKEN_STATUS: its old home)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,38 +69,8 @@ class RemovalEvent:
 Event = Union[MergeEvent, RemovalEvent]
 
 
-class PickyTrace:
-    """The events of one training run, in order, and why it stopped."""
-
-    def __init__(self, events: list[Event], *, stop_reason: str) -> None:
-        self._events = events
-        self.stop_reason = stop_reason
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def __iter__(self) -> Iterator[Event]:
-        return iter(self._events)
-
-    def __getitem__(self, index: int) -> Event:
-        return self._events[index]
-
-    def merges(self) -> list[MergeEvent]:
-        """The merge events, in order."""
-        return [e for e in self._events if isinstance(e, MergeEvent)]
-
-    def removals(self) -> list[RemovalEvent]:
-        """The removal events, in order."""
-        return [e for e in self._events if isinstance(e, RemovalEvent)]
-
-    def events(self) -> list[tuple]:
-        """What encoding needs: ``("merge", left, right)`` and ``("remove", token, split)``, in order."""
-        return [("merge", e.left, e.right) if isinstance(e, MergeEvent) else ("remove", e.token, e.split)
-                for e in self._events]
-
-    def table(self) -> list[dict[str, Any]]:
-        """Every event as a plain dict with its ``kind`` (for the CLI and tables)."""
-        return [{"kind": e.kind, **asdict(e)} for e in self._events]
+class PickyTrace(EventTrace[MergeEvent, RemovalEvent]):
+    """The events of one training run, in order, and why it stopped (merges: ``("merge", left, right)``)."""
 
     def __repr__(self) -> str:
         return (f"PickyTrace({len(self.merges())} merges, {len(self.removals())} removals, "

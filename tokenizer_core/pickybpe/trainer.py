@@ -28,14 +28,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from tokenizer_core.bpe.symbols import SymbolTable, check_counts
+from tokenizer_core.bpe.symbols import SymbolTable
 from tokenizer_core.errors import TokenizerError
 from tokenizer_core.gc_pause import paused_gc
 from tokenizer_core.options import ios_threshold
 from tokenizer_core.pickybpe.events import Event, MergeEvent, PickyTrace, RemovalEvent
 from tokenizer_core.pickybpe.model import PickyBPE
 from tokenizer_core.pickybpe.state import TrainingState
-from tokenizer_core.text.byte_level import byte_level_alphabet
+from tokenizer_core.removals.checks import check_vocab_size, checked_byte_counts
+from tokenizer_core.removals.events import EventsResult
+from tokenizer_core.removals.training import MAX_MERGES_PER_SLOT, byte_table, merged_token, present_vocab, stop_reason
 from tokenizer_core.types import ProgressCallback, no_progress
 
 if TYPE_CHECKING:
@@ -44,13 +46,10 @@ if TYPE_CHECKING:
 
 #: ``vocab_size`` of the registered trainer when the options give none (as our BPE).
 DEFAULT_VOCAB_SIZE = 30_000
-#: A guard: training stops after this many merges per vocabulary slot. Each removal frees a slot for
-#: another merge, so the merges may outnumber the slots; in our runs they stay under 1.5 per slot.
-MAX_MERGES_PER_SLOT = 10
 
 
 @dataclass
-class PickyBpeResult:
+class PickyBpeResult(EventsResult):
     """What :func:`train_pickybpe` learned.
 
     ``vocab`` maps the present tokens to ids (special tokens, the 256 byte symbols, then merged
@@ -68,15 +67,6 @@ class PickyBpeResult:
     _words: list[str] = field(repr=False)
     _final: list[list[int]] = field(repr=False)
     _names: list[str] = field(repr=False)
-
-    @property
-    def stop_reason(self) -> str:
-        return self.trace.stop_reason
-
-    @property
-    def removed(self) -> list[str]:
-        """Tokens removed and not made again, in the order they went."""
-        return self.model.removed_tokens()
 
     def segmentations(self) -> dict[str, list[str]]:
         """Each training word (byte-level piece) as training left it."""
@@ -114,17 +104,8 @@ def train_pickybpe_counts(
 ) -> PickyBpeResult:
     """:func:`train_pickybpe` from ``{piece: count}`` (pieces already byte-mapped, e.g. ``"Ġthe"``)."""
     threshold = ios_threshold(threshold)
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
-        raise TokenizerError(f"vocab_size must be a positive whole number, got {vocab_size!r}")
-    check_counts(word_counts)
-    if not any(word_counts.values()):
-        raise TokenizerError("the training text has no words; give a corpus with some text in it")
-    alphabet = set(byte_level_alphabet())
-    odd = next((ch for w in word_counts for ch in w if ch not in alphabet), None)
-    if odd is not None:
-        raise TokenizerError(f"PickyBPE trains on byte-level pieces (as ByteLevel maps text), but {odd!r} "
-                             "is not a byte symbol")
-    word_counts = {w: c for w, c in word_counts.items() if c}  # a word counted 0 times is not in the corpus
+    check_vocab_size(vocab_size)
+    word_counts = checked_byte_counts(word_counts, model="PickyBPE")
     with paused_gc():
         return _train(word_counts, vocab_size=vocab_size, threshold=threshold,
                       special_tokens=tuple(dict.fromkeys(special_tokens)), progress=progress)
@@ -132,9 +113,7 @@ def train_pickybpe_counts(
 
 def _train(word_counts: Mapping[str, int], *, vocab_size: int, threshold: float, special_tokens: tuple[str, ...],
            progress: ProgressCallback) -> PickyBpeResult:
-    table = SymbolTable(special_tokens)
-    for ch in byte_level_alphabet():
-        table.add(ch)
+    table = byte_table(special_tokens)
     n_initial = len(table)
     ids = table.tok_to_id
     words = [[ids[ch] for ch in w] for w in word_counts]
@@ -149,7 +128,8 @@ def _train(word_counts: Mapping[str, int], *, vocab_size: int, threshold: float,
     merges: list[tuple[str, str]] = []
     progress(0, slots, "merging pairs")
     while True:
-        stop = _stop_reason(size, vocab_size, n_initial, len(merges), max_merges)
+        stop = stop_reason(size=size, vocab_size=vocab_size, n_initial=n_initial, n_merges=len(merges),
+                           max_merges=max_merges)
         if stop:
             break
         best = state.best()
@@ -179,7 +159,7 @@ def _train(word_counts: Mapping[str, int], *, vocab_size: int, threshold: float,
         if len(merges) % report_every == 0:
             progress(min(size - n_initial, slots), slots, "merging pairs")
     progress(min(size - n_initial, slots), slots, "done")
-    final = {t: i for i, t in enumerate(t for k, t in enumerate(names) if present[k])}
+    final = present_vocab(names, present)
     trace = PickyTrace(events, stop_reason=stop)
     model = PickyBPE(final, trace.events())
     model.training_trace = trace
@@ -187,33 +167,13 @@ def _train(word_counts: Mapping[str, int], *, vocab_size: int, threshold: float,
                           names)
 
 
-def _stop_reason(size: int, vocab_size: int, n_initial: int, n_merges: int, max_merges: int) -> str:
-    """Why training stops before the next merge, or "" to go on."""
-    if size >= vocab_size:
-        if not n_merges:
-            return (f"vocab_size {vocab_size} leaves no room for merges: the special tokens and the 256 byte "
-                    f"symbols already make {n_initial} tokens; raise vocab_size")
-        return f"reached vocab_size {vocab_size}"
-    if n_merges >= max_merges:
-        return f"stopped after {n_merges} merges, {MAX_MERGES_PER_SLOT} per vocabulary slot, at {size} tokens"
-    return ""
-
-
 def _merged_token(table: SymbolTable, state: TrainingState, present: list[bool], a: int, b: int) -> tuple[int, str]:
     """The id of the token ``a b`` spells and how it stood: "new", "restored" (it was removed: it comes
     back with its id and the pair it was first made from) or "present" (another pair made it)."""
-    names = table.id_to_tok
-    text = names[a] + names[b]
-    tid = table.tok_to_id.get(text)
-    if tid is None:
-        tid = table.add(text)
+    tid, status = merged_token(table, present, a, b)
+    if status == "new":
         state.add_token((a, b))
-        present.append(True)
-        return tid, "new"
-    if not present[tid]:
-        present[tid] = True
-        return tid, "restored"
-    return tid, "present"
+    return tid, status
 
 
 def train_pickybpe_parts(lines: Iterable[str], *, options: "TrainOptions",

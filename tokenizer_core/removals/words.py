@@ -1,15 +1,15 @@
-"""BoundlessBPE's first state: the pretokens, each split into tokens, and the pairs inside them.
+"""Words as token ids with exact pair counts, merged and split back: the state PickyBPE trains on
+and BoundlessBPE's first state (its pretokens, whatever superword merges did to the runs they stand in).
 
-This is the authors' "words" state: every distinct pretoken with the number of times it occurs in
-the corpus, merged and split as ordinary (Picky)BPE would, whatever superword merges did to the
-runs the pretoken stands in (those live in :mod:`tokenizer_core.boundless.superwords`). So its pair
-counts, and the token counts a removal's Intersection over Self reads, are those of plain BPE on
-the pretokens. Counts stay exact after every operation, as a removal brings back pairs plain BPE
-had merged for good: each word an operation touches gives back the pairs around the places it
-changed and takes the new ones (the other pairs of the word are the same before and after).
+Plain BPE never sees a pair again once it is merged, so its bookkeeping may leave a merged pair's
+count stale (:mod:`tokenizer_core.bpe.pair_stats` does, as ``tokenizers`` does). With removals a
+removed ``ab`` splits back into ``a b``, so counts here stay exact after every operation, and the
+token counts a removal's Intersection over Self reads are exact too: each word an operation touches
+gives back the pairs around the places it changed and takes the new ones (the other pairs of the
+word are the same before and after).
 
-Each operation says which words changed length, so the trainer can tell which pretokens became a
-single token (they may now join a superword) or stopped being one (a removal split them).
+Each operation says which words changed length, so a trainer can tell which words became a single
+token or stopped being one (BoundlessBPE's superwords need to know).
 
 >>> s = WordState([[0, 1, 0, 1], [0, 1]], [2, 1], n_tokens=2)
 >>> s.pairs.best(), s.freq
@@ -26,17 +26,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tokenizer_core.boundless.pairs import SHIFT, PairQueue, add_pairs, around
+from tokenizer_core.removals.pairs import SHIFT, PairQueue, add_pairs, around
 
 #: A word whose length an operation changed: ``(word index, length before, length after)``.
 Change = tuple[int, int, int]
 
 
 class WordState:
-    """Pretokens as token ids (``words[i]`` occurs ``counts[i]`` times), edited in place.
+    """Words as token ids (``words[i]`` occurs ``counts[i]`` times), edited in place.
 
-    ``freq[t]`` is how often token ``t`` occurs in the pretokens now (every occurrence of each
-    pretoken: superword merges do not change it, as in the authors' code).
+    ``freq[t]`` is how often token ``t`` occurs in the words now (for BoundlessBPE's pretokens every
+    occurrence of each: superword merges do not change it, as in the authors' code). The first
+    ``n_tokens`` ids (special tokens, bytes) are never removed.
     """
 
     def __init__(self, words: list[list[int]], counts: list[int], *, n_tokens: int) -> None:

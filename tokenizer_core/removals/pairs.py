@@ -1,8 +1,8 @@
-"""Exact pair counts with a lazily corrected queue, shared by BoundlessBPE's two training states.
+"""Exact pair counts with a lazily corrected queue, for trainers whose pair counts move both ways.
 
-Both states (the pretokens' own pairs, and the pairs of whole pretokens side by side) change their
-counts in both directions: a merge takes pairs away and makes new ones, a removal (or, across
-pretokens, a pretoken that stops being one token) brings pairs back. So every count here is exact,
+PickyBPE's state and BoundlessBPE's two states (the pretokens' own pairs, and the pairs of whole
+pretokens side by side) change their counts in both directions: a merge takes pairs away and makes
+new ones, a removal (or, across pretokens, a pretoken that stops being one token) brings pairs back. So every count here is exact,
 and the queue is corrected lazily: an entry is pushed whenever a pair's count grows, and an entry
 whose count has dropped since is pushed back under its current count when it reaches the top. The
 top entry whose count is current is therefore the best pair.
