@@ -23,22 +23,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.bench_bpe import timed  # noqa: E402
-from bench.corpus import bench_corpus_path  # noqa: E402
-from bench.results import record  # noqa: E402
+from bench.held_out import SPECIALS, begin, bench_main  # noqa: E402
 
 COLUMNS = ["tokenizer", "training", "held-out tokens per byte", "beside plain BPE", "removals"]
-SPECIALS = ("<|endoftext|>",)
-
-
-def _hf_bpe(lines: list[str], vocab_size: int) -> object:
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
-
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.train_from_iterator(lines, trainers.BpeTrainer(
-        vocab_size=vocab_size, special_tokens=list(SPECIALS), show_progress=False,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    return tok
 
 
 def run(mb: int, vocab_size: int, thresholds: list[float], rows: Optional[list[list[str]]] = None) -> list[str]:
@@ -47,54 +34,27 @@ def run(mb: int, vocab_size: int, thresholds: list[float], rows: Optional[list[l
     from tokenizer_core.options import PickyBpeOptions, TrainOptions
     from tokenizer_core.training import train
 
-    data = bench_corpus_path(mb).read_text(encoding="utf-8")
-    lines = data.splitlines(keepends=True)
-    cut = len(lines) * 9 // 10
-    train_lines, held = lines[:cut], "".join(lines[cut:])
-    held_bytes = len(held.encode("utf-8"))
-    out = [f"corpus: {len(data.encode()) / 1e6:.1f} MB, {cut:,} lines to train on, {held_bytes:,} bytes held out; "
-           f"vocabulary {vocab_size:,}"]
-    hf_s, hf = timed(lambda: _hf_bpe(train_lines, vocab_size))
-    hf_n = len(hf.encode(held).ids)  # type: ignore[attr-defined]
-    bpe_opts = TrainOptions(vocab_size=vocab_size, special_tokens=SPECIALS, byte_level=True, top_k=0)
-    bpe_s, bpe = timed(lambda: train("bpe", train_lines, options=bpe_opts))
-    bpe_n = len(bpe.encode(held).ids)
-    out.append(f"  {'plain BPE (ours)':24s} {bpe_s:6.2f} s ({bpe_s / hf_s:.2f}x tokenizers')  "
-               f"{bpe_n / held_bytes:.4f} tokens/byte")
-    rows.append(["plain BPE (ours)", f"{bpe_s:.2f} s ({bpe_s / hf_s:.2f}x `tokenizers`)", f"{bpe_n / held_bytes:.4f}",
-                 "", ""])
+    split, base, out = begin(mb, vocab_size, rows, width=24)
     for t in thresholds:
         opts = TrainOptions(vocab_size=vocab_size, special_tokens=SPECIALS, pickybpe=PickyBpeOptions(threshold=t))
-        secs, tok = timed(lambda o=opts: train("pickybpe", train_lines, options=o))
-        n = len(tok.encode(held).ids)
-        removals, gone = tok.metadata["removals"], len(tok.model.removed_tokens())
-        name = f"PickyBPE, threshold {t:g}"
-        out.append(f"  {name:24s} {secs:6.2f} s ({secs / bpe_s:.1f}x our BPE, {secs / hf_s:.1f}x tokenizers')  "
-                   f"{n / held_bytes:.4f} tokens/byte ({n / bpe_n - 1:+.1%} tokens), {tok.metadata['num_merges']:,} "
-                   f"merges, {removals:,} removals, {gone:,} tokens gone at the end")
-        rows.append([name, f"{secs:.2f} s ({secs / bpe_s:.1f}x ours, {secs / hf_s:.1f}x `tokenizers`)",
-                     f"{n / held_bytes:.4f}", f"{n / bpe_n - 1:+.1%} tokens",
-                     f"{removals:,} ({gone:,} gone at the end, {tok.metadata['num_merges']:,} merges)"])
-    out.append(f"  {'tokenizers BPE':24s} {hf_s:6.2f} s  {hf_n / held_bytes:.4f} tokens/byte")
-    rows.append(["`tokenizers`' BPE, the same pre-tokenizer", f"{hf_s:.2f} s", f"{hf_n / held_bytes:.4f}",
-                 f"{hf_n / bpe_n - 1:+.1%} tokens", ""])
+        secs, tok = timed(lambda o=opts: train("pickybpe", split.train_lines, options=o))
+        removals, gone, merges = tok.metadata["removals"], len(tok.model.removed_tokens()), tok.metadata["num_merges"]
+        base.add_variant(out, rows, split.held_bytes, width=24, name=f"PickyBPE, threshold {t:g}", secs=secs,
+                         n=len(tok.encode(split.held).ids),
+                         said=f"{merges:,} merges, {removals:,} removals, {gone:,} tokens gone at the end",
+                         shown=f"{removals:,} ({gone:,} gone at the end, {merges:,} merges)")
+    base.add_hf(out, rows, split.held_bytes, width=24)
     return out
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mb", type=int, default=10, help="corpus size in MB (default 10)")
-    ap.add_argument("--vocab", type=int, default=8000, help="vocabulary size (default 8,000)")
+def _thresholds(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--threshold", type=float, nargs="+", default=[0.9, 0.7, 0.5],
                     help="IoS thresholds, one PickyBPE run each (default 0.9 0.7 0.5)")
-    ap.add_argument("--record", action="store_true", help="keep the table for the manual (docs/bench/pickybpe.json)")
-    args = ap.parse_args(argv)
-    rows: list[list[str]] = []
-    print("\n".join(run(args.mb, args.vocab, args.threshold, rows)))
-    if args.record:
-        note = f"bench_pickybpe --mb {args.mb} --vocab {args.vocab} --threshold {' '.join(map(str, args.threshold))}"
-        print("recorded in", record("pickybpe", {"columns": COLUMNS, "rows": rows}, note=note))
-    return 0
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    return bench_main(__doc__, "pickybpe", COLUMNS, lambda a, rows: run(a.mb, a.vocab, a.threshold, rows), argv,
+                      more=_thresholds, more_note=lambda a: f" --threshold {' '.join(map(str, a.threshold))}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ reference for the time::
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Optional
@@ -23,26 +22,20 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.bench_bpe import timed  # noqa: E402
-from bench.corpus import bench_corpus_path  # noqa: E402
-from bench.results import record  # noqa: E402
+from bench.held_out import SPECIALS, Split, bench_main, hf_bpe  # noqa: E402
 
 COLUMNS = ["tokenizer", "training", "held-out tokens per byte", "beside plain BPE"]
 
 
 def _hf_baseline(lines: list[str], vocab_size: int) -> object:
-    from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
+    from tokenizers import Regex, pre_tokenizers
 
     from tokenizer_core.superbpe.stages import STAGE1_PATTERN
 
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
+    return hf_bpe(lines, vocab_size, pre_tokenizer=pre_tokenizers.Sequence([
         pre_tokenizers.Digits(individual_digits=False),
         pre_tokenizers.Split(Regex(STAGE1_PATTERN), behavior="isolated"),
-        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
-    tok.train_from_iterator(lines, trainers.BpeTrainer(
-        vocab_size=vocab_size, special_tokens=["<|endoftext|>"], show_progress=False,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    return tok
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]))
 
 
 def run(mb: int, vocab_size: int, rows: Optional[list[list[str]]] = None) -> list[str]:
@@ -51,14 +44,10 @@ def run(mb: int, vocab_size: int, rows: Optional[list[list[str]]] = None) -> lis
     from tokenizer_core.options import SuperBpeOptions, TrainOptions
     from tokenizer_core.training import train
 
-    data = bench_corpus_path(mb).read_text(encoding="utf-8")
-    lines = data.splitlines(keepends=True)
-    cut = len(lines) * 9 // 10
-    train_lines, held = lines[:cut], "".join(lines[cut:])
-    held_bytes = len(held.encode("utf-8"))
-    out = [f"corpus: {len(data.encode()) / 1e6:.1f} MB, {cut:,} lines to train on, {held_bytes:,} bytes held out; "
-           f"vocabulary {vocab_size:,}"]
-    specials = ("<|endoftext|>",)
+    split = Split.load(mb)
+    train_lines, held, held_bytes = split.train_lines, split.held, split.held_bytes
+    out = [split.header(vocab_size)]
+    specials = SPECIALS
     hf_s, _ = timed(lambda: _hf_baseline(train_lines, vocab_size))
     runs = [("plain BPE (transition 100%)", 1.0)] + [(f"SuperBPE, transition {s:.0%}", s) for s in (0.9, 0.8, 0.5)]
     base_tokens = base_s = None
@@ -79,17 +68,7 @@ def run(mb: int, vocab_size: int, rows: Optional[list[list[str]]] = None) -> lis
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mb", type=int, default=10, help="corpus size in MB (default 10)")
-    ap.add_argument("--vocab", type=int, default=8000, help="vocabulary size (default 8,000)")
-    ap.add_argument("--record", action="store_true", help="keep the table for the manual (docs/bench/superbpe.json)")
-    args = ap.parse_args(argv)
-    rows: list[list[str]] = []
-    print("\n".join(run(args.mb, args.vocab, rows)))
-    if args.record:
-        print("recorded in", record("superbpe", {"columns": COLUMNS, "rows": rows},
-                                    note=f"bench_superbpe --mb {args.mb} --vocab {args.vocab}"))
-    return 0
+    return bench_main(__doc__, "superbpe", COLUMNS, lambda a, rows: run(a.mb, a.vocab, rows), argv)
 
 
 if __name__ == "__main__":
