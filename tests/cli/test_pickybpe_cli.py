@@ -43,7 +43,7 @@ def test_the_threshold_flag_sets_what_is_removed(corpus, lines, tmp_path):
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--model", "bpe", "--threshold", "0.9"], "--threshold applies to --model pickybpe only, not bpe"),
+    (["--model", "bpe", "--threshold", "0.9"], "--threshold applies to --model pickybpe or boundless only, not bpe"),
     (["--model", "pickybpe", "--threshold", "0"], "above 0 and at most 1"),
     (["--model", "pickybpe", "--threshold", "1.2"], "above 0 and at most 1"),
     (["--model", "pickybpe", "--num-merges", "50"], "give --vocab-size, not --num-merges"),

@@ -19,6 +19,9 @@ one flag per :class:`~tokenizer_core.options.TrainOptions` setting, and the opti
 800
 >>> options_from_args(p.parse_args(["c.txt", "--threshold", "0.7"]), model="pickybpe").pickybpe.threshold
 0.7
+>>> b = options_from_args(p.parse_args(["c.txt", "--no-removals"]), model="boundless").boundless
+>>> b.threshold, b.superwords
+(None, True)
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from tokenizer_core.options import (
     DEFAULT_MAX_SENTENCE_LENGTH,
     DEFAULT_MAX_WORD_LENGTH,
     DEFAULT_SPECIAL_TOKENS,
+    BoundlessOptions,
     BpeOptions,
     PickyBpeOptions,
     SuperBpeOptions,
@@ -95,8 +99,12 @@ def add_option_args(p: argparse.ArgumentParser) -> None:
                    help=f"SuperBPE: the transition as a share of the vocabulary size, above 0 and at most 1 "
                         f"(default {SuperBpeOptions().transition_share:g}, the paper's best)")
     p.add_argument("--threshold", type=float,
-                   help=f"PickyBPE: remove a token a merge used up when its Intersection over Self is above this, "
-                        f"above 0 and at most 1 (default {PickyBpeOptions().threshold:g}; 1 removes nothing)")
+                   help=f"PickyBPE and BoundlessBPE: remove a token a merge used up when its Intersection over Self "
+                        f"is above this (BoundlessBPE: at or above), above 0 and at most 1 (default "
+                        f"{PickyBpeOptions().threshold:g}; PickyBPE's 1 removes nothing)")
+    p.add_argument("--no-removals", action="store_true", help="BoundlessBPE: remove no token (superword merges only)")
+    p.add_argument("--no-superwords", action="store_true",
+                   help="BoundlessBPE: no merge joins two pretokens (with --no-removals: plain byte-level BPE)")
 
 
 def _top_k(args: argparse.Namespace) -> int:
@@ -152,8 +160,8 @@ def _pickybpe_options(args: argparse.Namespace, *, model: str) -> PickyBpeOption
     """The PickyBPE settings the flags give; an error if given for another model or out of range."""
     threshold = getattr(args, "threshold", None)
     if model != "pickybpe":
-        if threshold is not None:
-            raise CliError(f"--threshold applies to --model pickybpe only, not {model}")
+        if threshold is not None and model != "boundless":
+            raise CliError(f"--threshold applies to --model pickybpe or boundless only, not {model}")
         return PickyBpeOptions()
     if getattr(args, "num_merges", None) is not None:
         raise CliError("PickyBPE trains to a vocabulary size (removals free room for more merges): give "
@@ -166,6 +174,26 @@ def _pickybpe_options(args: argparse.Namespace, *, model: str) -> PickyBpeOption
     return PickyBpeOptions(threshold=threshold)
 
 
+def _boundless_options(args: argparse.Namespace, *, model: str) -> BoundlessOptions:
+    """The BoundlessBPE settings the flags give; an error if given for another model or together."""
+    threshold = getattr(args, "threshold", None)
+    no_removals, no_superwords = getattr(args, "no_removals", False), getattr(args, "no_superwords", False)
+    if model != "boundless":
+        for flag, given in (("--no-removals", no_removals), ("--no-superwords", no_superwords)):
+            if given:
+                raise CliError(f"{flag} applies to --model boundless only, not {model}")
+        return BoundlessOptions()
+    if getattr(args, "num_merges", None) is not None:
+        raise CliError("BoundlessBPE trains to a vocabulary size: give --vocab-size, not --num-merges")
+    if threshold is not None and no_removals:
+        raise CliError("give --threshold or --no-removals, not both")
+    if threshold is not None and not 0 < threshold <= 1:
+        raise CliError(f"--threshold must be above 0 and at most 1 (0.9 is the paper's), got {threshold:g}")
+    return BoundlessOptions(superwords=not no_superwords,
+                            threshold=None if no_removals else BoundlessOptions().threshold if threshold is None
+                            else threshold)
+
+
 def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
     """The :class:`TrainOptions` the flags describe (``--vocab-size``/``--num-merges`` when present)."""
     specials = split_specials(args.special_tokens)
@@ -174,6 +202,7 @@ def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
     unigram = _unigram_options(args, model=model)
     superbpe = _superbpe_options(args, model=model)
     pickybpe = _pickybpe_options(args, model=model)
+    boundless = _boundless_options(args, model=model)
     options = TrainOptions(
         vocab_size=getattr(args, "vocab_size", None), num_merges=getattr(args, "num_merges", None),
         min_frequency=args.min_frequency, lowercase=args.lowercase,
@@ -184,7 +213,7 @@ def options_from_args(args: argparse.Namespace, *, model: str) -> TrainOptions:
         limit_alphabet=args.limit_alphabet, max_piece_length=args.max_piece_length,
         shrinking_factor=args.shrinking_factor, byte_fallback=args.byte_fallback, top_k=_top_k(args),
         bpe=BpeOptions(tie_break=args.tie_break, suffix_as_symbol=args.suffix_as_symbol), unigram=unigram,
-        superbpe=superbpe, pickybpe=pickybpe,
+        superbpe=superbpe, pickybpe=pickybpe, boundless=boundless,
     )
     # An unknown token that is not among the special tokens cannot have an id: go without one.
     if options.unk_token is not None and options.unk_token not in options.special_tokens:
