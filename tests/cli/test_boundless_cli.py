@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests._cli import run
+from tests._cli import assert_refused, sample_lines, written_corpus
+from tests._cli import trained as train_file
 from tokenizer_core.boundless.trainer import train_boundless
-from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.pipeline import Tokenizer
 
 VOCAB = 400
@@ -17,21 +17,16 @@ SPECIALS = "<|endoftext|>"
 
 @pytest.fixture(scope="module")
 def lines() -> list[str]:
-    return list(load_sample("default").lines())[:300]
+    return sample_lines(300)
 
 
 @pytest.fixture(scope="module")
 def corpus(lines, tmp_path_factory):
-    path = tmp_path_factory.mktemp("boundless-cli") / "corpus.txt"
-    path.write_text("".join(lines), encoding="utf-8")
-    return path
+    return written_corpus(tmp_path_factory.mktemp("boundless-cli"), lines)
 
 
 def trained(corpus, out, model: str, *flags: str) -> Tokenizer:
-    code, _ = run(["train", str(corpus), "--model", model, "--vocab-size", str(VOCAB), "--special-tokens", SPECIALS,
-                   *flags, "-o", str(out), "-q"])
-    assert code == 0
-    return Tokenizer.load(out)
+    return train_file(corpus, out, model, "--vocab-size", str(VOCAB), "--special-tokens", SPECIALS, *flags)
 
 
 @pytest.mark.parametrize("flags, threshold, superwords", [
@@ -62,8 +57,4 @@ def test_both_switches_off_is_plain_byte_level_bpe(corpus, tmp_path):
     (["--model", "boundless", "--num-merges", "50"], "give --vocab-size, not --num-merges"),
 ])
 def test_misuse_is_refused_with_one_clear_line(corpus, tmp_path, capsys, flags, message):
-    out = tmp_path / "never.json"
-    code, _ = run(["train", str(corpus), *flags, "-o", str(out), "-q"])
-    err = capsys.readouterr().err
-    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
-    assert not out.exists()
+    assert_refused(corpus, tmp_path / "never.json", flags, message, capsys)

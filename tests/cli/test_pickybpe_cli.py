@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests._cli import run
-from tokenizer_core.corpus.loading import load_sample
+from tests._cli import assert_refused, sample_lines, written_corpus
+from tests._cli import trained as train_file
 from tokenizer_core.pickybpe.trainer import train_pickybpe
 from tokenizer_core.pipeline import Tokenizer
 
@@ -15,21 +15,16 @@ VOCAB = 400
 
 @pytest.fixture(scope="module")
 def lines() -> list[str]:
-    return list(load_sample("default").lines())[:400]
+    return sample_lines(400)
 
 
 @pytest.fixture(scope="module")
 def corpus(lines, tmp_path_factory):
-    path = tmp_path_factory.mktemp("pickybpe-cli") / "corpus.txt"
-    path.write_text("".join(lines), encoding="utf-8")
-    return path
+    return written_corpus(tmp_path_factory.mktemp("pickybpe-cli"), lines)
 
 
 def trained(corpus, out, *flags: str) -> Tokenizer:
-    code, _ = run(["train", str(corpus), "--model", "pickybpe", "--vocab-size", str(VOCAB), "--special-tokens",
-                   "<|endoftext|>", *flags, "-o", str(out), "-q"])
-    assert code == 0
-    return Tokenizer.load(out)
+    return train_file(corpus, out, "pickybpe", "--vocab-size", str(VOCAB), "--special-tokens", "<|endoftext|>", *flags)
 
 
 def test_the_threshold_flag_sets_what_is_removed(corpus, lines, tmp_path):
@@ -49,8 +44,4 @@ def test_the_threshold_flag_sets_what_is_removed(corpus, lines, tmp_path):
     (["--model", "pickybpe", "--num-merges", "50"], "give --vocab-size, not --num-merges"),
 ])
 def test_misuse_is_refused_with_one_clear_line(corpus, tmp_path, capsys, flags, message):
-    out = tmp_path / "never.json"
-    code, _ = run(["train", str(corpus), *flags, "-o", str(out), "-q"])
-    err = capsys.readouterr().err
-    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
-    assert not out.exists()
+    assert_refused(corpus, tmp_path / "never.json", flags, message, capsys)

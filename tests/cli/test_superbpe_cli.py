@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from tests._cli import run
+from tests._cli import assert_refused, run, sample_lines, written_corpus
+from tests._cli import trained as train_file
 from tests.core.superbpe.test_superbpe import hf_merges, hf_stage1
 from tokenizer_core.analysis.sweep import split_lines, sweep
-from tokenizer_core.corpus.loading import load_sample
 from tokenizer_core.options import SuperBpeOptions, TrainOptions
 from tokenizer_core.pipeline import Tokenizer
 from tokenizer_core.superbpe.trainer import train_superbpe
@@ -21,21 +21,16 @@ VOCAB = 500
 
 @pytest.fixture(scope="module")
 def lines() -> list[str]:
-    return list(load_sample("default").lines())[:800]
+    return sample_lines(800)
 
 
 @pytest.fixture(scope="module")
 def corpus(lines, tmp_path_factory):
-    path = tmp_path_factory.mktemp("superbpe-cli") / "corpus.txt"
-    path.write_text("".join(lines), encoding="utf-8")
-    return path
+    return written_corpus(tmp_path_factory.mktemp("superbpe-cli"), lines)
 
 
 def trained(corpus, out, *flags: str) -> Tokenizer:
-    code, _ = run(["train", str(corpus), "--model", "superbpe", "--vocab-size", str(VOCAB), "--special-tokens",
-                   SPECIALS, *flags, "-o", str(out), "-q"])
-    assert code == 0
-    return Tokenizer.load(out)
+    return train_file(corpus, out, "superbpe", "--vocab-size", str(VOCAB), "--special-tokens", SPECIALS, *flags)
 
 
 def test_the_transition_flags_set_where_stage_two_begins(corpus, lines, tmp_path):
@@ -88,11 +83,7 @@ def test_sweep_takes_superbpe_and_its_transition(corpus, lines, tmp_path):
     (["--model", "superbpe", "--transition", "0"], "--transition must be a vocabulary size of 1 or more"),
 ])
 def test_misuse_is_refused_with_one_clear_line(corpus, tmp_path, capsys, flags, message):
-    out = tmp_path / "never.json"
-    code, _ = run(["train", str(corpus), *flags, "-o", str(out), "-q"])
-    err = capsys.readouterr().err
-    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
-    assert not out.exists()
+    assert_refused(corpus, tmp_path / "never.json", flags, message, capsys)
 
 
 def test_sweep_refuses_the_flags_for_other_models(corpus, capsys):
