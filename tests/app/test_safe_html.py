@@ -389,3 +389,32 @@ def test_the_step_curve_keeps_hostile_titles_as_words():
     for shape in (*drawing.base, *drawing.overlay):
         assert shape["tag"] in TAGS
         assert set(shape) - {"tag", "text", "tip"} <= set(ATTRIBUTES)
+
+
+@pytest.mark.parametrize("settings", [
+    MergeSettings(algorithm="superbpe", budget_kind="vocab", budget=300, transition=88),
+    MergeSettings(algorithm="pickybpe", budget_kind="vocab", budget=300, threshold=60),
+], ids=["superbpe", "pickybpe"])
+def test_the_superbpe_and_pickybpe_notes_and_chips_escape_hostile_tokens(settings):
+    """SuperBPE's stage notes and PickyBPE's removal lists, at every step of a run on tokens made of
+    HTML, with the page's own builders around them (the word tables of whole lines, the strips)."""
+    from ui.merges.picky_html import removals_html
+    from ui.merges.picky_run import PickyRun
+    from ui.merges.stage_html import stage_html
+
+    run = train_run(corpus_from_text(" ".join(HOSTILE * 4) + "\n"), settings)
+    note = removals_html if isinstance(run, PickyRun) else lambda r, s, translate: stage_html(r, s)
+    if isinstance(run, PickyRun):
+        assert run.removed_until(run.num_steps)  # removals of hostile tokens are drawn
+    else:
+        assert run.superwords_until(run.num_steps)  # superwords across the hostile words are drawn
+    blocks = [note(run, step, translate=t) for step in range(run.num_steps + 1) for t in (True, False)]
+    blocks += [words_html(run.display_words(s, 16), run.token_id, scheme=run.scheme, translate=True)
+               for s in (0, run.num_steps)]
+    blocks.append(strips_html(encode(run, " ".join(HOSTILE), run.num_steps), run.token_id, scheme=run.scheme,
+                              translate=False))
+    for block in blocks:
+        assert markup_problems(block) == [], block[:200]
+    joined = "".join(blocks)
+    assert not re.search(r"<\s*(script|img|a)\b", joined, re.I)
+    assert "&lt;" in joined
