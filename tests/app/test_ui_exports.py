@@ -194,7 +194,20 @@ def test_plotly_exports_are_png_and_svg():
     assert fig.layout.paper_bgcolor is None  # the shown figure is left as it was
 
 
-def test_csv_and_json_payloads():
+def test_a_shown_charts_downloads_draw_the_chart_as_built_not_as_themed(monkeypatch):
+    """plotly_chart themes the shown figure and keeps only its built layout for the downloads: the
+    figure a download draws has every trace and the layout without the theme's colours."""
+    fig = waste_figure([1, 2, 3], waste_by_batch_size([3, 6, 14], [1, 2, 3]))
+    built = fig.to_plotly_json()
+    drawn, makers = [], []
+    monkeypatch.setattr(export, "plotly_image", lambda f, fmt, style: drawn.append(f.to_plotly_json()) or b"")
+    monkeypatch.setattr(export, "plotly_export_available", lambda: True)
+    monkeypatch.setattr(export, "_buttons", lambda key, name, make, where: makers.append(make))
+    shown = SimpleNamespace(plotly_chart=lambda f, **kw: None, caption=lambda *a: None)
+    export.plotly_chart(fig, key="k", name="waste", container=shown, style=STYLES[1])
+    assert fig.layout.font.color == STYLES[1].text  # the shown chart took the theme
+    makers[0]("svg")
+    assert drawn == [built]
     assert export.csv_bytes(pd.DataFrame({"token": ["é,<b>"]})).decode("utf-8-sig") == 'token\n"é,<b>"\n'
     rows = rows_of([500, 1000, 2000], [2.0, 3.0, 3.2])
     assert json.loads(json.dumps({"rows": [r.__dict__ for r in rows]}))["rows"][0]["note"] == ""

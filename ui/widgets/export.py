@@ -115,6 +115,13 @@ def _buttons(key: str, name: str, make: Callable[[str], bytes], container: Any) 
                        help=f"Download “{name}” as an SVG drawing (scales without blur)")
 
 
+def _unstyled(fig: Any, layout: Any) -> Any:
+    """A copy of ``fig`` with ``layout`` (the one it was built with) in place of its themed one."""
+    plain = copy.deepcopy(fig)
+    plain.layout = layout
+    return plain
+
+
 def plotly_chart(fig: Any, *, key: str, name: str, container: Any = None, style: Optional[ChartStyle] = None,
                  **kwargs: Any) -> Any:
     """Draw ``fig`` in the theme, with PNG and SVG downloads under it; returns what
@@ -125,7 +132,9 @@ def plotly_chart(fig: Any, *, key: str, name: str, container: Any = None, style:
     style = style or current()
     if callable(fig):
         fig = fig(style)
-    plain = copy.deepcopy(fig)  # exports re-style a copy of the chart as built
+    # Exports re-style the chart as built. The theme changes only the layout, so only the layout is
+    # copied: a deep copy of the whole figure was 1.3 s of every rerun for a 100 x 100 heatmap.
+    layout = copy.deepcopy(fig.layout)
     style_plotly(fig, style)
     exportable = plotly_export_available()
     config = {"displaylogo": False, "toImageButtonOptions": {"filename": file_stem(name), "scale": PNG_SCALE}}
@@ -136,7 +145,7 @@ def plotly_chart(fig: Any, *, key: str, name: str, container: Any = None, style:
     kwargs.setdefault("width", "stretch")
     shown = where.plotly_chart(fig, key=key, config=config, **kwargs)
     if exportable:
-        _buttons(key, name, lambda fmt: plotly_image(plain, fmt, style), where)
+        _buttons(key, name, lambda fmt: plotly_image(_unstyled(fig, layout), fmt, style), where)
     else:
         where.caption("PNG: the camera above the chart. SVG export needs Chromium on the server "
                       "(`apt-get install chromium`).")
