@@ -5,6 +5,7 @@ Run from the repository root (offline; the corpora are built reproducibly on fir
 
     python -m bench.bench_cores                  # training at 10 and 50 MB, encoding 10 MB
     python -m bench.bench_cores --sizes 10       # training at 10 MB only
+    python -m bench.bench_cores --record         # and keep the tables for the manual (docs/bench/cores*.json)
 
 * **Training**, byte-level BPE (GPT-2 split), vocab 8,192: each trainer in a process of its own
   (start, imports, reading, training, saving), best of two; peak memory is each process's own
@@ -18,11 +19,15 @@ Run from the repository root (offline; the corpora are built reproducibly on fir
   masks) on ``threads`` threads; ids checked identical to ``tiktoken``'s.
 
 Ratios are ours / theirs (below 1: ours is faster or smaller). The core count is printed with the tables.
+A reference that is not installed (``pip install -r bench/requirements.txt``) is named in the output and
+left out of the tables. With ``--record`` the training table (the BPE page's training as its caption) goes
+to ``docs/bench/cores.json`` and the encoding table to ``docs/bench/cores-encoding.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -37,6 +42,7 @@ if str(ROOT) not in sys.path:
 from bench.bench_bpe import HF_TRAIN, OURS_CLI, _reference_encoders, run_process  # noqa: E402
 from bench.bench_bpe import timed as bench_timed  # noqa: E402
 from bench.corpus import bench_corpus_path  # noqa: E402
+from bench.results import record  # noqa: E402
 
 GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
@@ -69,35 +75,65 @@ def _best(code: str, args: list[str], repeat: int = 2) -> tuple[float, float]:
     return min(r[0] for r in runs), min(r[1] for r in runs)
 
 
-def training(sizes: list[int], vocab: int, workdir: Path) -> list[tuple[str, float, float]]:
+def installed(module: str) -> bool:
+    """Whether a reference library can be imported; says so once where it cannot (its figures are left out)."""
+    if importlib.util.find_spec(module) is not None:
+        return True
+    print(f"\n({module} is not installed, pip install -r bench/requirements.txt: its figures are left out)", flush=True)
+    return False
+
+
+def _first_difference(a: list[bytes], b: list[bytes]) -> int | None:
+    """Index of the first merge where two orders part, over the merges both learned; None if none does."""
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+
+
+def training_columns(*, rustbpe: bool) -> list[str]:
+    """The manual's training table (``--record``): whole processes, ours / theirs in the same run."""
+    refs = ["`rustbpe`", "`tokenizers`"] if rustbpe else ["`tokenizers`"]
+    return (["corpus", "ours"] + refs + [f"ours / {r}: time, memory" for r in refs] + ["merges"])
+
+
+def training(sizes: list[int], vocab: int, workdir: Path,
+             table: list[list[str]] | None = None) -> list[tuple[str, float, float]]:
+    """Print the training table; return (label, time ratio, memory ratio) rows against ``rustbpe`` (or
+    ``tokenizers`` where it is not installed); ``table`` (when given) gets the manual's rows."""
     from bench.bench_bpe import _same_merges
 
+    with_rust = installed("rustbpe")
     print(f"\n== BPE training, byte-level (GPT-2 split), vocab {vocab:,}: whole processes; {os.cpu_count()} cores ==")
-    print(f"{'corpus':>7} | {'ours':>14} | {'rustbpe':>14} | {'tokenizers':>14} | vs rustbpe: time, memory | vs tokenizers: time | same merges")
     rows = []
     for mb in sizes:
         path = bench_corpus_path(mb)
         ours_json, hf_json, rust_json = workdir / "ours.json", workdir / "hf.json", workdir / "rust.json"
         ours = _best(OURS_CLI, ["train", str(path), "--model", "bpe", "--vocab-size", str(vocab), "--byte-level",
                                 "-o", str(ours_json), "-q"])
-        rust = _best(RUSTBPE_TRAIN, [str(path), str(vocab), str(rust_json), GPT2])
         hf = _best(HF_TRAIN, [str(path), str(vocab), "1", str(hf_json)])
-        ours_merged = _merged_bytes_ours(ours_json)
-        rust_merged = [bytes.fromhex(h) for h in json.loads(rust_json.read_text())]
-        common = min(len(ours_merged), len(rust_merged))
-        same_rust = ours_merged[:common] == rust_merged[:common]
-        same_hf = _same_merges(ours_json, hf_json)
-        print(f"{mb:>5} MB | {ours[0]:6.2f} s {ours[1]:4.0f} MB | {rust[0]:6.2f} s {rust[1]:4.0f} MB | "
-              f"{hf[0]:6.2f} s {hf[1]:4.0f} MB | {ours[0] / rust[0]:5.2f}x, {ours[1] / rust[1]:5.2f}x"
-              f"{'':>10} | {ours[0] / hf[0]:5.2f}x{'':>13} | tokenizers {'yes' if same_hf else 'NO'}, "
-              f"rustbpe {'yes' if same_rust else 'NO'} (first {common:,})", flush=True)
-        rows.append((f"BPE training {mb} MB vs rustbpe", ours[0] / rust[0], ours[1] / rust[1]))
+        refs = {"tokenizers": hf}
+        # plain text, no Markdown: the manual's test finds each row's last cell as the page shows it
+        merges = f"tokenizers' {'identical' if _same_merges(ours_json, hf_json) else 'DIFFER'}"
+        if with_rust:
+            refs = {"rustbpe": _best(RUSTBPE_TRAIN, [str(path), str(vocab), str(rust_json), GPT2]), **refs}
+            ours_merged = _merged_bytes_ours(ours_json)
+            rust_merged = [bytes.fromhex(h) for h in json.loads(rust_json.read_text())]
+            common = min(len(ours_merged), len(rust_merged))
+            first = _first_difference(ours_merged, rust_merged)
+            merges += (f"; rustbpe's identical over {common:,}" if first is None else
+                       f"; rustbpe's part at merge {first + 1:,} of {common:,} (ties ordered otherwise)")
+        cells = [f"{t:.2f} s, {m:.0f} MB" for t, m in (ours, *refs.values())]
+        ratios = [f"{ours[0] / t:.2f}x, {ours[1] / m:.2f}x" for t, m in refs.values()]
+        print(f"{mb:>5} MB | ours {cells[0]} | " + " | ".join(f"{n} {c}" for n, c in zip(refs, cells[1:])) + " | "
+              + " | ".join(f"vs {n}: {r}" for n, r in zip(refs, ratios)) + f" | {merges}", flush=True)
+        if table is not None:
+            table.append([f"{mb} MB", *cells, *ratios, merges])
+        name, (t, m) = next(iter(refs.items()))
+        rows.append((f"BPE training {mb} MB vs {name}", ours[0] / t, ours[1] / m))
     return rows
 
 
-def page_training(mb: int, merges: int) -> None:
+def page_training(mb: int, merges: int) -> str:
     """The BPE page's training (runner-ups recorded, top_k=10) against the command line's (none),
-    in this process, on the same lines: the page trains in the kernel too."""
+    in this process, on the same lines: the page trains in the kernel too. Returns the manual's sentence."""
     from tokenizer_core.bpe.trainer import train_bpe
     from tokenizer_core.corpus.streaming import stream_lines
     from tokenizer_core.options import TrainOptions
@@ -112,11 +148,14 @@ def page_training(mb: int, merges: int) -> None:
     print(f"\n== The BPE page's training, {merges:,} merges on {mb} MB: with runner-ups {times[10][0]:.2f} s, "
           f"without {times[0][0]:.2f} s = {times[10][0] / times[0][0]:.2f}x; same merges {'yes' if same else 'NO'} ==",
           flush=True)
+    return (f"The BPE page's training (ten runner-ups recorded a step) of {merges:,} merges on {mb} MB, in one "
+            f"process: {times[10][0]:.2f} s against {times[0][0]:.2f} s without them "
+            f"({times[10][0] / times[0][0]:.2f}x), {'the same' if same else 'DIFFERENT'} merges.")
 
 
-def encoding(mb: int, threads: int, workdir: Path) -> list[tuple[str, float]]:
-    import tokie
-
+def encoding(mb: int, threads: int, workdir: Path, table: dict | None = None) -> list[tuple[str, float]]:
+    """Print the encoding table; return (label, ours / it) per reference; ``table`` (when given) gets the
+    manual's ``columns`` and ``rows``."""
     from tokenizer_core.io.references import load_reference
 
     path = bench_corpus_path(mb)
@@ -125,9 +164,6 @@ def encoding(mb: int, threads: int, workdir: Path) -> list[tuple[str, float]]:
     lines = text.split("\n")
     tt, hf = _reference_encoders("gpt2")
     tok = load_reference("gpt2")
-    json_path = workdir / "gpt2.json"
-    tok.save_hf(json_path)
-    tk = tokie.Tokenizer.from_json(str(json_path))
 
     def timed(fn, repeat: int = 3):
         return bench_timed(fn, repeat)
@@ -138,19 +174,31 @@ def encoding(mb: int, threads: int, workdir: Path) -> list[tuple[str, float]]:
     rows.append(("tiktoken encode_ordinary_batch (ids)", secs, out == reference))
     secs, out = timed(lambda: hf.encode_batch(lines, add_special_tokens=False))
     rows.append(("tokenizers encode_batch (Encodings)", secs, [e.ids for e in out] == reference))
-    secs, out = timed(lambda: tk.encode_batch(lines))
-    rows.append(("tokie encode_batch (Encodings)", secs, [list(e.ids) for e in out] == reference))
+    if installed("tokie"):
+        import tokie
+
+        json_path = workdir / "gpt2.json"
+        tok.save_hf(json_path)
+        tk = tokie.Tokenizer.from_json(str(json_path))
+        secs, out = timed(lambda: tk.encode_batch(lines))
+        rows.append(("tokie encode_batch (Encodings)", secs, [list(e.ids) for e in out] == reference))
+    refs = len(rows)
     for n in sorted({1, threads}):
         secs, out = timed(lambda n=n: tok.encode_batch(lines, threads=n))
         rows.append((f"ours Tokenizer.encode_batch, {n} thread{'s' if n > 1 else ''} (full Encodings)", secs,
                      [e.ids for e in out.encodings] == reference))
-    best_ref = min(s for name, s, _ in rows[:3])
+    best_ref = min(s for name, s, _ in rows[:refs])
     print(f"\n== Encoding GPT-2, {mb} MB in {len(lines):,} lines, {threads} threads; {os.cpu_count()} cores ==")
     for name, secs, same in rows:
         print(f"{name:<62} {secs:7.3f} s {size / secs / 1e6:7.1f} MB/s  {secs / best_ref:5.2f}x the fastest "
               f"reference  ids {'identical' if same else 'DIFFER'}", flush=True)
-    ours = min(s for name, s, _ in rows[3:])
-    return [(f"GPT-2 encode_batch vs {name.split()[0]}", ours / s) for name, s, _ in rows[:3]]
+    ours = min(s for name, s, _ in rows[refs:])
+    if table is not None:
+        table["columns"] = [f"GPT-2 over {mb} MB in {len(lines):,} lines", "time", "MB/s",
+                            "ours (fastest) / it", "ids against `tiktoken`'s"]
+        table["rows"] = [[name, f"{secs:.3f} s", f"{size / secs / 1e6:.1f}", f"{ours / secs:.2f}x" if k < refs else "-",
+                          "identical" if same else "DIFFER"] for k, (name, secs, same) in enumerate(rows)]
+    return [(f"GPT-2 encode_batch vs {name.split()[0]}", ours / s) for name, s, _ in rows[:refs]]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,12 +208,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--encode-mb", type=int, default=10)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="encoding threads (default: all)")
     parser.add_argument("--skip-training", action="store_true")
+    parser.add_argument("--record", action="store_true",
+                        help="keep the tables for the manual (docs/bench/cores.json, cores-encoding.json)")
     args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    train_rows: list[list[str]] = []
+    enc_table: dict = {}
+    caption = ""
     with tempfile.TemporaryDirectory() as tmp:
         if not args.skip_training:
-            training([int(s) for s in args.sizes.split(",") if s], args.vocab, Path(tmp))
-            page_training(max(int(s) for s in args.sizes.split(",") if s), 2000)
-        encoding(args.encode_mb, args.threads, Path(tmp))
+            training(sizes, args.vocab, Path(tmp), train_rows)
+            caption = page_training(max(sizes), 2000)
+        encoding(args.encode_mb, args.threads, Path(tmp), enc_table)
+    if args.record:
+        note = f"bench_cores --sizes {args.sizes} --vocab {args.vocab} --encode-mb {args.encode_mb} --threads {args.threads}"
+        if train_rows:
+            columns = training_columns(rustbpe=importlib.util.find_spec("rustbpe") is not None)
+            print("recorded in", record("cores", {"columns": columns, "rows": train_rows, "caption": caption},
+                                        note=note))
+        print("recorded in", record("cores-encoding", enc_table, note=note))
     return 0
 
 
