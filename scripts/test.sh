@@ -4,6 +4,8 @@
 # headless shell: the same Blink and V8 without the desktop browser, a third cheaper per page load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Where the time went, on the log: seconds since the start at the end of each phase.
+phase() { echo "[scripts/test.sh] ${SECONDS} s: $1"; }
 # Debian's Chromium for the browser tests; Debian's PostgreSQL for the store's tests, which start a
 # throwaway cluster of their own in a temporary folder (tests/_postgres.py). Only the browser and store
 # tests need them: apt works in the background (mostly downloading) while pip installs and the kernel's
@@ -36,6 +38,7 @@ if ! wait "$SANITIZED_BUILD"; then
   bash scripts/sanitized_kernel.sh --build-only  # again in the foreground: its log says what failed
 fi
 bash scripts/sanitized_kernel.sh --prebuilt
+phase "installed, linted, sanitized kernel tests passed"
 if [ -n "$APT" ] && ! wait "$APT"; then
   cat "$APT_LOG"
   echo "apt-get could not install:$NEED" >&2
@@ -43,11 +46,15 @@ if [ -n "$APT" ] && ! wait "$APT"; then
 fi
 rm -f "$APT_LOG"
 # One worker per core; a file's tests stay together (they share module fixtures and run in order).
+# --no-loadscope-reorder: xdist hands files out largest test count first unless told not to, which
+# undid tests/conftest.py's order (the long browser files first) and left them for the run's end.
 # The kernel's files that just ran on the sanitized build are not run again here (40 s less).
 IGNORE=()
 while read -r f; do IGNORE+=("--ignore=$f"); done < <(grep -v '^#' scripts/sanitized_tests.txt | grep .)
-python -m pytest -n auto --dist loadfile -m "not solo" "${IGNORE[@]}" "$@"
+python -m pytest -n auto --dist loadfile --no-loadscope-reorder -m "not solo" "${IGNORE[@]}" "$@"
+phase "the parallel tests passed"
 # Then the tests that load the whole machine by design (twenty concurrent browser sessions), alone.
 # (only tests/load/, where every solo test lives (tests/conftest.py refuses one elsewhere): collecting
 # the whole suite again to pick two tests cost 15-20 s)
 python -m pytest -p no:xdist -m solo tests/load "$@"
+phase "the solo load tests passed"
