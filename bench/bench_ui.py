@@ -4,6 +4,7 @@ Run from the repository root (needs Playwright and Debian's Chromium, as the bro
 
     python -m bench.bench_ui               # 15 repetitions of each interaction
     python -m bench.bench_ui --reps 5      # a quicker look
+    python -m bench.bench_ui --record      # and keep the figures for the manual (docs/bench/ui.json)
     python -m bench.bench_ui --pages       # every page with a 50 MB corpus in use (bench/bench_pages.py)
     python -m bench.bench_ui --pages --mb 5 --reps 3   # the same, quick
 
@@ -17,7 +18,8 @@ What is measured, on the default corpus with the BPE page's default settings (2,
   button, N key, slider (arrow key on its thumb), jump box, the markers toggle, and switching pages.
 
 Each figure is printed as median and 95th percentile. The target is a median under 300 ms and a
-cold start under 3 s.
+cold start under 3 s. With ``--record`` the interactions are kept as the manual's table and the cold
+starts as its caption (``docs/bench/ui.json``).
 
 With ``--pages`` the bench is :mod:`bench.bench_pages` instead (every other argument goes to it): a
 ``--mb`` MB corpus (default 50) is uploaded on the Corpus page as a user would, then every page's first
@@ -43,6 +45,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.app_server import CHROMIUM, CHROMIUM_ARGS, running_app  # noqa: E402
+from bench.results import record  # noqa: E402
 
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 STEP_HEADING = "h3"
@@ -55,10 +58,14 @@ def server(cache: Path) -> Iterator[tuple[str, float]]:
         yield app.url, app.started
 
 
-def _summary(name: str, samples_ms: list[float]) -> str:
+def _median_p95(samples_ms: list[float]) -> tuple[float, float]:
     ordered = sorted(samples_ms)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return f"{name:<34} median {statistics.median(ordered):7.0f} ms   p95 {p95:7.0f} ms   (n={len(ordered)})"
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def _summary(name: str, samples_ms: list[float]) -> str:
+    median, p95 = _median_p95(samples_ms)
+    return f"{name:<34} median {median:7.0f} ms   p95 {p95:7.0f} ms   (n={len(samples_ms)})"
 
 
 def _timed(page, action: Callable[[], None], done_js: str, arg: object = None) -> float:
@@ -173,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", action="store_true",
                     help="measure every page with a big corpus instead (see bench/bench_pages.py)")
     ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--record", action="store_true", help="keep the figures for the manual (docs/bench/ui.json)")
     args = ap.parse_args(argv)
     print(f"{os.cpu_count()} cores; default corpus; BPE page at 2,000 merges; viewport 1280x720")
     with tempfile.TemporaryDirectory() as tmp:
@@ -181,8 +189,16 @@ def main(argv: list[str] | None = None) -> int:
         again = cold_start(cache)
         print(f"{'Cold start, empty data cache':<34} {first:7.2f} s")
         print(f"{'Cold start, server restart':<34} {again:7.2f} s")
-        for name, samples in interactions(cache, args.reps).items():
-            print(_summary(name, samples))
+        measured = interactions(cache, args.reps)
+    for name, samples in measured.items():
+        print(_summary(name, samples))
+    if args.record:
+        rows = [[name, *(f"{ms:,.0f} ms" for ms in _median_p95(samples))] for name, samples in measured.items()]
+        caption = (f"Cold start, from `streamlit run` to the first page drawn and idle in an open browser: "
+                   f"{first:.2f} s with an empty data cache (a fresh install), {again:.2f} s on a server restart.")
+        figures = {"columns": ["default corpus, BPE page at 2,000 merges", "median", "95th percentile"],
+                   "rows": rows, "caption": caption}
+        print("recorded in", record("ui", figures, note=f"bench_ui --reps {args.reps}"))
     return 0
 
 
