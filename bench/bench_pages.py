@@ -4,6 +4,7 @@ Run from the repository root (needs Playwright and Debian's Chromium, as the bro
 
     python -m bench.bench_pages                  # a 50 MB corpus, 7 repetitions of each interaction
     python -m bench.bench_pages --mb 5 --reps 3  # the quick look (a couple of minutes)
+    python -m bench.bench_pages --record         # and keep the tables for the manual (docs/bench/pages.json)
     python -m bench.bench_ui --pages ...         # the same, from the older bench's entry point
     python -m bench.bench_pages --mb 5 --reps 3 --profile /tmp/prof   # and why: one pyinstrument text
                                                  # tree per server run over 100 ms (bench/profile_server.py)
@@ -64,6 +65,7 @@ from bench.page_clicks import (  # noqa: E402
     BenchError,
     FirstRun,
     Results,
+    figures,
     key,
     no_exception,
     open_page,
@@ -75,6 +77,7 @@ from bench.page_clicks import (  # noqa: E402
     timed,
     wait_idle,
 )
+from bench.results import record  # noqa: E402
 
 # ------------------------------------------------------------------------------------------ the pages
 
@@ -362,6 +365,7 @@ def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
                     help="profile every server script run over 100 ms into DIR (pyinstrument; slows runs down)")
     ap.add_argument("--only", nargs="*", default=[], metavar="TITLE",
                     help="only these pages (sidebar titles), after the Corpus page has loaded the corpus")
+    ap.add_argument("--record", action="store_true", help="keep the figures for the manual (docs/bench/pages.json)")
     return ap.parse_args(argv)
 
 
@@ -374,6 +378,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     out = bench(args, corpus)
     print(report(out, mb=args.mb, reps=args.reps, merges=args.merges))
     print(f"\n(bench took {time.perf_counter() - started:.0f} s)")
+    if args.record:
+        note = f"bench_pages --mb {args.mb} --reps {args.reps} --merges {args.merges}" + (
+            " --only " + " ".join(args.only) if args.only else "")
+        print("recorded in", record("pages", figures(out), note=note))
     return 1 if out.failures else 0
 
 

@@ -312,3 +312,25 @@ def report(out: Results, *, mb: int, reps: int, merges: int) -> str:
     if out.failures:
         lines += ["", "Failures:"] + [f"- {title}: {why}" for title, why in out.failures.items()]
     return "\n".join(lines)
+
+
+def figures(out: Results) -> dict[str, Any]:
+    """The manual's table of a run (``bench_pages --record``): per page and interaction the median and 95th
+    percentile, click to updated and idle page, with the finished column; the first computations and any
+    failure as its caption."""
+    def shown(seen_now: dict[str, bool]) -> str:
+        names = [name for flag, name in (("progress", "a progress bar"), ("spinner", "a spinner"),
+                                         ("cancel", "Cancel"), ("running", "the running badge")) if seen_now.get(flag)]
+        return f" ({', '.join(names)})" if names else ""
+
+    rows = []
+    for (page_title, name), samples in out.samples.items():
+        server = [s for s in out.server.get((page_title, name), []) if s == s]  # NaN: no run seen
+        rows.append([page_title, name, f"{statistics.median(samples):,.0f} ms", f"{_p95(samples):,.0f} ms",
+                     f"{statistics.median(server):,.0f} ms" if server else "-"])
+    caption = "First computations on the corpus: " + "; ".join(
+        f"{f.page}, {f.what}: {f.seconds:.1f} s{shown(f.seen)}" for f in out.first) + "."
+    if out.failures:
+        caption += " Failed: " + "; ".join(f"{title}: {why}" for title, why in out.failures.items()) + "."
+    return {"columns": ["page", "interaction", "median", "95th percentile", "finished (median)"], "rows": rows,
+            "caption": caption}
