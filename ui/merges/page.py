@@ -227,7 +227,7 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
     tokens = run.tokens_at(step)
     start = run.tokens_at(0)
     shrunk = 100 * (1 - tokens / start) if start else 0.0
-    render_markup(metric_strip_html([
+    render_markup(key="merges_metrics", fragment=metric_strip_html([
         first,
         Metric("Vocabulary size", f"{size:,}",
                delta=None if grew is None else (f"{grew:+d} ({removed} removed)" if removed else f"+{grew}" if grew
@@ -238,7 +238,7 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
                                     "Merging a pair that occurs n times makes it up to n tokens shorter."),
         Metric("Shorter by", f"{shrunk:.1f} %" if shrunk >= 1 or not shrunk else f"{shrunk:.2f} %",
                help="How much shorter the corpus is in tokens than at step 0."),
-    ]), key="merges_metrics")
+    ]))
     if isinstance(run, SuperBpeRun):
         render_markup(stage_html(run, step), key="merges_stage")
     if isinstance(run, PickyRun):

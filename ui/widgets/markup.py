@@ -14,12 +14,13 @@ sets it in place only when it changed, so an unchanged part of a view costs the 
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any, Union
 
 import streamlit as st
 
-from ui.widgets.safe_html import checked_markup, refused_warning
+from ui.widgets.safe_html import markup_problems
 
 _JS = r"""
 export default function (component) {
@@ -48,8 +49,11 @@ def _component() -> Any:
 def element_data(fragment: Union[str, Sequence[str]]) -> dict[str, str]:
     """The component's data for ``fragment``: the markup itself, or, when the guard refuses it, the
     fragment as text (never as markup) and what was refused."""
-    shown, refused = checked_markup(fragment)
-    return {"html": shown} if refused is None else {"html": shown, "refused": refused}
+    problems = markup_problems(fragment)
+    text = fragment if isinstance(fragment, str) else "".join(fragment)
+    if not problems:
+        return {"html": text}
+    return {"html": f"<div style='white-space:pre-wrap'>{html.escape(text)}</div>", "refused": problems[0]}
 
 
 def render_markup(fragment: Union[str, Sequence[str]], *, key: str) -> None:
@@ -58,5 +62,6 @@ def render_markup(fragment: Union[str, Sequence[str]], *, key: str) -> None:
     fragment the guard refuses is shown as text under a warning, as :func:`render_html` does."""
     data = element_data(fragment)
     if "refused" in data:
-        refused_warning(data["refused"])
+        st.warning(f"Some of this view was not shown as formatting, because it held {data['refused']}; here it "
+                   "is as text.", icon=":material/shield:")
     _component()(key=key, data=data, width="stretch")

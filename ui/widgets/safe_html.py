@@ -145,30 +145,15 @@ def _problems(fragment: str) -> tuple[tuple[str, ...], bool]:
 _kept = lru_cache(maxsize=_KEPT)(_problems)
 
 
-def checked_markup(fragment: Union[str, Sequence[str]]) -> tuple[str, Union[str, None]]:
-    """What may be shown of ``fragment``: the markup itself and ``None``, or, when the guard refuses it,
-    the fragment escaped as text (never as markup) and the first refusal.
-
-    >>> checked_markup('<img src=x onerror="alert(1)">')
-    ("<div style='white-space:pre-wrap'>&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</div>", 'tag <img>')
-    """
-    problems = markup_problems(fragment)
-    text = fragment if isinstance(fragment, str) else "".join(fragment)
-    if not problems:
-        return text, None
-    return f"<div style='white-space:pre-wrap'>{html.escape(text)}</div>", problems[0]
-
-
-def refused_warning(problem: str) -> None:
-    """Say that part of a view is shown as text, and why (``problem``: what the guard refused)."""
-    st.warning(f"Some of this view was not shown as formatting, because it held {problem}; here it is as text.",
-               icon=":material/shield:")
-
-
 def render_html(fragment: Union[str, Sequence[str]]) -> None:
     """``st.html(fragment)`` when :func:`markup_problems` finds nothing; otherwise the fragment as text.
     A fragment in parts (whole elements) is shown joined."""
-    shown, refused = checked_markup(fragment)
-    if refused:
-        refused_warning(refused)
-    st.html(shown)
+    problems = markup_problems(fragment)
+    if not isinstance(fragment, str):
+        fragment = "".join(fragment)
+    if not problems:
+        st.html(fragment)
+        return
+    st.warning(f"Some of this view was not shown as formatting, because it held {problems[0]}; here it is as text.",
+               icon=":material/shield:")
+    st.html(f"<div style='white-space:pre-wrap'>{html.escape(fragment)}</div>")
