@@ -17,7 +17,6 @@ bench mix these with real browser students.
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import threading
 import time
@@ -68,9 +67,6 @@ def _element_texts(element: Element) -> Iterator[str]:
     if kind is None:
         return
     proto = getattr(element, kind)
-    if kind == "bidi_component" and proto.component_name == "tp_markup":  # ui/widgets/markup.py: a view's HTML
-        yield json.loads(proto.json).get("html", "")
-        return
     for name in ("body", "label", "value"):
         value = getattr(proto, name, None)
         if isinstance(value, str) and value:
