@@ -4,7 +4,6 @@ the browser to finish its run."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -32,16 +31,9 @@ def open_page(page: str, *, sample: Optional[str] = None, text: Optional[str] = 
     return ok(at.switch_page(page).run())
 
 
-def markup_bodies(at: AppTest) -> list[str]:
-    """Every block of markup the page drew: the ``st.html`` bodies, then the markup of the views drawn
-    by the ``tp_markup`` component (ui/widgets/markup.py: the BPE page's step view)."""
-    return [h.proto.body for h in at.get("html")] + [
-        json.loads(e.proto.json)["html"] for e in at.get("bidi_component") if e.proto.component_name == "tp_markup"]
-
-
 def html_bodies(at: AppTest) -> str:
-    """Every block of markup of the page (:func:`markup_bodies`), one per line."""
-    return "\n".join(markup_bodies(at))
+    """Every ``st.html`` body of the page, one per line."""
+    return "\n".join(h.proto.body for h in at.get("html"))
 
 
 def wait_idle(page) -> None:  # noqa: ANN001 (a Playwright page)

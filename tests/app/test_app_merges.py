@@ -9,7 +9,6 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests._builders import train_bpe
-from tests._pages import markup_bodies
 from tests._paths import APP
 from tokenizer_core.bpe.trainer import train_bpe_counts
 from tokenizer_core.corpus.loading import load_sample
@@ -93,7 +92,7 @@ def step(at: AppTest) -> int:
 
 def metrics(at: AppTest) -> dict[str, str]:
     """The step view's metric strip (one markup element, ui/widgets/metric_strip.py): label -> value."""
-    bodies = "".join(markup_bodies(at))
+    bodies = "".join(h.proto.body for h in at.get("html"))
     found = re.findall(r'<div class="tp-metric" data-label="([^"]*)">.*?<div class="tp-metric-value">([^<]*)</div>',
                        bodies)
     return {html_unescape(label): html_unescape(value) for label, value in found}
@@ -101,7 +100,7 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 def banner(at: AppTest) -> list[str]:
     """The chips of the merge banner: left, right, merged token (as shown)."""
-    body = next(b for b in markup_bodies(at) if 'class="tp-merge"' in b)
+    body = next(h.proto.body for h in at.get("html") if 'class="tp-merge"' in h.proto.body)
     return [html_unescape(t) for t in re.findall(r'<span class="tp-chip(?: tp-hl)?"[^>]*>(.*?)</span>', body)]
 
 
@@ -112,7 +111,7 @@ def html_unescape(text: str) -> str:
 
 
 def html_bodies(at: AppTest) -> str:
-    return "\n".join(markup_bodies(at))
+    return "\n".join(h.proto.body for h in at.get("html"))
 
 
 def marked_row(at: AppTest):
@@ -275,11 +274,11 @@ def test_encode_panel_shows_one_strip_per_merge_and_a_merge_tree():
     at = click(open_page("hf-course-hug-pug"), "merges_train")
     at = ok(at.number_input(key="merges_jump").set_value(3).run())
     at = ok(at.text_input(key="merges_text").input("hugs pun").run())
-    strips = next(b for b in markup_bodies(at) if 'class="tp-strips"' in b)
+    strips = next(h.proto.body for h in at.get("html") if 'class="tp-strips"' in h.proto.body)
     labels = re.findall(r"(#\d+)\s+", strips)
     assert labels == ["#1", "#2", "#3"]  # ug, un, hug all change "hugs pun"
     assert at.selectbox(key="merges_tree_token").value == "hug"
-    tree = next(b for b in markup_bodies(at) if 'class="tp-tree"' in b)
+    tree = next(h.proto.body for h in at.get("html") if 'class="tp-tree"' in h.proto.body)
     assert "merge #3" in tree and "merge #1" in tree
 
 
@@ -347,10 +346,10 @@ def test_one_huge_word_keeps_the_page_small():
     at = open_page(paste="x" * 200_000)
     at.number_input(key="merges_budget").set_value(30).run()
     at = click(at, "merges_train")
-    assert sum(len(b) for b in markup_bodies(at)) < 200_000
+    assert sum(len(h.proto.body) for h in at.get("html")) < 200_000
     at = press(at, "last")
     assert step(at) > 10
-    assert sum(len(b) for b in markup_bodies(at)) < 300_000
+    assert sum(len(h.proto.body) for h in at.get("html")) < 300_000
     assert "more)" in html_unescape(html_bodies(at))  # the merged token is cut, saying by how much
 
 
@@ -418,7 +417,7 @@ def test_single_chips_get_the_focus_popup_css_from_the_page_layout():
     from ui.widgets.tokens import CHIP_CSS
 
     at = click(open_page("hf-course-hug-pug"), "merges_train")
-    bodies = markup_bodies(at)
+    bodies = [h.proto.body for h in at.get("html")]
     chips = [b for b in bodies if 'class="tp-chip' in b and 'tabindex="0"' in b and "data-tip=" in b]
     assert chips and not any(CHIP_CSS in b for b in chips)  # the page's own chips come without it
     assert sum(CHIP_CSS in b for b in bodies) == 1  # once, in the layout CSS

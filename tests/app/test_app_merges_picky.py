@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests._pages import markup_bodies
 from tests._paths import APP
 from tokenizer_core.corpus.loading import corpus_from_text
 from tokenizer_core.pickybpe.events import MergeEvent
@@ -105,10 +104,10 @@ def test_a_link_opens_a_removal_step_with_its_ios(run):
     for name, value in {"algo": "pickybpe", "stop": "vocab", "n": "268", "ios": "70", "step": str(step)}.items():
         at.query_params[name] = value
     at = ok(at.switch_page(PAGE).run())
-    bodies = "\n".join(markup_bodies(at))
+    bodies = "\n".join(h.proto.body for h in at.get("html"))
     assert f"IoS = {removal.merged:,} / ({removal.merged:,} + {removal.remaining:,}) = {removal.ios:.3g} &gt; 0.7" in bodies
     assert "removed)" in bodies  # the vocabulary metric's delta names the removals
     quiet = next(s for s in range(1, run.num_steps + 1) if not run.removals_at(s))
     at.number_input(key="merges_jump").set_value(quiet)
     at = ok(at.run())
-    assert "No token removed at this step" in "\n".join(markup_bodies(at))
+    assert "No token removed at this step" in "\n".join(h.proto.body for h in at.get("html"))

@@ -10,7 +10,6 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests._pages import markup_bodies
 from tests._paths import APP
 from tokenizer_core.corpus.loading import corpus_from_text
 from tokenizer_core.superbpe.trainer import train_superbpe
@@ -90,7 +89,7 @@ def page_at(**params: str) -> AppTest:
 
 
 def html_bodies(at: AppTest) -> str:
-    return "\n".join(markup_bodies(at))
+    return "\n".join(h.proto.body for h in at.get("html"))
 
 
 def test_a_link_trains_superbpe_and_the_page_marks_the_switch_and_the_superwords():
@@ -108,7 +107,7 @@ def test_a_link_trains_superbpe_and_the_page_marks_the_switch_and_the_superwords
                        if spans_space(expected.step_info(s).token, scheme=expected.scheme))
     at.number_input(key="merges_jump").set_value(first_super)
     at = ok(at.run())
-    banner = next(b for b in markup_bodies(at) if 'class="tp-merge"' in b)
+    banner = next(b for b in at.get("html") if 'class="tp-merge"' in b.proto.body).proto.body
     classes = re.findall(r'<span class="(tp-chip[^"]*)"', banner)
     assert classes[-1] == "tp-chip tp-hl tp-sw"  # the merged token
     assert "**Frequent lines holding the new token**" in [m.value for m in at.markdown]
@@ -119,4 +118,4 @@ def test_a_link_trains_superbpe_and_the_page_marks_the_switch_and_the_superwords
     at.number_input(key="merges_jump").set_value(t)
     at = ok(at.run())
     assert "Stage 1 of 2 (subwords)" in html_bodies(at)
-    assert "tp-sw" not in next(b for b in markup_bodies(at) if 'class="tp-merge"' in b)
+    assert "tp-sw" not in next(b for b in at.get("html") if 'class="tp-merge"' in b.proto.body).proto.body

@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from tests._pages import markup_bodies
 from tests._paths import ROOT
 from tokenizer_core.corpus.loading import corpus_from_text
 from ui.merges.encode import encode, tokens_of
@@ -104,7 +103,7 @@ def _show_hostile_parts() -> None:
 def test_a_fragment_in_parts_with_a_refused_part_is_shown_whole_as_text():
     at = AppTest.from_function(_show_hostile_parts).run()
     assert not at.exception
-    bodies = "".join(markup_bodies(at))
+    bodies = "".join(h.proto.body for h in at.get("html"))
     assert not re.search(r"<\s*img", bodies, re.I) and "&lt;img" in bodies and "&lt;td&gt;ok" in bodies
     assert '<span class="tok">&lt;b&gt;</span>' in bodies  # safe parts are shown joined, as they are
     assert len(at.warning) == 1 and "tag <img>" in at.warning[0].value
@@ -123,7 +122,7 @@ def test_the_strips_the_page_draws_in_parts_escape_hostile_tokens(hostile_run):
 def test_refused_markup_is_shown_as_text_with_a_warning():
     at = AppTest.from_function(_show_hostile).run()
     assert not at.exception
-    bodies = "".join(markup_bodies(at))
+    bodies = "".join(h.proto.body for h in at.get("html"))
     assert not re.search(r"<\s*img", bodies, re.I) and "&lt;img" in bodies
     assert '<span class="tok">&lt;script&gt;</span>' in bodies  # the safe fragment is shown as it is
     assert len(at.warning) == 1 and "tag <img>" in at.warning[0].value
@@ -167,7 +166,7 @@ def test_every_compare_tab_escapes_hostile_tokens():
         ok(at.run())
         bodies = shown[tab] = html_bodies(at)
         assert "<script" not in bodies and "<img" not in bodies and "<a href" not in bodies, tab
-        for body in markup_bodies(at):
+        for body in (h.proto.body for h in at.get("html")):
             assert markup_problems(body) == [], (tab, body[:200])
         assert not any("not shown as formatting" in w.value for w in at.warning), tab  # the guard refused none
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown["Side by side"]  # one token, shown as text
@@ -419,16 +418,3 @@ def test_the_superbpe_and_pickybpe_notes_and_chips_escape_hostile_tokens(setting
     joined = "".join(blocks)
     assert not re.search(r"<\s*(script|img|a)\b", joined, re.I)
     assert "&lt;" in joined
-
-
-@pytest.mark.parametrize("fragment", ['<img src=x onerror="alert(1)">', "<script>alert(1)</script>",
-                                      '<span onclick="x()">a</span>', ['<span title="', '"><svg onload=alert(1)>']])
-def test_the_markup_component_refuses_what_the_guard_refuses(fragment):
-    """ui/widgets/markup.py (the BPE step view's markup) sets its HTML in place without the browser's
-    sanitizer: what the guard refuses reaches it only as escaped text, with the refusal said."""
-    from ui.widgets.markup import element_data
-
-    data = element_data(fragment)
-    assert data["refused"] and "<img" not in data["html"] and "<script" not in data["html"]
-    assert "<svg" not in data["html"] and "<span" not in data["html"]
-    assert element_data('<span class="tp-chip">&lt;b&gt;</span>') == {"html": '<span class="tp-chip">&lt;b&gt;</span>'}

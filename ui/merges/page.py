@@ -3,8 +3,7 @@
 The page trains once per corpus and settings (cached, with a progress bar) and
 then every step is drawn from the run's trace: moving the slider, pressing
 next or playing never retrains. The step view is a fragment, so auto-play
-reruns only it, and its markup is drawn by :mod:`ui.widgets.markup` (set in place when it changed,
-not mounted again by ``st.html``). A browser's first run of a session draws the step view's skeleton
+reruns only it. A browser's first run of a session draws the step view's skeleton
 (controls and merge) and the rest right after (:func:`ui.merges.state.skeleton_first`).
 """
 
@@ -46,9 +45,9 @@ from ui.widgets.charts import candidates_chart, candidates_html, compression_cha
 from ui.widgets.drawing import render_drawing
 from ui.widgets.export import chart_downloads, table
 from ui.widgets.export_theme import current
-from ui.widgets.markup import render_markup
 from ui.widgets.metric_strip import Metric, metric_strip_html
 from ui.widgets.quick_charts import curve_drawing
+from ui.widgets.safe_html import render_html
 from ui.widgets.stepper import render_stepper_controls
 from ui.widgets.text import display_name, escape_markdown
 from ui.widgets.tokens import chip_html, shown_text
@@ -212,8 +211,8 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
         else:
             st.subheader(f"Step {step:,} of {run.num_steps:,}")
             label = f"Merge #{step:,}:"
-        render_markup(merge_banner_html(info.left, info.right, info.token, run.token_id, scheme=run.scheme,
-                                        translate=translate, label=label), key="merges_banner")
+        render_html(merge_banner_html(info.left, info.right, info.token, run.token_id, scheme=run.scheme,
+                                  translate=translate, label=label))
     # One markup strip, not four st.metric elements: it is redrawn on every step (~35 ms less a click).
     if info.score is None:
         first = Metric("Pair count" if step else "Next pair's count", f"{info.count:,}")
@@ -227,7 +226,7 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
     tokens = run.tokens_at(step)
     start = run.tokens_at(0)
     shrunk = 100 * (1 - tokens / start) if start else 0.0
-    render_markup(key="merges_metrics", fragment=metric_strip_html([
+    render_html(metric_strip_html([
         first,
         Metric("Vocabulary size", f"{size:,}",
                delta=None if grew is None else (f"{grew:+d} ({removed} removed)" if removed else f"+{grew}" if grew
@@ -240,21 +239,21 @@ def _step_header(run: MergeRun, step: int, info: StepInfo, translate: bool) -> N
                help="How much shorter the corpus is in tokens than at step 0."),
     ]))
     if isinstance(run, SuperBpeRun):
-        render_markup(stage_html(run, step), key="merges_stage")
+        render_html(stage_html(run, step))
     if isinstance(run, PickyRun):
-        render_markup(removals_html(run, step, translate=translate), key="merges_removals")
+        render_html(removals_html(run, step, translate=translate))
     if info.score is not None:
         bpe = info.bpe_choice
         line = (f"score = {info.count:,} / ({info.left_count:,} × {info.right_count:,}) = {info.score:.4g}. ")
         if bpe is None or bpe.pair == (info.left, info.right):
-            render_markup(f"<div>{html.escape(line)}BPE would have merged the same pair (it is also the most "
-                          "frequent).</div>", key="merges_bpe_same")
+            render_html(f"<div>{html.escape(line)}BPE would have merged the same pair (it is also the most frequent).</div>")
         else:
-            render_markup(
+            render_html(
                 f"<div>{html.escape(line)}BPE would have merged "
                 f"{chip_html(run.token_id(bpe.left), bpe.left, scheme=run.scheme, translate=translate)} + "
                 f"{chip_html(run.token_id(bpe.right), bpe.right, scheme=run.scheme, translate=translate)} "
-                f"(the most frequent pair, {bpe.count:,} times).</div>", key="merges_bpe_other")
+                f"(the most frequent pair, {bpe.count:,} times).</div>"
+            )
     tie = tie_text(info, algorithm=run.algorithm, tie_break=run.settings.tie_break, id_of=run.token_id,
                    scheme=run.scheme, translate=translate)
     if tie:
@@ -270,9 +269,9 @@ def _charts(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
     left, right = st.columns(2)
     with left.container(key="merges_candidates_chart"):
         what = "merge #1 (next)" if step == 0 else f"merge #{step:,}"
-        render_markup([f"<div><strong>Top candidate pairs for {html.escape(what)}</strong></div>",
-                       candidates_html(info, run.token_id, scheme=run.scheme, translate=translate, style=style),
-                       kinds_legend_html(info, scheme=run.scheme, translate=translate)], key="merges_candidates")
+        render_html([f"<div><strong>Top candidate pairs for {html.escape(what)}</strong></div>",
+                     candidates_html(info, run.token_id, scheme=run.scheme, translate=translate, style=style),
+                     kinds_legend_html(info, scheme=run.scheme, translate=translate)])
         chart_downloads(lambda s: candidates_chart(info, scheme=run.scheme, translate=translate, style=s),
                         key="merges_candidates_chart", name="candidate pairs", style=style)
     with right.container(key="merges_compression_chart"):
@@ -293,16 +292,15 @@ def _words(run: MergeRun, step: int, info: StepInfo, translate: bool) -> None:
     with left:
         st.markdown("**Most frequent lines at this step** (stage 2 merges within lines)" if lines
                     else "**Most frequent words at this step**")
-        render_markup(words_parts(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=translate,
-                                  highlight=highlight), key="merges_words")
+        render_html(words_parts(run.display_words(step, 16), run.token_id, scheme=run.scheme, translate=translate,
+                           highlight=highlight))
     with right:
         if step:
             st.markdown("**Frequent lines holding the new token**" if lines
                         else "**Frequent words holding the new token**")
             rows = run.words_with(info.token, step, 16)
             if rows:
-                render_markup(words_parts(rows, run.token_id, scheme=run.scheme, translate=translate,
-                                          highlight=highlight), key="merges_holding")
+                render_html(words_parts(rows, run.token_id, scheme=run.scheme, translate=translate, highlight=highlight))
             else:
                 st.caption("None among the most frequent words.")
 
@@ -334,11 +332,10 @@ def _encode_panel(run: MergeRun, step: int, info: StepInfo, translate: bool) -> 
         return
     st.caption(f"The merges learned up to step {step:,}, applied in order: one strip per merge that changes "
                "the sentence, the merged token outlined.")
-    render_markup(strips_parts(view, run.token_id, scheme=run.scheme, translate=translate), key="merges_strips")
+    render_html(strips_parts(view, run.token_id, scheme=run.scheme, translate=translate))
     if view.final_differs:
         st.markdown("**What the WordPiece encoder outputs** (greedy longest match with the vocabulary at this step)")
-        render_markup(sentence_html(view.final, run.token_id, scheme=run.scheme, translate=translate),
-                      key="merges_final")
+        render_html(sentence_html(view.final, run.token_id, scheme=run.scheme, translate=translate))
     options = tokens_of(view)
     if step and info.token not in options:
         options.insert(0, info.token)
@@ -350,5 +347,4 @@ def _encode_panel(run: MergeRun, step: int, info: StepInfo, translate: bool) -> 
         ss[ms.TREE] = options[0]
     choice = st.selectbox("Merge tree of token", options, key=ms.TREE,
                           format_func=lambda t: shown_text(t, scheme=run.scheme, translate=translate) or "∅")
-    render_markup(tree_block_html(run.merge_tree(choice, step), scheme=run.scheme, translate=translate),
-                  key="merges_tree")
+    render_html(tree_block_html(run.merge_tree(choice, step), scheme=run.scheme, translate=translate))

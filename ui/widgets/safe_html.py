@@ -5,8 +5,7 @@ it (``html.escape``). As a second line of defence every fragment goes through :f
 which parses it and refuses what those helpers never write: a tag outside :data:`ALLOWED_TAGS`, an
 event-handler attribute (``on...``), or a ``javascript:`` URL in an attribute the browser follows. A refused fragment is shown as plain
 text with a warning, never as markup. (tests/app/test_safe_html.py; tests/project/test_architecture.py checks
-that no other module calls ``st.html``; :mod:`ui.widgets.markup`, which draws the BPE step view's
-markup without ``st.html``, applies the same guard.)
+that no other module calls ``st.html``.)
 
 >>> markup_problems('<span class="tok" title="a&lt;b">a&lt;b</span>')
 []
